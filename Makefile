@@ -1,0 +1,201 @@
+# ptop: a precise top for Linux.  Plain make; see README.md.
+#
+#   make            build everything into build/
+#   make run        install missing Debian packages (as root), build, start ptop
+#   make check      install what tests need (as root), build, run every test
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make V=1        show the commands
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+DESTDIR ?=
+B       := build
+
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' kmod/dkms.conf 2>/dev/null)
+ifeq ($(VERSION),)
+VERSION := 0.0.0
+endif
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wformat-security -Wshadow -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -DPTOP_VERSION='"$(VERSION)"' -I.
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
+
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+# --- dependencies via pkg-config, with the Debian package to install -------
+# pkg name : Debian package
+PKGS := ncursesw:libncurses-dev libnl-genl-3.0:libnl-genl-3-dev \
+	libcap:libcap-dev libedit:libedit-dev zlib:zlib1g-dev
+TEST_PKGS := cmocka:libcmocka-dev
+
+# Debian packages: building, running, testing
+DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
+	libcap-dev libedit-dev zlib1g-dev
+DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 \
+	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
+	python3
+
+pc_name = $(firstword $(subst :, ,$(1)))
+pc_deb  = $(lastword $(subst :, ,$(1)))
+pc_check = $(if $(shell pkg-config --exists $(call pc_name,$(1)) && echo y),,\
+	$(error pkg-config cannot find $(call pc_name,$(1)): install the Debian package $(call pc_deb,$(1)) (or run 'make deps' as root)))
+
+NEED_PC = $(foreach p,$(PKGS),$(call pc_check,$(p)))
+PC_CFLAGS = $(shell pkg-config --cflags $(foreach p,$(PKGS),$(call pc_name,$(p))))
+PC_LIBS   = $(shell pkg-config --libs $(foreach p,$(PKGS),$(call pc_name,$(p))))
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka)
+CMOCKA_LIBS   = $(shell pkg-config --libs cmocka)
+
+# --- sources ----------------------------------------------------------------
+LIB_SRCS    := $(sort $(wildcard lib/*.c))
+UI_SRCS     := $(sort $(wildcard ui/*.c) $(wildcard config/*.c))
+PTOP_SRCS   := ptop/ptop.c $(sort $(wildcard ptop/ptop_*.c))
+TSTIME_SRCS := ptop/tstime.c $(sort $(wildcard ptop/tstime_*.c))
+UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(sort $(wildcard tests/unit/*.c)))
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+
+obj = $(patsubst %.c,$(B)/%.o,$(1))
+LIB_A  := $(B)/libptop.a
+UI_A   := $(B)/libptopui.a
+BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
+
+.PHONY: all run check unit-check integration-check vm-check dkms-check \
+	deps test-deps install uninstall clean kmod bench style
+.DEFAULT_GOAL := all
+
+all: $(BINS)
+
+$(B)/%.o: %.c
+	$(NEED_PC)
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB_A): $(call obj,$(LIB_SRCS))
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(UI_A): $(call obj,$(UI_SRCS))
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/ptop: $(call obj,$(PTOP_SRCS)) $(UI_A) $(LIB_A)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS) -lm
+
+$(B)/tstime: $(call obj,$(TSTIME_SRCS)) $(UI_A) $(LIB_A)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS) -lm
+
+# --- tests ------------------------------------------------------------------
+$(B)/tests/unit/%.o: tests/unit/%.c
+	$(call pc_check,cmocka:libcmocka-dev)
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(LIB_A)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PC_LIBS) -lm
+
+$(B)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< -lpthread -lm
+
+unit-check: $(UNIT_BINS)
+	@fail=0; for t in $(UNIT_BINS); do \
+		echo "== $$t"; $$t || fail=1; \
+	done; exit $$fail
+
+integration-check: all $(HELPER_BINS)
+	@fail=0; for t in $(sort $(wildcard tests/integration/*.sh)); do \
+		echo "== $$t"; B=$(B) bash $$t || { echo "FAIL: $$t"; fail=1; }; \
+	done; exit $$fail
+
+vm-check: all $(HELPER_BINS)
+	@if [ -x tests/vm/run ]; then \
+		fail=0; for t in $(sort $(wildcard tests/vm/test_*.sh)); do \
+			echo "== vm: $$t"; tests/vm/run $$t || { echo "FAIL: $$t"; fail=1; }; \
+		done; exit $$fail; \
+	else echo "vm-check: tests/vm/run missing"; exit 1; fi
+
+dkms-check:
+	@if [ -f kmod/dkms.conf ]; then bash tests/dkms/check.sh; \
+	else echo "dkms-check: kmod/dkms.conf missing"; exit 1; fi
+
+check: test-deps
+	$(MAKE) all
+	$(MAKE) unit-check
+	$(MAKE) integration-check
+	$(if $(wildcard kmod/Kbuild),$(MAKE) vm-check)
+	$(if $(wildcard kmod/dkms.conf),$(MAKE) dkms-check)
+	@echo "make check: all suites passed"
+
+# --- Debian packages --------------------------------------------------------
+missing_debs = $(shell for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)
+
+deps:
+	@m="$(call missing_debs,$(DEB_BUILD))"; \
+	if [ -n "$$m" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing: $$m"; \
+			apt-get install -y --no-install-recommends $$m || \
+			{ apt-get update && apt-get install -y --no-install-recommends $$m; }; \
+		else echo "missing Debian packages: $$m (run 'make deps' as root)"; exit 1; fi; \
+	fi
+
+test-deps: deps
+	@m="$(call missing_debs,$(DEB_TEST))"; \
+	if [ -n "$$m" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing: $$m"; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$m || \
+			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$m; }; \
+		else echo "missing Debian packages: $$m (run 'make test-deps' as root)"; exit 1; fi; \
+	fi
+
+run: deps
+	$(MAKE) all
+	./$(B)/ptop $(ARGS)
+
+# --- kernel module ----------------------------------------------------------
+kmod:
+	$(MAKE) -C kmod
+
+# --- install ----------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	for m in $(wildcard man/*.1); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
+	$(if $(wildcard completions/ptop.bash),install -D -m 644 completions/ptop.bash $(DESTDIR)$(BASHCOMPDIR)/ptop)
+	$(if $(wildcard completions/tstime.bash),install -D -m 644 completions/tstime.bash $(DESTDIR)$(BASHCOMPDIR)/tstime)
+	$(if $(wildcard completions/_ptop),install -D -m 644 completions/_ptop $(DESTDIR)$(ZSHCOMPDIR)/_ptop)
+	$(if $(wildcard completions/ptop.fish),install -D -m 644 completions/ptop.fish $(DESTDIR)$(FISHCOMPDIR)/ptop.fish)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ptop $(DESTDIR)$(BINDIR)/tstime
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/ptop $(DESTDIR)$(BASHCOMPDIR)/tstime
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_ptop $(DESTDIR)$(FISHCOMPDIR)/ptop.fish
+
+clean:
+	rm -rf $(B)/*.a $(B)/lib $(B)/ui $(B)/config $(B)/ptop $(B)/tstime $(B)/tests
+	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Source registry, open/fallback, and sample buffer helpers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src.h"
+
+/* Best first: the module, then the stock kernel's taskstats, then /proc. */
+static const struct ptop_src_ops *const src_list[] = {
+	&ptop_src_kmod_proc_ops,
+	&ptop_src_kmod_nl_ops,
+	&ptop_src_taskstats_nl_ops,
+	&ptop_src_procfs_ops,
+	NULL,
+};
+
+const struct ptop_src_ops *const *ptop_src_list(void)
+{
+	return src_list;
+}
+
+const struct ptop_src_ops *ptop_src_find(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "kmod"))
+		name = "kmod_proc";
+	else if (!strcmp(name, "taskstats"))
+		name = "taskstats_nl";
+	for (i = 0; src_list[i]; i++)
+		if (!strcmp(src_list[i]->name, name))
+			return src_list[i];
+	return NULL;
+}
+
+void ptop_src_set_err(struct ptop_src *src, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(src->err, sizeof(src->err), fmt, ap);
+	va_end(ap);
+}
+
+int ptop_src_open_ops(struct ptop_src **out, const struct ptop_src_ops *ops,
+		      const struct ptop_src_cfg *cfg, char *err, size_t errlen)
+{
+	struct ptop_src *src;
+	int ret;
+
+	src = calloc(1, sizeof(*src));
+	if (!src) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	src->ops = ops;
+	if (cfg)
+		src->cfg = *cfg;
+	if (!src->cfg.proc_root)
+		src->cfg.proc_root = "/proc";
+	ret = ops->open(src);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: %s", ops->name,
+			 src->err[0] ? src->err : strerror(-ret));
+		free(src);
+		return ret;
+	}
+	*out = src;
+	return 0;
+}
+
+int ptop_src_open(struct ptop_src **out, const char *name,
+		  const struct ptop_src_cfg *cfg, char *err, size_t errlen)
+{
+	const struct ptop_src_ops *ops = ptop_src_find(name);
+
+	if (!ops) {
+		snprintf(err, errlen,
+			 "unknown source '%s' (auto, kmod, kmod_nl, taskstats, procfs)",
+			 name);
+		return -EINVAL;
+	}
+	return ptop_src_open_ops(out, ops, cfg, err, errlen);
+}
+
+int ptop_src_open_best(struct ptop_src **out, const struct ptop_src_cfg *cfg,
+		       char *err, size_t errlen)
+{
+	size_t i, used = 0;
+	int ret = -ENOENT;
+
+	if (errlen)
+		err[0] = '\0';
+	for (i = 0; src_list[i]; i++) {
+		char one[300];
+
+		ret = ptop_src_open_ops(out, src_list[i], cfg, one, sizeof(one));
+		if (!ret)
+			return 0;
+		/* keep why each better source was skipped */
+		if (used < errlen)
+			used += snprintf(err + used, errlen - used, "%s%s",
+					 used ? "; " : "", one);
+	}
+	return ret;
+}
+
+int ptop_src_read(struct ptop_src *src, struct ptop_sample *out)
+{
+	ptop_sample_reset(out);
+	return src->ops->read(src, out);
+}
+
+void ptop_src_close(struct ptop_src *src)
+{
+	if (!src)
+		return;
+	if (src->ops->close)
+		src->ops->close(src);
+	free(src);
+}
+
+void ptop_sample_init(struct ptop_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void ptop_sample_reset(struct ptop_sample *s)
+{
+	struct ptop_ts_record *recs = s->recs;
+	size_t cap = s->cap;
+
+	memset(s, 0, sizeof(*s));
+	s->recs = recs;
+	s->cap = cap;
+}
+
+void ptop_sample_free(struct ptop_sample *s)
+{
+	free(s->recs);
+	memset(s, 0, sizeof(*s));
+}
+
+struct ptop_ts_record *ptop_sample_add(struct ptop_sample *s,
+				       enum ptop_ts_kind kind)
+{
+	struct ptop_ts_record *r;
+
+	if (s->nrecs == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 1024;
+		struct ptop_ts_record *n = realloc(s->recs, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->recs = n;
+		s->cap = ncap;
+	}
+	r = &s->recs[s->nrecs++];
+	memset(r, 0, sizeof(*r));
+	r->version = PTOP_TS_RECORD_VERSION;
+	r->size = sizeof(*r);
+	r->kind = kind;
+	return r;
+}

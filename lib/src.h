@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Sources (gatherers): one vtable, several backends. A source fills a
+ * struct ptop_sample with struct ptop_ts_record entries (the module's uapi
+ * record is the one sample type) plus system-wide CPU counters.
+ *
+ * lib/ never prints or exits: functions return 0 / -errno and keep a
+ * message in src->err for the caller.
+ */
+#ifndef PTOP_SRC_H
+#define PTOP_SRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../kmod/uapi/ptop_taskstats.h"
+
+/* What a source can measure (struct ptop_src.caps). */
+#define PTOP_CAP_NS		(1U << 0) /* own times in ns, not ticks */
+#define PTOP_CAP_STEAL		(1U << 1) /* per-task steal */
+#define PTOP_CAP_X		(1U << 2) /* dead threads x* */
+#define PTOP_CAP_C		(1U << 3) /* dead children c* */
+#define PTOP_CAP_C_COMPLETE	(1U << 4) /* c* includes self-reaped/orphans */
+#define PTOP_CAP_RDELAY		(1U << 5) /* run-queue delay */
+#define PTOP_CAP_EXITS		(1U << 6) /* EXIT records for dead tasks */
+#define PTOP_CAP_INCREMENTAL	(1U << 7) /* answers only active tasks */
+#define PTOP_CAP_CTXSW		(1U << 8) /* nvcsw/nivcsw */
+
+/* struct ptop_sample.flags */
+#define PTOP_SAMPLE_INCREMENTAL	(1U << 0) /* absent tasks kept their values */
+#define PTOP_SAMPLE_INEXACT	(1U << 1) /* data was lost (RESYNC, ENOBUFS) */
+
+/* Kernel-side CPU time that is kept apart from tasks, per the kernel config */
+#define PTOP_SYS_STEAL_APART	(1U << 0) /* PARAVIRT_TIME_ACCOUNTING */
+#define PTOP_SYS_IRQ_APART	(1U << 1) /* IRQ_TIME_ACCOUNTING */
+
+/* System-wide cumulative CPU time, ns, summed over CPUs. */
+struct ptop_cpu_sum {
+	uint64_t idle_ns;	/* idle + iowait */
+	uint64_t iowait_ns;
+	uint64_t steal_ns;
+	uint64_t irq_ns;	/* irq + softirq */
+	uint64_t busy_ns;	/* user+nice+system (for reference only) */
+};
+
+struct ptop_sample {
+	uint64_t time_ns;	/* CLOCK_MONOTONIC when taken */
+	unsigned int ncpu;	/* online CPUs */
+	unsigned int flags;	/* PTOP_SAMPLE_* */
+	unsigned int sys_apart;	/* PTOP_SYS_* */
+	struct ptop_cpu_sum cpu;
+	struct ptop_ts_record *recs;
+	size_t nrecs;
+	size_t cap;
+};
+
+/* What the caller wants gathered (union of visible columns' needs). */
+#define PTOP_NEED_THREADS	(1U << 0) /* thread records (always asked) */
+#define PTOP_NEED_STEAL		(1U << 1)
+#define PTOP_NEED_RDELAY	(1U << 2)
+#define PTOP_NEED_MEM		(1U << 3)
+
+struct ptop_src_cfg {
+	const char *proc_root;	/* "/proc" unless a test fixture */
+	unsigned int need;	/* PTOP_NEED_* */
+};
+
+struct ptop_src;
+
+struct ptop_src_ops {
+	const char *name;
+	const char *desc;
+	/* 0 or -errno (-ENOENT: not available here; -EPERM: not allowed) */
+	int (*open)(struct ptop_src *src);
+	/* Fill *out (already reset by the caller). */
+	int (*read)(struct ptop_src *src, struct ptop_sample *out);
+	void (*close)(struct ptop_src *src);
+};
+
+struct ptop_src {
+	const struct ptop_src_ops *ops;
+	struct ptop_src_cfg cfg;
+	unsigned int caps;	/* PTOP_CAP_*, set by open() */
+	void *priv;
+	char err[256];		/* last error, for the caller to print */
+	char note[256];		/* what this source cannot measure */
+};
+
+/* Registry */
+extern const struct ptop_src_ops ptop_src_procfs_ops;
+extern const struct ptop_src_ops ptop_src_taskstats_nl_ops;
+extern const struct ptop_src_ops ptop_src_kmod_proc_ops;
+extern const struct ptop_src_ops ptop_src_kmod_nl_ops;
+
+const struct ptop_src_ops *ptop_src_find(const char *name);
+/* All known sources, best first, NULL terminated. */
+const struct ptop_src_ops *const *ptop_src_list(void);
+
+/* Open one source by name ("kmod" means kmod_proc). */
+int ptop_src_open(struct ptop_src **out, const char *name,
+		  const struct ptop_src_cfg *cfg, char *err, size_t errlen);
+/* kmod_proc, kmod_nl, taskstats, procfs: first that opens. */
+int ptop_src_open_best(struct ptop_src **out, const struct ptop_src_cfg *cfg,
+		       char *err, size_t errlen);
+/* Open a source with explicit ops (tests use a fake source). */
+int ptop_src_open_ops(struct ptop_src **out, const struct ptop_src_ops *ops,
+		      const struct ptop_src_cfg *cfg, char *err, size_t errlen);
+int ptop_src_read(struct ptop_src *src, struct ptop_sample *out);
+void ptop_src_close(struct ptop_src *src);
+
+/* Sample helpers */
+void ptop_sample_init(struct ptop_sample *s);
+void ptop_sample_reset(struct ptop_sample *s);
+void ptop_sample_free(struct ptop_sample *s);
+/* Append a zeroed record with version/size/kind set; NULL on ENOMEM. */
+struct ptop_ts_record *ptop_sample_add(struct ptop_sample *s,
+				       enum ptop_ts_kind kind);
+
+/* printf-style helper for src->err */
+void ptop_src_set_err(struct ptop_src *src, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* PTOP_SRC_H */
