@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc enumeration and parsing shared by the procfs and taskstats sources */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "procfs_read.h"
+
+#define PFS_BUF_INIT	4096
+
+int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root)
+{
+	long pg;
+
+	memset(p, 0, sizeof(*p));
+	p->root_fd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->root_fd < 0)
+		return -errno;
+	p->buf = malloc(PFS_BUF_INIT);
+	if (!p->buf) {
+		close(p->root_fd);
+		p->root_fd = -1;
+		return -ENOMEM;
+	}
+	p->bufsz = PFS_BUF_INIT;
+	p->hz = sysconf(_SC_CLK_TCK);
+	if (p->hz <= 0)
+		p->hz = 100;
+	pg = sysconf(_SC_PAGESIZE);
+	p->page_kb = pg > 0 ? pg / 1024 : 4;
+	return 0;
+}
+
+void ptop_pfs_close(struct ptop_pfs *p)
+{
+	if (p->root_fd >= 0)
+		close(p->root_fd);
+	free(p->buf);
+	memset(p, 0, sizeof(*p));
+	p->root_fd = -1;
+}
+
+uint64_t ptop_pfs_ticks_ns(const struct ptop_pfs *p, uint64_t ticks)
+{
+	if (1000000000L % p->hz == 0)
+		return ticks * (uint64_t)(1000000000L / p->hz);
+	return (uint64_t)((unsigned __int128)ticks * 1000000000U / p->hz);
+}
+
+static int gone(int err)
+{
+	return err == ENOENT || err == ESRCH;
+}
+
+ssize_t ptop_pfs_read_at(struct ptop_pfs *p, int dirfd, const char *name)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd, err;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return gone(errno) ? -ENOENT : -errno;
+	for (;;) {
+		n = read(fd, p->buf + len, p->bufsz - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = gone(errno) ? -ENOENT : -errno;
+			close(fd);
+			return err;
+		}
+		len += n;
+		/* seq_file answers in one go unless the buffer is full */
+		if (n == 0 || len < p->bufsz - 1)
+			break;
+		if (p->bufsz >= (1U << 24)) {
+			close(fd);
+			return -EFBIG;
+		}
+		{
+			char *nb = realloc(p->buf, p->bufsz * 2);
+
+			if (!nb) {
+				close(fd);
+				return -ENOMEM;
+			}
+			p->buf = nb;
+			p->bufsz *= 2;
+		}
+	}
+	close(fd);
+	p->buf[len] = '\0';
+	/* a dead task's file may read empty */
+	return len ? (ssize_t)len : -ENOENT;
+}
+
+/* Next unsigned decimal field; *s moves past it. */
+static int next_u64(const char **s, uint64_t *v)
+{
+	const char *c = *s;
+	char *end;
+	int neg = 0;
+
+	while (*c == ' ')
+		c++;
+	if (*c == '-') {	/* e.g. -1 for exit signal: never used */
+		neg = 1;
+		c++;
+	}
+	if (!isdigit((unsigned char)*c))
+		return -EINVAL;
+	*v = strtoull(c, &end, 10);
+	if (neg)
+		*v = 0;
+	*s = end;
+	return 0;
+}
+
+int ptop_pfs_parse_stat(const char *buf, struct ptop_pfs_stat *st)
+{
+	const char *open, *close_p, *s;
+	uint64_t f[22];	/* fields 4..25 of proc_pid_stat(5) */
+	size_t n;
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	open = strchr(buf, '(');
+	close_p = strrchr(buf, ')');
+	if (!open || !close_p || close_p < open)
+		return -EINVAL;
+	st->pid = atoi(buf);
+	n = close_p - open - 1;
+	if (n >= sizeof(st->comm))
+		n = sizeof(st->comm) - 1;
+	memcpy(st->comm, open + 1, n);
+	st->comm[n] = '\0';
+	s = close_p + 1;
+	while (*s == ' ')
+		s++;
+	if (!*s)
+		return -EINVAL;
+	st->state = *s++;
+	for (i = 0; i < 22; i++)
+		if (next_u64(&s, &f[i]))
+			return -EINVAL;
+	/* f[0] = field 4 (ppid) ... f[k] = field k + 4 */
+	st->ppid = (int)f[0];
+	st->minflt = f[6];
+	st->majflt = f[8];
+	st->utime = f[10];
+	st->stime = f[11];
+	st->cutime = f[12];
+	st->cstime = f[13];
+	st->nthreads = f[16];
+	st->starttime = f[18];
+	st->rss_pages = f[20];
+	return 0;
+}
+
+static const char *line_val(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n))
+		return NULL;
+	return line + n;
+}
+
+int ptop_pfs_parse_status(const char *buf, struct ptop_pfs_status *st)
+{
+	const char *l = buf, *v;
+
+	memset(st, 0, sizeof(*st));
+	while (l && *l) {
+		if ((v = line_val(l, "Uid:"))) {
+			st->uid = (uint32_t)strtoul(v, NULL, 10);
+			st->has_uid = 1;
+		} else if ((v = line_val(l, "VmRSS:"))) {
+			st->vmrss_kb = strtoull(v, NULL, 10);
+			st->has_mem = 1;
+		} else if ((v = line_val(l, "VmHWM:"))) {
+			st->vmhwm_kb = strtoull(v, NULL, 10);
+			st->has_mem = 1;
+		} else if ((v = line_val(l, "voluntary_ctxt_switches:"))) {
+			st->nvcsw = strtoull(v, NULL, 10);
+			st->has_ctxt = 1;
+		} else if ((v = line_val(l, "nonvoluntary_ctxt_switches:"))) {
+			st->nivcsw = strtoull(v, NULL, 10);
+		}
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	return st->has_uid ? 0 : -EINVAL;
+}
+
+int ptop_pfs_parse_schedstat(const char *buf, uint64_t *run_ns,
+			     uint64_t *delay_ns)
+{
+	const char *s = buf;
+
+	if (next_u64(&s, run_ns) || next_u64(&s, delay_ns))
+		return -EINVAL;
+	return 0;
+}
+
+int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
+		      unsigned int *ncpu)
+{
+	uint64_t v[10] = { 0 };
+	const char *l, *s;
+	ssize_t n;
+	int i, found = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	*ncpu = 0;
+	n = ptop_pfs_read_at(p, p->root_fd, "stat");
+	if (n < 0)
+		return n;
+	for (l = p->buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, "cpu", 3))
+			continue;
+		if (isdigit((unsigned char)l[3])) {
+			(*ncpu)++;
+			continue;
+		}
+		if (l[3] != ' ' || found)
+			continue;
+		/* user nice system idle iowait irq softirq steal guest gnice */
+		s = l + 3;
+		for (i = 0; i < 10; i++)
+			if (next_u64(&s, &v[i]))
+				break;
+		if (i < 8)
+			return -EINVAL;
+		found = 1;
+	}
+	if (!found)
+		return -EINVAL;
+	sum->idle_ns = ptop_pfs_ticks_ns(p, v[3] + v[4]);
+	sum->iowait_ns = ptop_pfs_ticks_ns(p, v[4]);
+	sum->irq_ns = ptop_pfs_ticks_ns(p, v[5] + v[6]);
+	sum->steal_ns = ptop_pfs_ticks_ns(p, v[7]);
+	sum->busy_ns = ptop_pfs_ticks_ns(p, v[0] + v[1] + v[2]);
+	return 0;
+}
+
+static int is_id(const char *name, int *id)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)name[0]))
+		return 0;
+	v = strtol(name, &end, 10);
+	if (*end || v <= 0 || v > 0x7fffffff)
+		return 0;
+	*id = (int)v;
+	return 1;
+}
+
+static int for_each_dir(int dfd, ptop_pfs_task_fn fn, void *arg)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret = 0, id, fd;
+
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!is_id(de->d_name, &id))
+			continue;
+		fd = openat(dirfd(d), de->d_name,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			if (gone(errno))
+				continue;
+			ret = -errno;
+			break;
+		}
+		ret = fn(arg, id, fd);
+		close(fd);
+		if (ret)
+			break;
+	}
+	closedir(d);
+	return ret;
+}
+
+int ptop_pfs_for_each_group(struct ptop_pfs *p, ptop_pfs_task_fn fn,
+			    void *arg)
+{
+	int fd = openat(p->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return for_each_dir(fd, fn, arg);
+}
+
+int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
+			     ptop_pfs_task_fn fn, void *arg)
+{
+	int fd = openat(gdirfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return gone(errno) ? -ENOENT : -errno;
+	return for_each_dir(fd, fn, arg);
+}
+
+/* Parse "CONFIG_X=y" lines from a (possibly gzipped) config file. */
+static int kconfig_file(const char *path, unsigned int *apart)
+{
+	char line[256];
+	gzFile f;
+
+	f = gzopen(path, "rb");	/* also reads plain text */
+	if (!f)
+		return -ENOENT;
+	*apart = 0;
+	while (gzgets(f, line, sizeof(line))) {
+		if (!strcmp(line, "CONFIG_PARAVIRT_TIME_ACCOUNTING=y\n"))
+			*apart |= PTOP_SYS_STEAL_APART;
+		else if (!strcmp(line, "CONFIG_IRQ_TIME_ACCOUNTING=y\n"))
+			*apart |= PTOP_SYS_IRQ_APART;
+	}
+	gzclose(f);
+	return 0;
+}
+
+static pthread_mutex_t kconfig_lock = PTHREAD_MUTEX_INITIALIZER;
+static char kconfig_root[256];
+static unsigned int kconfig_apart;
+static int kconfig_ret, kconfig_valid;
+
+int ptop_pfs_kconfig(const char *proc_root, unsigned int *sys_apart)
+{
+	char path[512];
+	struct utsname u;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&kconfig_lock);
+	if (kconfig_valid && !strcmp(kconfig_root, proc_root)) {
+		*sys_apart = kconfig_apart;
+		ret = kconfig_ret;
+		goto out;
+	}
+	if (!strcmp(proc_root, "/proc") && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		ret = kconfig_file(path, sys_apart);
+	}
+	if (ret) {
+		snprintf(path, sizeof(path), "%s/config.gz", proc_root);
+		ret = kconfig_file(path, sys_apart);
+	}
+	if (ret)
+		*sys_apart = PTOP_SYS_STEAL_APART;
+	snprintf(kconfig_root, sizeof(kconfig_root), "%s", proc_root);
+	kconfig_apart = *sys_apart;
+	kconfig_ret = ret;
+	kconfig_valid = 1;
+out:
+	pthread_mutex_unlock(&kconfig_lock);
+	return ret;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000U + ts.tv_nsec;
+}
+
+uint64_t ptop_pfs_mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t ptop_pfs_boot_ns(void)
+{
+	return clock_ns(CLOCK_BOOTTIME);
+}

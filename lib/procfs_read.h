@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /proc reading shared by the stock-kernel sources (procfs, taskstats_nl):
+ * a reusable reader rooted at a configurable proc root, task enumeration,
+ * parsers for stat/status/schedstat and /proc/stat, and the kernel-config
+ * lookup. No printing, 0 / -errno returns; a task that vanished while being
+ * read yields -ENOENT (callers skip it silently).
+ */
+#ifndef PTOP_PROCFS_READ_H
+#define PTOP_PROCFS_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "src.h"
+
+struct ptop_pfs {
+	int root_fd;		/* the proc root directory */
+	char *buf;		/* reusable read buffer, NUL terminated */
+	size_t bufsz;
+	long hz;		/* USER_HZ: sysconf(_SC_CLK_TCK) */
+	long page_kb;		/* page size in KiB */
+};
+
+int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root);
+void ptop_pfs_close(struct ptop_pfs *p);
+
+/* Clock ticks (USER_HZ) to ns. */
+uint64_t ptop_pfs_ticks_ns(const struct ptop_pfs *p, uint64_t ticks);
+
+/*
+ * Read dirfd/name into p->buf with one read() (more only if the buffer is
+ * full). Returns the length, or -ENOENT if the file (task) is gone, or
+ * -errno.
+ */
+ssize_t ptop_pfs_read_at(struct ptop_pfs *p, int dirfd, const char *name);
+
+/* Fields of /proc/<pid>/stat and /proc/<pid>/task/<tid>/stat */
+struct ptop_pfs_stat {
+	int pid;
+	int ppid;
+	char state;
+	char comm[PTOP_TS_COMM_LEN];
+	uint64_t minflt, majflt;
+	uint64_t utime, stime;		/* ticks */
+	uint64_t cutime, cstime;	/* ticks */
+	uint64_t nthreads;
+	uint64_t starttime;		/* ticks since boot */
+	uint64_t rss_pages;
+};
+
+/* comm may hold spaces and ')': it ends at the LAST ')'. 0 or -EINVAL. */
+int ptop_pfs_parse_stat(const char *buf, struct ptop_pfs_stat *st);
+
+/* Fields of /proc/<pid>/status; absent lines leave 0 (has_* say so). */
+struct ptop_pfs_status {
+	uint32_t uid;			/* real uid */
+	uint64_t nvcsw, nivcsw;
+	uint64_t vmrss_kb, vmhwm_kb;
+	unsigned int has_uid : 1, has_ctxt : 1, has_mem : 1;
+};
+
+int ptop_pfs_parse_status(const char *buf, struct ptop_pfs_status *st);
+
+/* /proc/<pid>/schedstat: runtime ns, run-queue wait ns. 0 or -EINVAL. */
+int ptop_pfs_parse_schedstat(const char *buf, uint64_t *run_ns,
+			     uint64_t *delay_ns);
+
+/* <proc_root>/stat: summed CPU counters in ns, online CPUs (cpuN lines). */
+int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
+		      unsigned int *ncpu);
+
+/*
+ * Enumeration. fn is called with the directory fd of each task; it returns
+ * 0 to go on, or -errno to stop (returned as is). A task whose directory is
+ * gone is skipped.
+ */
+typedef int (*ptop_pfs_task_fn)(void *arg, int id, int dirfd);
+
+/* Every thread group: /proc/<tgid>, dirfd = that directory. */
+int ptop_pfs_for_each_group(struct ptop_pfs *p, ptop_pfs_task_fn fn,
+			    void *arg);
+/* Every thread of a group: gdirfd/task/<tid>. -ENOENT if the group is gone. */
+int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
+			     ptop_pfs_task_fn fn, void *arg);
+
+/*
+ * Which CPU time the kernel keeps apart from tasks (PTOP_SYS_*), from
+ * /boot/config-$(uname -r) or <proc_root>/config.gz (a fixture proc root
+ * only looks at its own config.gz). 0, or -ENOENT when no config was found:
+ * then *sys_apart = PTOP_SYS_STEAL_APART (an assumption). Cached per root.
+ */
+int ptop_pfs_kconfig(const char *proc_root, unsigned int *sys_apart);
+
+/* CLOCK_MONOTONIC / CLOCK_BOOTTIME now, ns */
+uint64_t ptop_pfs_mono_ns(void);
+uint64_t ptop_pfs_boot_ns(void);
+
+#endif /* PTOP_PROCFS_READ_H */

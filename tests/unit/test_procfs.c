@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procfs source against a fixture proc tree built in a temp dir:
+ * a multi-threaded process whose comm has spaces and ')', with a dead-thread
+ * remainder (group stat > sum of threads); a single-threaded process with a
+ * thread directory that vanished; a process that vanished (no files);
+ * /proc/stat and config.gz. Exact records are asserted.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "lib/procfs_read.h"
+#include "lib/src.h"
+
+struct fx {
+	char root[256];
+	uint64_t tick;	/* ns per clock tick */
+};
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void dir(const char *root, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+/* A stat line per proc_pid_stat(5) with the fields the source reads. */
+static void stat_file(const char *root, const char *rel, int pid,
+		      const char *comm, char state, int ppid,
+		      unsigned minflt, unsigned majflt, unsigned ut, unsigned st,
+		      unsigned cut, unsigned cst, unsigned nthr, unsigned start,
+		      unsigned rss)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line),
+		 "%d (%s) %c %d %d %d 0 -1 4194304 %u 0 %u 0 %u %u %u %u "
+		 "20 0 %u 0 %u 1234567 %u 18446744073709551615 1 1 0 0 0 0 0 "
+		 "0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		 pid, comm, state, ppid, pid, pid, minflt, majflt, ut, st, cut,
+		 cst, nthr, start, rss);
+	put(root, rel, line);
+}
+
+static void status_file(const char *root, const char *rel, unsigned uid,
+			unsigned hwm, unsigned vcs, unsigned ivcs)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "Name:\tx\nState:\tS (sleeping)\nTgid:\t1\nPid:\t1\n"
+		 "PPid:\t1\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n"
+		 "VmHWM:\t    %u kB\nVmRSS:\t    100 kB\n"
+		 "voluntary_ctxt_switches:\t%u\n"
+		 "nonvoluntary_ctxt_switches:\t%u\n",
+		 uid, uid + 1, uid + 2, uid + 3, hwm, vcs, ivcs);
+	put(root, rel, text);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char path[512];
+	gzFile gz;
+
+	assert_non_null(f);
+	snprintf(f->root, sizeof(f->root), "/tmp/ptop-procfs-XXXXXX");
+	assert_non_null(mkdtemp(f->root));
+	f->tick = 1000000000ULL / sysconf(_SC_CLK_TCK);
+
+	put(f->root, "stat",
+	    "cpu  100 5 50 1000 20 3 2 7 0 0\n"
+	    "cpu0 50 5 25 500 10 3 1 4 0 0\n"
+	    "cpu1 50 0 25 500 10 0 1 3 0 0\n"
+	    "intr 1 2 3\nctxt 99\nbtime 1700000000\n");
+	snprintf(path, sizeof(path), "%s/config.gz", f->root);
+	gz = gzopen(path, "wb");
+	assert_non_null(gz);
+	gzputs(gz, "CONFIG_TICK_CPU_ACCOUNTING=y\n"
+		   "CONFIG_PARAVIRT_TIME_ACCOUNTING=y\n"
+		   "CONFIG_IRQ_TIME_ACCOUNTING=y\n");
+	gzclose(gz);
+
+	/* 100: two live threads; group times include a dead thread */
+	dir(f->root, "100");
+	dir(f->root, "100/task");
+	dir(f->root, "100/task/100");
+	dir(f->root, "100/task/101");
+	stat_file(f->root, "100/stat", 100, "a) (b c)", 'S', 1, 70, 3,
+		  50, 30, 7, 3, 2, 1234, 10);
+	status_file(f->root, "100/status", 1000, 4096, 0, 0);
+	stat_file(f->root, "100/task/100/stat", 100, "a) (b c)", 'S', 1, 40,
+		  2, 20, 10, 0, 0, 2, 1234, 10);
+	status_file(f->root, "100/task/100/status", 1000, 4096, 11, 12);
+	put(f->root, "100/task/100/schedstat", "987654321 5555 42\n");
+	put(f->root, "100/schedstat", "987654322 12332 45\n");
+	stat_file(f->root, "100/task/101/stat", 101, "worker 1", 'R', 1, 20,
+		  1, 10, 5, 0, 0, 2, 1300, 10);
+	status_file(f->root, "100/task/101/status", 1000, 4096, 21, 22);
+	put(f->root, "100/task/101/schedstat", "1 7777 3\n");
+	if (symlink("100", strcat(strcpy(path, f->root), "/self")))
+		fail();
+
+	/* 200: one thread; thread 201 vanished (empty directory) */
+	dir(f->root, "200");
+	dir(f->root, "200/task");
+	dir(f->root, "200/task/200");
+	dir(f->root, "200/task/201");
+	stat_file(f->root, "200/stat", 200, "sh", 'S', 100, 5, 0, 4, 2, 1, 1,
+		  1, 5000, 20);
+	status_file(f->root, "200/status", 0, 512, 0, 0);
+	stat_file(f->root, "200/task/200/stat", 200, "sh", 'S', 100, 5, 0,
+		  4, 2, 0, 0, 1, 5000, 20);
+	status_file(f->root, "200/task/200/status", 0, 512, 1, 2);
+	put(f->root, "200/task/200/schedstat", "100 200 3\n");
+
+	/* 300: vanished between readdir and open: no files at all */
+	dir(f->root, "300");
+	/* not tasks */
+	dir(f->root, "sys");
+	put(f->root, "uptime", "1.0 1.0\n");
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag,
+		  struct FTW *ftw)
+{
+	return remove(p);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	nftw(f->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static const struct ptop_ts_record *find(const struct ptop_sample *s,
+					 int kind, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrecs; i++)
+		if (s->recs[i].kind == kind && s->recs[i].pid == pid)
+			return &s->recs[i];
+	return NULL;
+}
+
+static struct ptop_src *open_fx(struct fx *f)
+{
+	struct ptop_src_cfg cfg = {
+		.proc_root = f->root,
+		.need = PTOP_NEED_THREADS | PTOP_NEED_RDELAY | PTOP_NEED_MEM,
+	};
+	struct ptop_src *src = NULL;
+	char err[300];
+
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	return src;
+}
+
+static void test_open_caps(void **state)
+{
+	struct ptop_src *src = open_fx(*state);
+
+	assert_int_equal(src->caps, PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW |
+			 PTOP_CAP_RDELAY);
+	assert_non_null(strstr(src->note, "clock-tick"));
+	assert_non_null(strstr(src->note, "waited-for"));
+	assert_string_equal(src->ops->desc, "/proc scan, clock ticks");
+	ptop_src_close(src);
+}
+
+static void test_cpu(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_src *src = open_fx(f);
+	struct ptop_sample s;
+
+	ptop_sample_init(&s);
+	assert_int_equal(ptop_src_read(src, &s), 0);
+	assert_int_equal(s.ncpu, 2);
+	assert_int_equal(s.cpu.idle_ns, 1020 * f->tick);
+	assert_int_equal(s.cpu.iowait_ns, 20 * f->tick);
+	assert_int_equal(s.cpu.irq_ns, 5 * f->tick);
+	assert_int_equal(s.cpu.steal_ns, 7 * f->tick);
+	assert_int_equal(s.cpu.busy_ns, 155 * f->tick);
+	assert_int_equal(s.sys_apart,
+			 PTOP_SYS_STEAL_APART | PTOP_SYS_IRQ_APART);
+	assert_true(s.time_ns > 0);
+	assert_int_equal(s.flags, 0);
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
+static void test_records(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_src *src = open_fx(f);
+	const struct ptop_ts_record *r;
+	struct ptop_sample s;
+
+	ptop_sample_init(&s);
+	assert_int_equal(ptop_src_read(src, &s), 0);
+	/* 100: group + 2 threads, 200: group + 1 thread; 201, 300 skipped */
+	assert_int_equal(s.nrecs, 5);
+	assert_null(find(&s, PTOP_TS_KIND_THREAD, 201));
+	assert_null(find(&s, PTOP_TS_KIND_GROUP, 300));
+
+	r = find(&s, PTOP_TS_KIND_GROUP, 100);
+	assert_non_null(r);
+	assert_int_equal(r->version, PTOP_TS_RECORD_VERSION);
+	assert_int_equal(r->size, sizeof(*r));
+	assert_int_equal(r->tgid, 100);
+	assert_int_equal(r->ppid, 1);
+	assert_int_equal(r->acct_ptgid, 1);
+	assert_int_equal(r->uid, 1000);
+	assert_int_equal(r->nthreads, 2);
+	assert_int_equal(r->state, 'S');
+	assert_string_equal(r->comm, "a) (b c)");
+	assert_int_equal(r->start_ns, 1234 * f->tick);
+	assert_int_equal(r->flags, PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C |
+			 PTOP_TS_RECF_C_PARTIAL);
+	assert_int_equal(r->utime_ns, 0);	/* lib sums threads */
+	assert_int_equal(r->stime_ns, 0);
+	assert_int_equal(r->xutime_ns, (50 - 20 - 10) * f->tick);
+	assert_int_equal(r->xstime_ns, (30 - 10 - 5) * f->tick);
+	assert_int_equal(r->cutime_ns, 7 * f->tick);
+	assert_int_equal(r->cstime_ns, 3 * f->tick);
+	assert_int_equal(r->rss_kb, 10 * (sysconf(_SC_PAGESIZE) / 1024));
+	assert_int_equal(r->hiwater_rss_kb, 4096);
+
+	r = find(&s, PTOP_TS_KIND_THREAD, 100);
+	assert_non_null(r);
+	assert_int_equal(r->tgid, 100);
+	assert_string_equal(r->comm, "a) (b c)");
+	assert_int_equal(r->start_ns, 1234 * f->tick);
+	assert_int_equal(r->utime_ns, 20 * f->tick);
+	assert_int_equal(r->stime_ns, 10 * f->tick);
+	assert_int_equal(r->rdelay_ns, 5555);
+	assert_int_equal(r->flags, PTOP_TS_RECF_HAS_RDELAY);
+	assert_int_equal(r->nvcsw, 11);
+	assert_int_equal(r->nivcsw, 12);
+	assert_int_equal(r->minflt, 40);
+	assert_int_equal(r->majflt, 2);
+	assert_int_equal(r->uid, 1000);
+
+	r = find(&s, PTOP_TS_KIND_THREAD, 101);
+	assert_non_null(r);
+	assert_int_equal(r->tgid, 100);
+	assert_int_equal(r->state, 'R');
+	assert_string_equal(r->comm, "worker 1");
+	assert_int_equal(r->start_ns, 1300 * f->tick);
+	assert_int_equal(r->utime_ns, 10 * f->tick);
+	assert_int_equal(r->stime_ns, 5 * f->tick);
+	assert_int_equal(r->rdelay_ns, 7777);
+	assert_int_equal(r->nvcsw, 21);
+	assert_int_equal(r->nivcsw, 22);
+
+	r = find(&s, PTOP_TS_KIND_GROUP, 200);
+	assert_non_null(r);
+	assert_int_equal(r->ppid, 100);
+	assert_int_equal(r->acct_ptgid, 100);
+	assert_int_equal(r->uid, 0);
+	assert_int_equal(r->nthreads, 1);
+	assert_int_equal(r->start_ns, 5000 * f->tick);
+	assert_int_equal(r->xutime_ns, 0);
+	assert_int_equal(r->xstime_ns, 0);
+	assert_int_equal(r->cutime_ns, 1 * f->tick);
+	assert_int_equal(r->cstime_ns, 1 * f->tick);
+	r = find(&s, PTOP_TS_KIND_THREAD, 200);
+	assert_non_null(r);
+	assert_int_equal(r->utime_ns, 4 * f->tick);
+	assert_int_equal(r->stime_ns, 2 * f->tick);
+
+	/* the identity is stable from one read to the next */
+	ptop_sample_reset(&s);
+	assert_int_equal(ptop_src_read(src, &s), 0);
+	assert_int_equal(s.nrecs, 5);
+	r = find(&s, PTOP_TS_KIND_THREAD, 101);
+	assert_int_equal(r->start_ns, 1300 * f->tick);
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
+static void test_group_vanishes(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_src *src = open_fx(f);
+	struct ptop_sample s;
+	char path[512], to[512];
+
+	/* the whole task dir of 200 is gone: the group is skipped */
+	snprintf(path, sizeof(path), "%s/200/task/201", f->root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/200/task/200", f->root);
+	snprintf(to, sizeof(to), "%s/gone", f->root);
+	assert_int_equal(rename(path, to), 0);
+	ptop_sample_init(&s);
+	assert_int_equal(ptop_src_read(src, &s), 0);
+	assert_int_equal(s.nrecs, 3);
+	assert_null(find(&s, PTOP_TS_KIND_GROUP, 200));
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
+static void test_parse_stat(void **state)
+{
+	struct ptop_pfs_stat st;
+
+	assert_int_equal(ptop_pfs_parse_stat("7 ((x)) y) Z 1 2 3 4 5 6 7 8 "
+		"9 10 11 12 13 14 15 16 17 18 19 20 21 22", &st), 0);
+	assert_string_equal(st.comm, "(x)) y");
+	assert_int_equal(st.state, 'Z');
+	assert_int_equal(st.ppid, 1);
+	assert_int_equal(st.utime, 11);
+	assert_int_equal(st.starttime, 19);
+	assert_int_equal(ptop_pfs_parse_stat("7 (x) S 1 2", &st), -EINVAL);
+	assert_int_equal(ptop_pfs_parse_stat("garbage", &st), -EINVAL);
+}
+
+static void test_live_proc(void **state)
+{
+	struct ptop_src_cfg cfg = { .proc_root = "/proc",
+				    .need = PTOP_NEED_THREADS };
+	const struct ptop_ts_record *r;
+	struct ptop_src *src = NULL;
+	struct ptop_sample s;
+	char err[300];
+
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	ptop_sample_init(&s);
+	assert_int_equal(ptop_src_read(src, &s), 0);
+	r = find(&s, PTOP_TS_KIND_GROUP, getpid());
+	assert_non_null(r);
+	r = find(&s, PTOP_TS_KIND_THREAD, getpid());
+	assert_non_null(r);
+	assert_true(s.ncpu >= 1);
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_caps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_vanishes, setup,
+						teardown),
+		cmocka_unit_test(test_parse_stat),
+		cmocka_unit_test(test_live_proc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
