@@ -67,7 +67,7 @@ UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(sort $(wildcard tests/unit/*.c)))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 
-obj = $(patsubst %.c,$(B)/%.o,$(1))
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_A  := $(B)/libptop.a
 UI_A   := $(B)/libptopui.a
 BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
@@ -80,7 +80,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 all: $(BINS)
 
-$(B)/%.o: %.c
+$(B)/obj/%.o: %.c
 	$(NEED_PC)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
@@ -103,13 +103,13 @@ $(B)/tstime: $(call obj,$(TSTIME_SRCS)) $(UI_A) $(LIB_A)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS) -lm
 
 # --- tests ------------------------------------------------------------------
-$(B)/tests/unit/%.o: tests/unit/%.c
+$(B)/obj/tests/unit/%.o: tests/unit/%.c
 	$(call pc_check,cmocka:libcmocka-dev)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(LIB_A)
+$(B)/tests/unit/test_%: $(B)/obj/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(LIB_A)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PC_LIBS) -lm
 
@@ -195,7 +195,7 @@ uninstall:
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_ptop $(DESTDIR)$(FISHCOMPDIR)/ptop.fish
 
 clean:
-	rm -rf $(B)/*.a $(B)/lib $(B)/ui $(B)/config $(B)/ptop $(B)/tstime $(B)/tests
+	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests
 	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The column table and the generic formatting / comparing over it. */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "col.h"
+
+#define OFF(f) offsetof(struct ptop_row, f)
+
+#define PCT(id, nm, ttl, fld, miss_bit, hlp)				\
+	[id] = { .name = nm, .title = ttl, .unit = "(%)", .help = hlp,	\
+		 .type = PTOP_CT_PCT, .offset = OFF(fld), .width = 7,	\
+		 .sum = true, .miss = miss_bit }
+
+const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
+	[PTOP_COL_PID] = { .name = "PID", .title = "PID", .unit = "(#)",
+		.help = "process id (thread id with --threads)",
+		.type = PTOP_CT_U32, .offset = OFF(pid), .width = 7 },
+	[PTOP_COL_TGID] = { .name = "TGID", .title = "TGID", .unit = "(#)",
+		.help = "thread group id (the process a thread belongs to)",
+		.type = PTOP_CT_U32, .offset = OFF(tgid), .width = 7 },
+	[PTOP_COL_PPID] = { .name = "PPID", .title = "PPID", .unit = "(#)",
+		.help = "parent process id",
+		.type = PTOP_CT_U32, .offset = OFF(ppid), .width = 7 },
+	[PTOP_COL_USER] = { .name = "USER", .title = "USER", .unit = "(str)",
+		.help = "real user of the process",
+		.type = PTOP_CT_UID, .offset = OFF(uid), .width = 9,
+		.left = true },
+	[PTOP_COL_STATE] = { .name = "STATE", .title = "S", .unit = "",
+		.help = "state: R running, S sleeping, D disk wait, Z zombie, T stopped, I idle",
+		.type = PTOP_CT_CHAR, .offset = OFF(state), .width = 1,
+		.left = true },
+	[PTOP_COL_THREADS] = { .name = "THREADS", .title = "THR", .unit = "(#)",
+		.help = "live threads of the process",
+		.type = PTOP_CT_U32, .offset = OFF(nthreads), .width = 4 },
+	PCT(PTOP_COL_UTIME, "user", "user", user, 0,
+	    "user time of the task itself, % of one CPU over the interval"),
+	PCT(PTOP_COL_STIME, "sys", "sys", sys, 0,
+	    "system time of the task itself"),
+	PCT(PTOP_COL_STEAL, "ste", "ste", ste, PTOP_MISS_STEAL,
+	    "steal: time the hypervisor took from the task's CPU while it ran (module with steal on)"),
+	PCT(PTOP_COL_CUTIME, "cuser", "cuser", cuser, PTOP_MISS_C,
+	    "user time of children/descendants that died in the interval"),
+	PCT(PTOP_COL_CSTIME, "csys", "csys", csys, PTOP_MISS_C,
+	    "system time of descendants that died in the interval"),
+	PCT(PTOP_COL_CSTEAL, "cste", "cste", cste, PTOP_MISS_C | PTOP_MISS_STEAL,
+	    "steal of descendants that died in the interval"),
+	PCT(PTOP_COL_XUTIME, "xuser", "xuser", xuser, PTOP_MISS_X,
+	    "user time of threads of the process that died in the interval"),
+	PCT(PTOP_COL_XSTIME, "xsys", "xsys", xsys, PTOP_MISS_X,
+	    "system time of threads that died in the interval"),
+	PCT(PTOP_COL_XSTEAL, "xste", "xste", xste, PTOP_MISS_X | PTOP_MISS_STEAL,
+	    "steal of threads that died in the interval"),
+	PCT(PTOP_COL_TOTAL, "total", "total", total, 0,
+	    "sum of all the above: every row plus idle adds up to ncpu x 100%"),
+	[PTOP_COL_TIME] = { .name = "TIME", .title = "TIME", .unit = "(m:s)",
+		.help = "cumulative CPU time of the task and its dead threads",
+		.type = PTOP_CT_CUMTIME, .offset = OFF(time_ns), .width = 10 },
+	PCT(PTOP_COL_RDELAY, "RDELAY", "rdelay", rdelay, PTOP_MISS_RDELAY,
+	    "run-queue delay: time runnable but waiting for a CPU"),
+	[PTOP_COL_NVCSW] = { .name = "nvcsw", .title = "nvcsw", .unit = "(/s)",
+		.help = "voluntary context switches per second",
+		.type = PTOP_CT_RATE, .offset = OFF(nvcsw), .width = 7,
+		.sum = true, .miss = PTOP_MISS_CTXSW },
+	[PTOP_COL_NIVCSW] = { .name = "nivcsw", .title = "nivcsw", .unit = "(/s)",
+		.help = "involuntary context switches (preemptions) per second",
+		.type = PTOP_CT_RATE, .offset = OFF(nivcsw), .width = 7,
+		.sum = true, .miss = PTOP_MISS_CTXSW },
+	[PTOP_COL_MINFLT] = { .name = "minflt", .title = "minflt", .unit = "(/s)",
+		.help = "minor page faults per second",
+		.type = PTOP_CT_RATE, .offset = OFF(minflt), .width = 7,
+		.sum = true },
+	[PTOP_COL_MAJFLT] = { .name = "majflt", .title = "majflt", .unit = "(/s)",
+		.help = "major page faults (disk reads) per second",
+		.type = PTOP_CT_RATE, .offset = OFF(majflt), .width = 7,
+		.sum = true },
+	[PTOP_COL_RSS] = { .name = "RSS", .title = "RSS", .unit = "(KiB)",
+		.help = "resident set size",
+		.type = PTOP_CT_KB, .offset = OFF(rss_kb), .width = 9,
+		.need = PTOP_NEED_MEM },
+	[PTOP_COL_COMMAND] = { .name = "COMMAND", .title = "COMMAND",
+		.unit = "(str)", .help = "command name",
+		.type = PTOP_CT_STR, .offset = OFF(comm), .width = 15,
+		.left = true },
+};
+
+const char ptop_cols_default[] =
+	"PID,USER,STATE,user,sys,ste,cuser,csys,cste,xuser,xsys,xste,total,TIME,COMMAND";
+const char ptop_cols_default_threads[] =
+	"PID,TGID,USER,STATE,user,sys,ste,cuser,csys,xuser,xsys,total,RDELAY,TIME,COMMAND";
+
+int ptop_col_find(const char *name)
+{
+	int i, found = -1;
+
+	/* exact first: "user" (user time) and "USER" (owner) both exist */
+	for (i = 0; i < PTOP_COL__COUNT; i++)
+		if (!strcmp(ptop_cols[i].name, name))
+			return i;
+	for (i = 0; i < PTOP_COL__COUNT; i++) {
+		if (strcasecmp(ptop_cols[i].name, name))
+			continue;
+		if (found >= 0)
+			return -1;	/* ambiguous */
+		found = i;
+	}
+	return found;
+}
+
+int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
+			size_t badlen)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		int id = ptop_col_find(tok);
+
+		if (id < 0 || n == max) {
+			snprintf(bad, badlen, "%s", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		ids[n++] = id;
+	}
+	free(copy);
+	if (!n) {
+		snprintf(bad, badlen, "(empty list)");
+		return -EINVAL;
+	}
+	return n;
+}
+
+unsigned int ptop_col_needs(const int *ids, int n)
+{
+	unsigned int need = PTOP_NEED_THREADS;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		need |= ptop_cols[ids[i]].need;
+		if (ptop_cols[ids[i]].miss & PTOP_MISS_STEAL)
+			need |= PTOP_NEED_STEAL;
+		if (ptop_cols[ids[i]].miss & PTOP_MISS_RDELAY)
+			need |= PTOP_NEED_RDELAY;
+	}
+	return need;
+}
+
+static uint64_t u64_at(const struct ptop_row *r, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)r + off, sizeof(v));
+	return v;
+}
+
+static uint32_t u32_at(const struct ptop_row *r, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)r + off, sizeof(v));
+	return v;
+}
+
+/* uid -> name, with a small cache: getpwuid() is slow with NSS */
+static const char *user_name(uint32_t uid, char *buf, size_t len)
+{
+	static struct {
+		uint32_t uid;
+		char name[32];
+	} cache[64];
+	static unsigned int used;
+	struct passwd *pw;
+	unsigned int i;
+
+	for (i = 0; i < used; i++)
+		if (cache[i].uid == uid)
+			return cache[i].name;
+	pw = getpwuid(uid);
+	if (pw)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "%u", uid);
+	i = used < 64 ? used++ : uid % 64;
+	cache[i].uid = uid;
+	snprintf(cache[i].name, sizeof(cache[i].name), "%s", buf);
+	return buf;
+}
+
+static void format_cumtime(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t cs = ns / 10000000ULL;	/* hundredths */
+	uint64_t s = cs / 100, m = s / 60, h = m / 60;
+
+	if (h)
+		snprintf(buf, len, "%llu:%02llu:%02llu",
+			 (unsigned long long)h, (unsigned long long)(m % 60),
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%llu:%02llu.%02llu",
+			 (unsigned long long)m, (unsigned long long)(s % 60),
+			 (unsigned long long)(cs % 100));
+}
+
+void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
+		     const struct ptop_interval *iv, char *buf, size_t len)
+{
+	char tmp[64];
+	double secs;
+
+	if (c->miss && (r->missing & c->miss)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (c->type) {
+	case PTOP_CT_U32:
+		snprintf(buf, len, "%u", u32_at(r, c->offset));
+		break;
+	case PTOP_CT_CHAR:
+		snprintf(buf, len, "%c", *((const char *)r + c->offset) ?: '?');
+		break;
+	case PTOP_CT_STR:
+		snprintf(buf, len, "%s", (const char *)r + c->offset);
+		break;
+	case PTOP_CT_UID:
+		snprintf(buf, len, "%s",
+			 user_name(u32_at(r, c->offset), tmp, sizeof(tmp)));
+		break;
+	case PTOP_CT_PCT:
+		snprintf(buf, len, "%.2f",
+			 ptop_interval_pct(iv, u64_at(r, c->offset)));
+		break;
+	case PTOP_CT_RATE:
+		secs = iv->interval_ns / 1e9;
+		snprintf(buf, len, "%.0f",
+			 secs > 0 ? u64_at(r, c->offset) / secs : 0.0);
+		break;
+	case PTOP_CT_CUMTIME:
+		format_cumtime(u64_at(r, c->offset), buf, len);
+		break;
+	case PTOP_CT_KB:
+		snprintf(buf, len, "%llu",
+			 (unsigned long long)u64_at(r, c->offset));
+		break;
+	}
+}
+
+int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,
+		     const struct ptop_row *b)
+{
+	char na[64], nb[64];
+	uint64_t x, y;
+
+	switch (c->type) {
+	case PTOP_CT_U32:
+		x = u32_at(a, c->offset);
+		y = u32_at(b, c->offset);
+		break;
+	case PTOP_CT_CHAR:
+		x = *((const unsigned char *)a + c->offset);
+		y = *((const unsigned char *)b + c->offset);
+		break;
+	case PTOP_CT_STR:
+		return strcmp((const char *)a + c->offset,
+			      (const char *)b + c->offset);
+	case PTOP_CT_UID:
+		return strcmp(user_name(u32_at(a, c->offset), na, sizeof(na)),
+			      user_name(u32_at(b, c->offset), nb, sizeof(nb)));
+	default:
+		x = u64_at(a, c->offset);
+		y = u64_at(b, c->offset);
+		break;
+	}
+	return x < y ? -1 : x > y;
+}
+
+struct sort_ctx {
+	const struct ptop_col *col;
+	bool asc;
+};
+
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *ctx = arg;
+	const struct ptop_row *a = pa, *b = pb;
+	int c = ptop_col_compare(ctx->col, a, b);
+
+	if (!ctx->asc)
+		c = -c;
+	if (!c)	/* ties: by pid, so output is stable */
+		c = a->pid < b->pid ? -1 : a->pid > b->pid;
+	return c;
+}
+
+void ptop_col_sort(struct ptop_row *rows, size_t n, int id, bool ascending)
+{
+	struct sort_ctx ctx = { &ptop_cols[id], ascending };
+
+	qsort_r(rows, n, sizeof(*rows), row_cmp, &ctx);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Columns: ONE descriptor table (name, title, unit, width, type, where the
+ * value lives in struct ptop_row, what data it needs, help text).
+ * Formatting and comparing are generic over the descriptor, so a column is
+ * defined in exactly one place.
+ */
+#ifndef PTOP_COL_H
+#define PTOP_COL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "interval.h"
+
+enum ptop_col_id {
+	PTOP_COL_PID,
+	PTOP_COL_TGID,
+	PTOP_COL_PPID,
+	PTOP_COL_USER,
+	PTOP_COL_STATE,
+	PTOP_COL_THREADS,
+	PTOP_COL_UTIME,
+	PTOP_COL_STIME,
+	PTOP_COL_STEAL,
+	PTOP_COL_CUTIME,
+	PTOP_COL_CSTIME,
+	PTOP_COL_CSTEAL,
+	PTOP_COL_XUTIME,
+	PTOP_COL_XSTIME,
+	PTOP_COL_XSTEAL,
+	PTOP_COL_TOTAL,
+	PTOP_COL_TIME,
+	PTOP_COL_RDELAY,
+	PTOP_COL_NVCSW,
+	PTOP_COL_NIVCSW,
+	PTOP_COL_MINFLT,
+	PTOP_COL_MAJFLT,
+	PTOP_COL_RSS,
+	PTOP_COL_COMMAND,
+	PTOP_COL__COUNT
+};
+
+enum ptop_col_type {
+	PTOP_CT_U32,	/* uint32_t */
+	PTOP_CT_CHAR,	/* char */
+	PTOP_CT_STR,	/* char[] */
+	PTOP_CT_UID,	/* uint32_t uid, shown as a user name */
+	PTOP_CT_PCT,	/* uint64_t ns over the interval, as % of one CPU */
+	PTOP_CT_RATE,	/* uint64_t count over the interval, per second */
+	PTOP_CT_CUMTIME,/* uint64_t ns since start, as [h:]mm:ss.cc */
+	PTOP_CT_KB,	/* uint64_t KiB */
+};
+
+struct ptop_col {
+	const char *name;	/* for -o, -s, the config file */
+	const char *title;	/* header */
+	const char *unit;	/* second header line, as the RFC's "(%)" */
+	const char *help;
+	enum ptop_col_type type;
+	size_t offset;		/* into struct ptop_row */
+	int width;
+	bool left;		/* left aligned (text) */
+	bool sum;		/* has a value in the V:V:S summary row */
+	unsigned int need;	/* PTOP_NEED_* the source must gather */
+	unsigned int miss;	/* PTOP_MISS_* bit that makes it "-" */
+};
+
+extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
+
+/* By name, case-insensitive; -1 if unknown. */
+int ptop_col_find(const char *name);
+/*
+ * Parse "PID,user,COMMAND" into ids[] (at most max). Returns the count,
+ * or -EINVAL with the offending name copied into bad.
+ */
+int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
+			size_t badlen);
+/* Union of the columns' needs. */
+unsigned int ptop_col_needs(const int *ids, int n);
+
+/* Format one cell (no padding); "-" when the source cannot fill it. */
+void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
+		     const struct ptop_interval *iv, char *buf, size_t len);
+/* Compare two rows by a column: <0, 0, >0 (ascending order). */
+int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,
+		     const struct ptop_row *b);
+/* Sort rows by column id; descending unless ascending. Stable on pid. */
+void ptop_col_sort(struct ptop_row *rows, size_t n, int id, bool ascending);
+
+/* Default column sets */
+extern const char ptop_cols_default[];
+extern const char ptop_cols_default_threads[];
+
+#endif /* PTOP_COL_H */

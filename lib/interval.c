@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The interval math, see DESIGN.md. For a thread group g and (k-1, k]:
+ *   own   = sum over its live threads of T_t(k) - T_t(k-1)  (new: T_t(k))
+ *   x col = x_g(k) - x_g(k-1) - sum of T_t(k-1) of its threads that died
+ *   c col = c_g(k) - c_g(k-1) - sum of [T_d(k-1) + C_d(k-1)] of every group
+ *           d that died in the interval and was folded into g, directly
+ *           or through a chain of other dead groups
+ * so a dead task's time is shown exactly once: up to k-1 on its own row,
+ * after that on the row that received it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interval.h"
+
+struct tri {
+	uint64_t u, s, st;
+};
+
+struct work {
+	const struct ptop_snap *prev, *cur;
+	struct ptop_interval *iv;
+	struct tri *xsub;	/* per cur group: prev own of its dead threads */
+	struct tri *csub;	/* per cur group: prev T+C of groups folded in */
+	struct tri *prev_own;	/* per prev group: own of its live threads */
+	ssize_t *group_row;	/* per cur group: its row (or leader's row) */
+	struct ptop_ts_record *gexits;	/* GROUP EXIT records, sorted */
+	size_t ngexits;
+};
+
+static uint64_t sat_sub(uint64_t a, uint64_t b, uint64_t *clamped)
+{
+	if (a >= b)
+		return a - b;
+	*clamped += b - a;
+	return 0;
+}
+
+static uint64_t count_delta(uint64_t cur, const __u64 *prev)
+{
+	if (!prev || cur < *prev)
+		return cur;	/* new task, or a new incarnation */
+	return cur - *prev;
+}
+
+/*
+ * Delta of a (user, system, steal) triple. A total that went backwards is
+ * a new incarnation: the whole current value is the delta.
+ */
+static struct tri tri_delta(struct tri cur, const struct tri *prev,
+			    uint64_t *clamped)
+{
+	struct tri d = cur;
+	uint64_t dummy = 0;
+
+	if (!prev || cur.u + cur.s + cur.st < prev->u + prev->s + prev->st)
+		return d;
+	d.u = sat_sub(cur.u, prev->u, clamped);
+	d.s = sat_sub(cur.s, prev->s, clamped);
+	d.st = sat_sub(cur.st, prev->st, &dummy);
+	return d;
+}
+
+static struct tri tri_own(const struct ptop_ts_record *r)
+{
+	return (struct tri){ r->utime_ns, r->stime_ns, r->steal_ns };
+}
+
+static struct tri tri_x(const struct ptop_ts_record *r)
+{
+	return (struct tri){ r->xutime_ns, r->xstime_ns, r->xsteal_ns };
+}
+
+static struct tri tri_c(const struct ptop_ts_record *r)
+{
+	return (struct tri){ r->cutime_ns, r->cstime_ns, r->csteal_ns };
+}
+
+static void tri_add(struct tri *a, struct tri b)
+{
+	a->u += b.u;
+	a->s += b.s;
+	a->st += b.st;
+}
+
+static struct tri tri_sub(struct tri a, struct tri b, uint64_t *clamped)
+{
+	return (struct tri){ sat_sub(a.u, b.u, clamped),
+			     sat_sub(a.s, b.s, clamped),
+			     sat_sub(a.st, b.st, clamped) };
+}
+
+static ssize_t index_of(const struct ptop_ts_record *base,
+			const struct ptop_ts_record *r)
+{
+	return r ? r - base : -1;
+}
+
+static ssize_t cur_group_index(const struct work *w, uint32_t tgid,
+			       uint64_t start_ns, bool start_known)
+{
+	const struct ptop_ts_record *g;
+
+	g = start_known ? ptop_snap_find_group(w->cur, tgid, start_ns) :
+			  ptop_snap_find_tgid(w->cur, tgid);
+	return index_of(w->cur->groups, g);
+}
+
+static int gexit_cmp(const void *a, const void *b)
+{
+	const struct ptop_ts_record *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return 0;
+}
+
+static const struct ptop_ts_record *find_gexit(const struct work *w,
+					       uint32_t tgid, uint64_t start_ns)
+{
+	struct ptop_ts_record key = { .pid = tgid, .start_ns = start_ns };
+
+	if (!w->ngexits)
+		return NULL;
+	return bsearch(&key, w->gexits, w->ngexits, sizeof(key), gexit_cmp);
+}
+
+/*
+ * Where did the time of dead group d go? Follow EXIT records' folded_into
+ * (module, taskstats) or the accounting parent of the previous snapshot
+ * (procfs) until a group that is alive now. -1: nowhere we can see.
+ */
+static ssize_t fold_target(const struct work *w, const struct ptop_ts_record *d)
+{
+	uint32_t tgid = d->pid;
+	uint64_t start = d->start_ns;
+	unsigned int hops;
+
+	for (hops = 0; hops < 4096; hops++) {
+		const struct ptop_ts_record *e = find_gexit(w, tgid, start);
+		const struct ptop_ts_record *p;
+		uint32_t to;
+		uint64_t to_start;
+		bool known;
+		ssize_t gi;
+
+		if (e) {
+			to = e->folded_into;
+			to_start = e->folded_start_ns;
+			known = to_start != 0;
+		} else {
+			p = ptop_snap_find_group(w->prev, tgid, start);
+			if (!p)
+				return -1;
+			to = p->acct_ptgid;
+			p = ptop_snap_find_tgid(w->prev, to);
+			to_start = p ? p->start_ns : 0;
+			known = p != NULL;
+		}
+		if (!to || (to == tgid && to_start == start))
+			return -1;
+		gi = cur_group_index(w, to, to_start, known);
+		if (gi >= 0)
+			return gi;
+		/* the target died too: continue from it */
+		if (!known) {
+			p = ptop_snap_find_tgid(w->prev, to);
+			if (!p)
+				return -1;
+			to_start = p->start_ns;
+		}
+		tgid = to;
+		start = to_start;
+	}
+	return -1;
+}
+
+static int grow(struct ptop_interval *iv, size_t n)
+{
+	struct ptop_row *r;
+	size_t ncap;
+
+	if (n <= iv->cap)
+		return 0;
+	ncap = iv->cap ? iv->cap : 256;
+	while (ncap < n)
+		ncap *= 2;
+	r = realloc(iv->rows, ncap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	iv->rows = r;
+	iv->cap = ncap;
+	return 0;
+}
+
+static unsigned int missing_from_caps(unsigned int caps)
+{
+	unsigned int m = 0;
+
+	if (!(caps & PTOP_CAP_STEAL))
+		m |= PTOP_MISS_STEAL;
+	if (!(caps & PTOP_CAP_X))
+		m |= PTOP_MISS_X;
+	if (!(caps & PTOP_CAP_C))
+		m |= PTOP_MISS_C;
+	if (!(caps & PTOP_CAP_RDELAY))
+		m |= PTOP_MISS_RDELAY;
+	if (!(caps & PTOP_CAP_CTXSW))
+		m |= PTOP_MISS_CTXSW;
+	return m;
+}
+
+static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
+			 const struct ptop_ts_record *g)
+{
+	memset(row, 0, sizeof(*row));
+	row->pid = r->pid;
+	row->tgid = r->tgid;
+	row->ppid = g ? g->ppid : r->ppid;
+	row->uid = g ? g->uid : r->uid;
+	row->nthreads = g ? g->nthreads : 1;
+	row->state = r->state;
+	memcpy(row->comm, r->comm, sizeof(row->comm));
+	row->comm[sizeof(row->comm) - 1] = '\0';
+	row->start_ns = r->start_ns;
+	row->rss_kb = g ? g->rss_kb : 0;
+}
+
+static void row_add_own(struct ptop_row *row, const struct ptop_ts_record *t,
+			const struct ptop_ts_record *pt, uint64_t *clamped)
+{
+	struct tri ptri, d;
+
+	if (pt)
+		ptri = tri_own(pt);
+	d = tri_delta(tri_own(t), pt ? &ptri : NULL, clamped);
+	row->user += d.u;
+	row->sys += d.s;
+	row->ste += d.st;
+	row->rdelay += count_delta(t->rdelay_ns, pt ? &pt->rdelay_ns : NULL);
+	row->nvcsw += count_delta(t->nvcsw, pt ? &pt->nvcsw : NULL);
+	row->nivcsw += count_delta(t->nivcsw, pt ? &pt->nivcsw : NULL);
+	row->minflt += count_delta(t->minflt, pt ? &pt->minflt : NULL);
+	row->majflt += count_delta(t->majflt, pt ? &pt->majflt : NULL);
+	row->time_ns += ptop_rec_own(t);
+}
+
+/* One row per live group; or, in thread mode, one per live thread. */
+static int make_rows(struct work *w)
+{
+	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	struct ptop_interval *iv = w->iv;
+	unsigned int miss = missing_from_caps(cur->caps);
+	size_t i;
+
+	if (grow(iv, cur->nthreads + cur->ngroups))
+		return -ENOMEM;
+	for (i = 0; i < cur->ngroups; i++) {
+		w->group_row[i] = -1;
+		if (iv->threads)
+			continue;
+		row_identity(&iv->rows[i], &cur->groups[i], &cur->groups[i]);
+		iv->rows[i].missing = miss;
+		iv->rows[i].is_new = !ptop_snap_find_group(prev, cur->groups[i].pid,
+							   cur->groups[i].start_ns);
+		w->group_row[i] = i;
+	}
+	iv->nrows = iv->threads ? 0 : cur->ngroups;
+
+	for (i = 0; i < cur->nthreads; i++) {
+		const struct ptop_ts_record *t = &cur->threads[i];
+		const struct ptop_ts_record *pt =
+			ptop_snap_find_thread(prev, t->pid, t->start_ns);
+		const struct ptop_ts_record *g = ptop_snap_find_tgid(cur, t->tgid);
+		ssize_t gi = index_of(cur->groups, g);
+		struct ptop_row *row;
+
+		if (iv->threads || gi < 0) {
+			/* a thread row, or a thread whose group is unknown */
+			row = &iv->rows[iv->nrows];
+			row_identity(row, t, g);
+			row->is_thread = iv->threads;
+			row->is_new = !pt;
+			row->missing = miss | PTOP_MISS_X | PTOP_MISS_C;
+			if (gi >= 0 && (w->group_row[gi] < 0 || t->pid == t->tgid))
+				w->group_row[gi] = iv->nrows;
+			iv->nrows++;
+		} else {
+			row = &iv->rows[w->group_row[gi]];
+		}
+		row_add_own(row, t, pt, &iv->clamped_ns);
+	}
+	/* thread mode: the leader's row carries the group's x* and c* */
+	for (i = 0; i < cur->ngroups; i++)
+		if (iv->threads && w->group_row[i] >= 0)
+			iv->rows[w->group_row[i]].missing &=
+				~(PTOP_MISS_X | PTOP_MISS_C) | miss;
+	return 0;
+}
+
+static int dead_work(struct work *w)
+{
+	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	size_t i, k;
+
+	/* own time of each previous group's live threads, for T_d(k-1) */
+	for (i = 0; i < prev->nthreads; i++) {
+		const struct ptop_ts_record *t = &prev->threads[i];
+		ssize_t pgi = index_of(prev->groups, ptop_snap_find_tgid(prev, t->tgid));
+		const struct ptop_ts_record *pg;
+		ssize_t gi;
+
+		if (pgi < 0)
+			continue;
+		tri_add(&w->prev_own[pgi], tri_own(t));
+		if (ptop_snap_find_thread(cur, t->pid, t->start_ns))
+			continue;
+		/* thread died: its group, if alive, shows the rest in x */
+		pg = &prev->groups[pgi];
+		gi = cur_group_index(w, pg->pid, pg->start_ns, true);
+		if (gi >= 0)
+			tri_add(&w->xsub[gi], tri_own(t));
+	}
+
+	for (i = 0, k = 0; i < cur->nexits; i++)
+		k += cur->exits[i].kind == PTOP_TS_KIND_GROUP;
+	w->gexits = malloc((k ? k : 1) * sizeof(*w->gexits));
+	if (!w->gexits)
+		return -ENOMEM;
+	for (i = 0, k = 0; i < cur->nexits; i++)
+		if (cur->exits[i].kind == PTOP_TS_KIND_GROUP)
+			w->gexits[k++] = cur->exits[i];
+	w->ngexits = k;
+	qsort(w->gexits, k, sizeof(*w->gexits), gexit_cmp);
+	w->iv->nexited = k;
+
+	/* dead groups: what k-1 showed of them is not new in the target's c */
+	for (i = 0; i < prev->ngroups; i++) {
+		const struct ptop_ts_record *d = &prev->groups[i];
+		struct tri shown = w->prev_own[i];
+		ssize_t gi;
+
+		if (ptop_snap_find_group(cur, d->pid, d->start_ns))
+			continue;
+		if (!find_gexit(w, d->pid, d->start_ns))
+			w->iv->nexited++;	/* vanished without an EXIT */
+		tri_add(&shown, tri_x(d));
+		tri_add(&shown, tri_c(d));
+		gi = fold_target(w, d);
+		if (gi >= 0)
+			tri_add(&w->csub[gi], shown);
+		else
+			w->iv->unfolded_ns += shown.u + shown.s + shown.st;
+	}
+	return 0;
+}
+
+static void apply_xc(struct work *w)
+{
+	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	struct ptop_interval *iv = w->iv;
+	size_t i;
+
+	for (i = 0; i < cur->ngroups; i++) {
+		const struct ptop_ts_record *g = &cur->groups[i];
+		const struct ptop_ts_record *pg =
+			ptop_snap_find_group(prev, g->pid, g->start_ns);
+		struct tri px, pc, dx, dc;
+		struct ptop_row *row;
+
+		if (w->group_row[i] < 0)
+			continue;
+		row = &iv->rows[w->group_row[i]];
+		if (pg) {
+			px = tri_x(pg);
+			pc = tri_c(pg);
+		}
+		dx = tri_delta(tri_x(g), pg ? &px : NULL, &iv->clamped_ns);
+		dc = tri_delta(tri_c(g), pg ? &pc : NULL, &iv->clamped_ns);
+		dx = tri_sub(dx, w->xsub[i], &iv->clamped_ns);
+		dc = tri_sub(dc, w->csub[i], &iv->clamped_ns);
+		row->xuser = dx.u;
+		row->xsys = dx.s;
+		row->xste = dx.st;
+		row->cuser = dc.u;
+		row->csys = dc.s;
+		row->cste = dc.st;
+		row->time_ns += ptop_rec_x(g);
+	}
+}
+
+static void sum_rows(struct ptop_interval *iv)
+{
+	struct ptop_row *s = &iv->sum;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	strcpy(s->comm, "V:V:S");
+	s->missing = missing_from_caps(iv->caps);
+	for (i = 0; i < iv->nrows; i++) {
+		struct ptop_row *r = &iv->rows[i];
+
+		r->total = r->user + r->sys + r->ste + r->cuser + r->csys +
+			   r->cste + r->xuser + r->xsys + r->xste;
+		s->user += r->user;
+		s->sys += r->sys;
+		s->ste += r->ste;
+		s->cuser += r->cuser;
+		s->csys += r->csys;
+		s->cste += r->cste;
+		s->xuser += r->xuser;
+		s->xsys += r->xsys;
+		s->xste += r->xste;
+		s->total += r->total;
+		s->rdelay += r->rdelay;
+		s->nvcsw += r->nvcsw;
+		s->nivcsw += r->nivcsw;
+		s->minflt += r->minflt;
+		s->majflt += r->majflt;
+		s->time_ns += r->time_ns;
+		s->rss_kb += r->rss_kb;
+		s->nthreads += r->is_thread ? 1 : r->nthreads;
+	}
+}
+
+static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
+			 const struct ptop_snap *cur)
+{
+	uint64_t ignore = 0;
+
+	iv->interval_ns = sat_sub(cur->time_ns, prev->time_ns, &ignore);
+	iv->time_ns = cur->time_ns;
+	iv->ncpu = cur->ncpu;
+	iv->caps = cur->caps;
+	iv->sys_apart = cur->sys_apart;
+	iv->idle_ns = sat_sub(cur->cpu.idle_ns, prev->cpu.idle_ns, &ignore);
+	iv->iowait_ns = sat_sub(cur->cpu.iowait_ns, prev->cpu.iowait_ns, &ignore);
+	if (cur->sys_apart & PTOP_SYS_STEAL_APART)
+		iv->steal_ns = sat_sub(cur->cpu.steal_ns, prev->cpu.steal_ns,
+				       &ignore);
+	if (cur->sys_apart & PTOP_SYS_IRQ_APART)
+		iv->irq_ns = sat_sub(cur->cpu.irq_ns, prev->cpu.irq_ns, &ignore);
+	if (cur->flags & PTOP_SAMPLE_INEXACT)
+		iv->flags |= PTOP_IV_INEXACT;
+}
+
+int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
+			  const struct ptop_snap *cur, bool threads)
+{
+	struct work w = { .prev = prev, .cur = cur, .iv = iv };
+	size_t ng = cur->ngroups ? cur->ngroups : 1;
+	int ret = -ENOMEM;
+
+	if (!prev || !cur)
+		return -EINVAL;
+	iv->threads = threads;
+	iv->nrows = 0;
+	iv->flags = 0;
+	iv->clamped_ns = 0;
+	iv->unfolded_ns = 0;
+	iv->nexited = 0;
+	memset(&iv->sum, 0, sizeof(iv->sum));
+	w.xsub = calloc(ng, sizeof(*w.xsub));
+	w.csub = calloc(ng, sizeof(*w.csub));
+	w.group_row = calloc(ng, sizeof(*w.group_row));
+	w.prev_own = calloc(prev->ngroups ? prev->ngroups : 1, sizeof(*w.prev_own));
+	if (!w.xsub || !w.csub || !w.group_row || !w.prev_own)
+		goto out;
+	ret = make_rows(&w);
+	if (!ret)
+		ret = dead_work(&w);
+	if (ret)
+		goto out;
+	apply_xc(&w);
+	system_parts(iv, prev, cur);
+	sum_rows(iv);
+out:
+	free(w.xsub);
+	free(w.csub);
+	free(w.group_row);
+	free(w.prev_own);
+	free(w.gexits);
+	return ret;
+}
+
+void ptop_interval_init(struct ptop_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+}
+
+void ptop_interval_free(struct ptop_interval *iv)
+{
+	free(iv->rows);
+	memset(iv, 0, sizeof(*iv));
+}
+
+uint64_t ptop_interval_accounted_ns(const struct ptop_interval *iv)
+{
+	return iv->sum.total + iv->idle_ns + iv->steal_ns + iv->irq_ns;
+}
+
+uint64_t ptop_interval_capacity_ns(const struct ptop_interval *iv)
+{
+	return (uint64_t)iv->ncpu * iv->interval_ns;
+}
+
+double ptop_interval_pct(const struct ptop_interval *iv, uint64_t ns)
+{
+	if (!iv->interval_ns)
+		return 0.0;
+	return (double)ns * 100.0 / (double)iv->interval_ns;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interval math (DESIGN.md "The interval math"): per-task deltas
+ * between two snapshots, with the time of tasks that died in the interval
+ * taken from their accounting parent's c* (and the group's x*) minus what
+ * the previous interval already showed of them. Backend independent.
+ */
+#ifndef PTOP_INTERVAL_H
+#define PTOP_INTERVAL_H
+
+#include <stdbool.h>
+#include "snap.h"
+
+/* struct ptop_row.missing: fields the source cannot give for this row */
+#define PTOP_MISS_STEAL		(1U << 0)
+#define PTOP_MISS_X		(1U << 1)
+#define PTOP_MISS_C		(1U << 2)
+#define PTOP_MISS_RDELAY	(1U << 3)
+#define PTOP_MISS_CTXSW		(1U << 4)
+
+struct ptop_row {
+	uint32_t pid;		/* thread rows: tid; process rows: tgid */
+	uint32_t tgid;
+	uint32_t ppid;
+	uint32_t uid;
+	uint32_t nthreads;
+	char state;
+	char comm[PTOP_TS_COMM_LEN];
+	uint64_t start_ns;
+	bool is_thread;
+	bool is_new;		/* born in the interval */
+	unsigned int missing;	/* PTOP_MISS_* */
+	/* per interval, ns */
+	uint64_t user, sys, ste;
+	uint64_t cuser, csys, cste;
+	uint64_t xuser, xsys, xste;
+	uint64_t total;
+	uint64_t rdelay;
+	/* per interval, counts */
+	uint64_t nvcsw, nivcsw, minflt, majflt;
+	/* cumulative */
+	uint64_t time_ns;	/* own + dead threads since start */
+	uint64_t rss_kb;
+	/* filled by the tree view */
+	int depth;
+};
+
+/* struct ptop_interval.flags */
+#define PTOP_IV_INEXACT		(1U << 0) /* source lost data or clamped */
+
+struct ptop_interval {
+	uint64_t interval_ns;
+	uint64_t time_ns;	/* end of interval, CLOCK_MONOTONIC */
+	unsigned int ncpu;
+	unsigned int flags;	/* PTOP_IV_* */
+	unsigned int caps;	/* the source's PTOP_CAP_* */
+	unsigned int sys_apart;	/* PTOP_SYS_* */
+	bool threads;		/* rows are threads, not processes */
+	struct ptop_row *rows;
+	size_t nrows;
+	size_t cap;
+	struct ptop_row sum;	/* over every row */
+	/* system-wide parts, ns over the interval */
+	uint64_t idle_ns;	/* idle + iowait */
+	uint64_t iowait_ns;
+	uint64_t steal_ns;	/* counted only when kept apart from tasks */
+	uint64_t irq_ns;	/* counted only when kept apart from tasks */
+	uint64_t clamped_ns;	/* time dropped to avoid a negative delta */
+	uint64_t unfolded_ns;	/* dead time with no live ancestor to go to */
+	size_t nexited;		/* thread groups that died in the interval */
+};
+
+void ptop_interval_init(struct ptop_interval *iv);
+void ptop_interval_free(struct ptop_interval *iv);
+/*
+ * Compute the interval (prev, cur]. threads: one row per thread (the
+ * group's x* and c* go on the leader's row) instead of one per process.
+ */
+int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
+			  const struct ptop_snap *cur, bool threads);
+
+/* Everything accounted for, ns: rows + idle + system parts kept apart. */
+uint64_t ptop_interval_accounted_ns(const struct ptop_interval *iv);
+/* ncpu x interval, ns */
+uint64_t ptop_interval_capacity_ns(const struct ptop_interval *iv);
+/* ns as % of one CPU over the interval */
+double ptop_interval_pct(const struct ptop_interval *iv, uint64_t ns);
+
+#endif /* PTOP_INTERVAL_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshot building: a full sample replaces the task set, an incremental
+ * one (kmod "since N") is merged into the previous set: tasks absent from
+ * the answer keep their values, EXIT records remove theirs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snap.h"
+
+static int key_cmp(uint32_t a_pid, uint64_t a_start, uint32_t b_pid,
+		   uint64_t b_start)
+{
+	if (a_pid != b_pid)
+		return a_pid < b_pid ? -1 : 1;
+	if (a_start != b_start)
+		return a_start < b_start ? -1 : 1;
+	return 0;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct ptop_ts_record *x = a, *y = b;
+
+	return key_cmp(x->pid, x->start_ns, y->pid, y->start_ns);
+}
+
+static const struct ptop_ts_record *find(const struct ptop_ts_record *v,
+					 size_t n, uint32_t pid,
+					 uint64_t start_ns)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = key_cmp(v[mid].pid, v[mid].start_ns, pid, start_ns);
+
+		if (!c)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct ptop_ts_record *ptop_snap_find_thread(const struct ptop_snap *sn,
+						   uint32_t pid,
+						   uint64_t start_ns)
+{
+	return find(sn->threads, sn->nthreads, pid, start_ns);
+}
+
+const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
+						  uint32_t tgid,
+						  uint64_t start_ns)
+{
+	return find(sn->groups, sn->ngroups, tgid, start_ns);
+}
+
+const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
+						 uint32_t tgid)
+{
+	size_t lo = 0, hi = sn->ngroups;
+
+	/* first entry with pid >= tgid; a pid has at most a few incarnations */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sn->groups[mid].pid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sn->ngroups && sn->groups[lo].pid == tgid) {
+		/* the newest incarnation is the live one */
+		while (lo + 1 < sn->ngroups && sn->groups[lo + 1].pid == tgid)
+			lo++;
+		return &sn->groups[lo];
+	}
+	return NULL;
+}
+
+static int reserve(struct ptop_ts_record **v, size_t *cap, size_t n)
+{
+	struct ptop_ts_record *nv;
+	size_t ncap;
+
+	if (n <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 256;
+	while (ncap < n)
+		ncap *= 2;
+	nv = realloc(*v, ncap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+/*
+ * The user/system split of a precise total may shift between samples
+ * (it is scaled from tick samples); keep both parts monotonic as the
+ * kernel's cputime_adjust() does. A total that went backwards is left
+ * alone: the interval math treats it as a new incarnation.
+ */
+static void keep_monotonic(__u64 *u, __u64 *s, __u64 pu, __u64 ps)
+{
+	__u64 total = *u + *s;
+
+	if (total < pu + ps)
+		return;
+	if (*u < pu) {
+		*u = pu;
+		*s = total - pu;
+	}
+	if (*s < ps) {
+		*s = ps;
+		*u = total - ps;
+	}
+}
+
+static void fix_split(struct ptop_ts_record *r, const struct ptop_ts_record *p)
+{
+	if (!p)
+		return;
+	keep_monotonic(&r->utime_ns, &r->stime_ns, p->utime_ns, p->stime_ns);
+	if (r->kind == PTOP_TS_KIND_GROUP) {
+		keep_monotonic(&r->xutime_ns, &r->xstime_ns, p->xutime_ns,
+			       p->xstime_ns);
+		keep_monotonic(&r->cutime_ns, &r->cstime_ns, p->cutime_ns,
+			       p->cstime_ns);
+	}
+}
+
+static int is_exit(const struct ptop_ts_record *r)
+{
+	return r->flags & PTOP_TS_RECF_EXIT;
+}
+
+/* Collect the sample's live records of one kind, sorted. */
+static int collect(const struct ptop_sample *sample, enum ptop_ts_kind kind,
+		   struct ptop_ts_record **v, size_t *cap, size_t *n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < sample->nrecs; i++)
+		if (sample->recs[i].kind == kind && !is_exit(&sample->recs[i]))
+			k++;
+	if (reserve(v, cap, k))
+		return -ENOMEM;
+	k = 0;
+	for (i = 0; i < sample->nrecs; i++)
+		if (sample->recs[i].kind == kind && !is_exit(&sample->recs[i]))
+			(*v)[k++] = sample->recs[i];
+	qsort(*v, k, sizeof(**v), rec_cmp);
+	*n = k;
+	return 0;
+}
+
+/*
+ * Merge the previous live set (old) with the answer (upd, sorted) into
+ * *v: answer records win, records named by an EXIT record are dropped.
+ */
+static int merge(const struct ptop_ts_record *old, size_t nold,
+		 struct ptop_ts_record **v, size_t *cap, size_t *n,
+		 const struct ptop_ts_record *exits, size_t nexits,
+		 enum ptop_ts_kind kind)
+{
+	struct ptop_ts_record *upd;
+	size_t nupd = *n, i = 0, j = 0, k = 0, e;
+
+	upd = malloc((nupd ? nupd : 1) * sizeof(*upd));
+	if (!upd)
+		return -ENOMEM;
+	memcpy(upd, *v, nupd * sizeof(*upd));
+	if (reserve(v, cap, nold + nupd)) {
+		free(upd);
+		return -ENOMEM;
+	}
+	while (i < nold || j < nupd) {
+		int c = i == nold ? 1 : j == nupd ? -1 :
+			rec_cmp(&old[i], &upd[j]);
+
+		if (c < 0) {
+			(*v)[k++] = old[i++];
+		} else {
+			(*v)[k++] = upd[j++];
+			if (!c)
+				i++;
+		}
+	}
+	free(upd);
+	/* drop the dead */
+	for (e = 0; e < nexits; e++) {
+		const struct ptop_ts_record *x = &exits[e];
+		struct ptop_ts_record *hit;
+
+		if (x->kind != kind)
+			continue;
+		hit = (struct ptop_ts_record *)find(*v, k, x->pid, x->start_ns);
+		if (hit)
+			hit->flags |= PTOP_TS_RECF_EXIT;
+	}
+	for (i = 0, j = 0; i < k; i++)
+		if (!is_exit(&(*v)[i]))
+			(*v)[j++] = (*v)[i];
+	*n = j;
+	return 0;
+}
+
+int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
+		    unsigned int caps)
+{
+	const struct ptop_snap *prev = ptop_snap_cur(s);
+	struct ptop_snap *next = &s->snap[s->taken ? !s->cur : s->cur];
+	int incremental = prev && (sample->flags & PTOP_SAMPLE_INCREMENTAL);
+	size_t i, k;
+	int ret;
+
+	ret = collect(sample, PTOP_TS_KIND_THREAD, &next->threads,
+		      &next->cap_threads, &next->nthreads);
+	if (!ret)
+		ret = collect(sample, PTOP_TS_KIND_GROUP, &next->groups,
+			      &next->cap_groups, &next->ngroups);
+	if (ret)
+		return ret;
+
+	/* EXIT records of both kinds, as they came */
+	for (i = 0, k = 0; i < sample->nrecs; i++)
+		k += is_exit(&sample->recs[i]);
+	if (reserve(&next->exits, &next->cap_exits, k))
+		return -ENOMEM;
+	for (i = 0, k = 0; i < sample->nrecs; i++)
+		if (is_exit(&sample->recs[i]))
+			next->exits[k++] = sample->recs[i];
+	next->nexits = k;
+
+	if (incremental) {
+		ret = merge(prev->threads, prev->nthreads, &next->threads,
+			    &next->cap_threads, &next->nthreads, next->exits,
+			    next->nexits, PTOP_TS_KIND_THREAD);
+		if (!ret)
+			ret = merge(prev->groups, prev->ngroups, &next->groups,
+				    &next->cap_groups, &next->ngroups,
+				    next->exits, next->nexits,
+				    PTOP_TS_KIND_GROUP);
+		if (ret)
+			return ret;
+	}
+
+	if (prev) {
+		for (i = 0; i < next->nthreads; i++)
+			fix_split(&next->threads[i],
+				  ptop_snap_find_thread(prev, next->threads[i].pid,
+							next->threads[i].start_ns));
+		for (i = 0; i < next->ngroups; i++)
+			fix_split(&next->groups[i],
+				  ptop_snap_find_group(prev, next->groups[i].pid,
+						       next->groups[i].start_ns));
+	}
+
+	next->seq = s->taken + 1;
+	next->time_ns = sample->time_ns;
+	next->ncpu = sample->ncpu;
+	next->flags = sample->flags & ~PTOP_SAMPLE_INCREMENTAL;
+	next->sys_apart = sample->sys_apart;
+	next->caps = caps;
+	next->cpu = sample->cpu;
+
+	if (s->taken)
+		s->cur = !s->cur;
+	s->taken++;
+	return 0;
+}
+
+void ptop_snapper_init(struct ptop_snapper *s, struct ptop_src *src)
+{
+	memset(s, 0, sizeof(*s));
+	s->src = src;
+	ptop_sample_init(&s->sample);
+}
+
+void ptop_snapper_free(struct ptop_snapper *s)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		free(s->snap[i].threads);
+		free(s->snap[i].groups);
+		free(s->snap[i].exits);
+	}
+	ptop_sample_free(&s->sample);
+	memset(s, 0, sizeof(*s));
+}
+
+int ptop_snap_update(struct ptop_snapper *s)
+{
+	int ret = ptop_src_read(s->src, &s->sample);
+
+	if (ret)
+		return ret;
+	return ptop_snap_apply(s, &s->sample, s->src->caps);
+}

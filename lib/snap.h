@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Snapshots: what every live task's cumulative counters were at one
+ * moment, keyed by (pid, start_ns), plus the tasks that died since the
+ * previous snapshot. A snapshotter keeps the current and the previous
+ * one and swaps them per update (hyptop's two sample buffers), so callers
+ * never juggle previous values themselves.
+ */
+#ifndef PTOP_SNAP_H
+#define PTOP_SNAP_H
+
+#include "src.h"
+
+struct ptop_snap {
+	uint64_t seq;		/* 1 for the first snapshot taken */
+	uint64_t time_ns;	/* CLOCK_MONOTONIC */
+	unsigned int ncpu;
+	unsigned int flags;	/* PTOP_SAMPLE_INEXACT survives, INCREMENTAL not */
+	unsigned int sys_apart;
+	unsigned int caps;	/* the source's PTOP_CAP_* */
+	struct ptop_cpu_sum cpu;
+	/* live tasks, sorted by (pid, start_ns) */
+	struct ptop_ts_record *threads;
+	size_t nthreads;
+	/* live thread groups, sorted by (tgid, start_ns) */
+	struct ptop_ts_record *groups;
+	size_t ngroups;
+	/* EXIT records that arrived with this snapshot (died since prev) */
+	struct ptop_ts_record *exits;
+	size_t nexits;
+	size_t cap_threads, cap_groups, cap_exits;
+};
+
+struct ptop_snapper {
+	struct ptop_src *src;
+	struct ptop_snap snap[2];
+	int cur;		/* index of the current snapshot */
+	uint64_t taken;		/* snapshots taken so far */
+	struct ptop_sample sample;
+};
+
+void ptop_snapper_init(struct ptop_snapper *s, struct ptop_src *src);
+void ptop_snapper_free(struct ptop_snapper *s);
+/* Read the source and make a new current snapshot: 0 or -errno. */
+int ptop_snap_update(struct ptop_snapper *s);
+/* Build the next snapshot from a sample (no source involved). */
+int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
+		    unsigned int caps);
+
+static inline const struct ptop_snap *ptop_snap_cur(const struct ptop_snapper *s)
+{
+	return s->taken ? &s->snap[s->cur] : NULL;
+}
+
+static inline const struct ptop_snap *ptop_snap_prev(const struct ptop_snapper *s)
+{
+	return s->taken > 1 ? &s->snap[!s->cur] : NULL;
+}
+
+/* Lookup in a snapshot's sorted arrays; NULL when absent. */
+const struct ptop_ts_record *ptop_snap_find_thread(const struct ptop_snap *sn,
+						   uint32_t pid,
+						   uint64_t start_ns);
+const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
+						  uint32_t tgid,
+						  uint64_t start_ns);
+/* The live group with this tgid, whatever its start time; NULL if none. */
+const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
+						 uint32_t tgid);
+
+/* Own time of a record (user + system + steal), ns. */
+static inline uint64_t ptop_rec_own(const struct ptop_ts_record *r)
+{
+	return r->utime_ns + r->stime_ns + r->steal_ns;
+}
+
+static inline uint64_t ptop_rec_x(const struct ptop_ts_record *r)
+{
+	return r->xutime_ns + r->xstime_ns + r->xsteal_ns;
+}
+
+static inline uint64_t ptop_rec_c(const struct ptop_ts_record *r)
+{
+	return r->cutime_ns + r->cstime_ns + r->csteal_ns;
+}
+
+#endif /* PTOP_SNAP_H */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptop: a precise top. argv, source selection, exit codes; the views live
+ * in ui/, the data in lib/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ui/app.h"
+
+enum {
+	OPT_THREADS = 256,
+	OPT_SOURCE,
+	OPT_LIST_COLUMNS,
+	OPT_LIST_SOURCES,
+	OPT_EVENTS,
+};
+
+static const struct option long_opts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "columns", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+	{ "list-sources", no_argument, NULL, OPT_LIST_SOURCES },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ptop [options]\n"
+"A precise top: every interval, the rows plus idle add up to ncpu x 100%%,\n"
+"including the time of tasks that died inside the interval.\n"
+"\n"
+"  -b, --batch            batch output for scripts (default: interactive)\n"
+"  -d, --delay=SECS       seconds between updates, fractional (default 2)\n"
+"  -n, --iterations=N     stop after N intervals\n"
+"  -o, --columns=LIST     columns to show, e.g. PID,user,sys,total,COMMAND\n"
+"  -s, --sort=COL         sort by COL, descending; -s -COL sorts ascending\n"
+"  -p, --pid=PID,...      show only these processes (rows; sums stay global)\n"
+"      --threads          one row per thread instead of per process\n"
+"      --source=NAME      auto, kmod, kmod_nl, taskstats, procfs\n"
+"      --list-columns     the columns, with what each one means\n"
+"      --list-sources     the sources and whether they work here\n"
+"  -h, --help             this text\n"
+"  -V, --version          version\n"
+"\n"
+"Exit status: 0 ok, 1 runtime error, 2 usage error.\n");
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0.01 || v > 86400)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(struct ui_app *app, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL, *end;
+	size_t n = app->view.npids;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(tok, &end, 10);
+		if (errno || *end || end == tok || !v || v > INT_MAX ||
+		    n == sizeof(app->pids) / sizeof(app->pids[0])) {
+			fprintf(stderr, "ptop: bad pid '%s'\n", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		app->pids[n++] = v;
+	}
+	free(copy);
+	app->view.pids = app->pids;
+	app->view.npids = n;
+	return 0;
+}
+
+static void list_columns(void)
+{
+	int i;
+
+	for (i = 0; i < PTOP_COL__COUNT; i++)
+		printf("%-8s %-6s %s\n", ptop_cols[i].name, ptop_cols[i].unit,
+		       ptop_cols[i].help);
+}
+
+static void list_sources(void)
+{
+	const struct ptop_src_ops *const *l = ptop_src_list();
+	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
+
+	for (; *l; l++) {
+		struct ptop_src *src;
+		char err[300];
+
+		if (!ptop_src_open_ops(&src, *l, &cfg, err, sizeof(err))) {
+			printf("%-13s ok      %s%s%s\n", (*l)->name, (*l)->desc,
+			       src->note[0] ? "; " : "", src->note);
+			ptop_src_close(src);
+		} else {
+			printf("%-13s no      %s\n", (*l)->name, err);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct ui_app app;
+	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
+	const char *cols = NULL, *sort = NULL, *source = "auto";
+	bool batch = false;
+	char bad[64];
+	int opt, ret, status;
+
+	app.delay_s = 2.0;
+	while ((opt = getopt_long(argc, argv, "bd:n:o:s:p:hV", long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			batch = true;
+			break;
+		case 'd':
+			if (parse_double(optarg, &app.delay_s)) {
+				fprintf(stderr, "ptop: bad delay '%s' (0.01 to 86400 seconds)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			app.count = atol(optarg);
+			if (app.count <= 0) {
+				fprintf(stderr, "ptop: bad count '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			cols = optarg;
+			break;
+		case 's':
+			sort = optarg;
+			break;
+		case 'p':
+			if (parse_pids(&app, optarg))
+				return 2;
+			break;
+		case OPT_THREADS:
+			app.threads = true;
+			break;
+		case OPT_SOURCE:
+			source = optarg;
+			break;
+		case OPT_LIST_COLUMNS:
+			list_columns();
+			return 0;
+		case OPT_LIST_SOURCES:
+			list_sources();
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("ptop %s\n", PTOP_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ptop: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	if (!cols)
+		cols = app.threads ? ptop_cols_default_threads : ptop_cols_default;
+	ret = ptop_col_parse_list(cols, app.cols, PTOP_COL__COUNT * 2, bad,
+				  sizeof(bad));
+	if (ret < 0) {
+		fprintf(stderr, "ptop: unknown column '%s' (see --list-columns)\n",
+			bad);
+		return 2;
+	}
+	app.ncols = ret;
+	app.view.cols = app.cols;
+	app.view.ncols = app.ncols;
+	app.view.sort_id = PTOP_COL_TOTAL;
+	if (sort) {
+		app.view.sort_asc = sort[0] == '-';
+		app.view.sort_id = ptop_col_find(sort + app.view.sort_asc);
+		if (app.view.sort_id < 0) {
+			fprintf(stderr, "ptop: unknown sort column '%s' (see --list-columns)\n",
+				sort + app.view.sort_asc);
+			return 2;
+		}
+	}
+	cfg.need = ptop_col_needs(app.cols, app.ncols);
+
+	if (!strcmp(source, "auto"))
+		ret = ptop_src_open_best(&app.src, &cfg, app.err, sizeof(app.err));
+	else
+		ret = ptop_src_open(&app.src, source, &cfg, app.err,
+				    sizeof(app.err));
+	if (ret) {
+		fprintf(stderr, "ptop: no usable source: %s\n", app.err);
+		return ret == -EINVAL ? 2 : 1;
+	}
+	app.view.source = app.src->ops->name;
+	ptop_snapper_init(&app.snap, app.src);
+	ptop_interval_init(&app.iv);
+
+	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
+	signal(SIGPIPE, SIG_IGN);
+	if (batch || !isatty(STDOUT_FILENO))
+		status = ui_batch_run(&app, stdout);
+	else
+		status = ui_curses_run(&app);
+	if (status && app.err[0])
+		fprintf(stderr, "ptop: %s\n", app.err);
+
+	ptop_interval_free(&app.iv);
+	ptop_snapper_free(&app.snap);
+	ptop_src_close(app.src);
+	return status;
+}

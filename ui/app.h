@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The state both views share: the source, the snapshotter, the last
+ * interval and what the user asked to see. ptop/ptop.c fills it from argv
+ * and the config file; the batch loop and the curses view drive it.
+ */
+#ifndef UI_APP_H
+#define UI_APP_H
+
+#include <stdbool.h>
+#include "lib/col.h"
+#include "lib/snap.h"
+#include "batch.h"
+
+struct ui_app {
+	struct ptop_src *src;
+	struct ptop_snapper snap;
+	struct ptop_interval iv;
+	struct ui_view_opts view;
+	int cols[PTOP_COL__COUNT * 2];
+	int ncols;
+	uint32_t pids[256];
+	double delay_s;		/* seconds between snapshots */
+	long count;		/* intervals to show; <= 0: forever */
+	bool threads;
+	char err[512];
+};
+
+/*
+ * Take the next snapshot and, from the second one on, compute the
+ * interval into app->iv. Returns 1 when an interval is ready, 0 after the
+ * first snapshot, -errno on failure (message in app->err).
+ */
+int ui_app_step(struct ui_app *app);
+/* Sleep until the next snapshot is due (absolute, no drift). */
+void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns);
+
+/* Batch mode main loop; returns a process exit status. */
+int ui_batch_run(struct ui_app *app, FILE *out);
+/* Interactive curses view; returns a process exit status. */
+int ui_curses_run(struct ui_app *app);
+
+#endif /* UI_APP_H */

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Batch writer: headline, system line, column header, rows, V:V:S sum. */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "batch.h"
+
+static bool pid_wanted(const struct ui_view_opts *o, const struct ptop_row *r)
+{
+	size_t i;
+
+	if (!o->npids)
+		return true;
+	for (i = 0; i < o->npids; i++)
+		if (o->pids[i] == r->pid || o->pids[i] == r->tgid)
+			return true;
+	return false;
+}
+
+size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < iv->nrows; i++)
+		if (pid_wanted(o, &iv->rows[i]))
+			iv->rows[k++] = iv->rows[i];
+	iv->nrows = k;
+	ptop_col_sort(iv->rows, iv->nrows, o->sort_id, o->sort_asc);
+	return k;
+}
+
+void ui_headline(const struct ptop_interval *iv, const char *source,
+		 char *buf, size_t len)
+{
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, len,
+		 "ptop %s  interval %.3fs  ncpu %u  source %s  accounted %.2f%% of %.2f%%  %s",
+		 when, iv->interval_ns / 1e9, iv->ncpu, source,
+		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
+		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
+		 iv->flags & PTOP_IV_INEXACT ? "inexact" : "exact");
+}
+
+void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
+{
+	char steal[16], irq[16];
+
+	/* a system part the kernel already charged to tasks is not added */
+	if (iv->sys_apart & PTOP_SYS_STEAL_APART)
+		snprintf(steal, sizeof(steal), "%.2f%%",
+			 ptop_interval_pct(iv, iv->steal_ns));
+	else
+		snprintf(steal, sizeof(steal), "in-tasks");
+	if (iv->sys_apart & PTOP_SYS_IRQ_APART)
+		snprintf(irq, sizeof(irq), "%.2f%%",
+			 ptop_interval_pct(iv, iv->irq_ns));
+	else
+		snprintf(irq, sizeof(irq), "in-tasks");
+	snprintf(buf, len,
+		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%",
+		 ptop_interval_pct(iv, iv->idle_ns),
+		 ptop_interval_pct(iv, iv->iowait_ns), steal, irq, iv->nexited,
+		 ptop_interval_pct(iv, iv->clamped_ns),
+		 ptop_interval_pct(iv, iv->unfolded_ns));
+}
+
+static void print_cell(FILE *out, const struct ptop_col *c, const char *s,
+		       bool last)
+{
+	if (c->left && last)
+		fputs(s, out);
+	else if (c->left)
+		fprintf(out, "%-*s", c->width, s);
+	else
+		fprintf(out, "%*s", c->width, s);
+	if (!last)
+		fputc(' ', out);
+}
+
+static void print_row(FILE *out, const struct ui_view_opts *o,
+		      const struct ptop_row *r, const struct ptop_interval *iv,
+		      bool is_sum)
+{
+	char cell[64];
+	int i;
+
+	for (i = 0; i < o->ncols; i++) {
+		const struct ptop_col *c = &ptop_cols[o->cols[i]];
+
+		if (is_sum && i == 0)
+			snprintf(cell, sizeof(cell), "V:V:S");
+		else if (is_sum && !c->sum)
+			cell[0] = '\0';
+		else
+			ptop_col_format(c, r, iv, cell, sizeof(cell));
+		print_cell(out, c, cell, i == o->ncols - 1);
+	}
+	fputc('\n', out);
+}
+
+int ui_batch_print(FILE *out, const struct ui_view_opts *o,
+		   struct ptop_interval *iv)
+{
+	char line[512];
+	struct ptop_row sum = iv->sum;
+	size_t i;
+	int k;
+
+	ui_headline(iv, o->source, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	ui_sysline(iv, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	for (k = 0; k < o->ncols; k++)
+		print_cell(out, &ptop_cols[o->cols[k]], ptop_cols[o->cols[k]].title,
+			   k == o->ncols - 1);
+	fputc('\n', out);
+	ui_view_select(o, iv);
+	for (i = 0; i < iv->nrows; i++)
+		print_row(out, o, &iv->rows[i], iv, false);
+	/* the sum is over every task, also those -p did not show */
+	print_row(out, o, &sum, iv, true);
+	fputc('\n', out);
+	if (fflush(out) || ferror(out))
+		return -(errno ? errno : EIO);
+	return 0;
+}
