@@ -62,6 +62,7 @@ struct ptop_sample {
 struct ptop_src_cfg {
 	const char *proc_root;	/* "/proc" unless a test fixture */
 	unsigned int need;	/* PTOP_NEED_* */
+	void *arg;		/* for a source given by ops (tests' fake) */
 };
 
 struct ptop_src;

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The interval math on scripted samples: dead children, chains of dead
+ * ancestors, orphans, born-and-dead tasks, pid reuse, counters going
+ * backwards, thread exits. Every case asserts exact per-row deltas and
+ * that rows + idle = ncpu x interval.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "fake_src.h"
+#include "lib/interval.h"
+
+#define CAPS_KMOD (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_EXITS | \
+		   PTOP_CAP_C_COMPLETE)
+#define SEC (1000 * MS)
+
+struct fixture {
+	struct fake_script fs;
+	struct ptop_src *src;
+	struct ptop_snapper snap;
+	struct ptop_interval iv;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	ptop_interval_init(&f->iv);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	ptop_interval_free(&f->iv);
+	ptop_snapper_free(&f->snap);
+	ptop_src_close(f->src);
+	fake_script_free(&f->fs);
+	free(f);
+	return 0;
+}
+
+/* Replay the whole script; compute the interval of the last two samples. */
+static void run(struct fixture *f, unsigned int caps, bool threads)
+{
+	int i;
+
+	f->src = fake_src_open(&f->fs, caps);
+	assert_non_null(f->src);
+	ptop_snapper_init(&f->snap, f->src);
+	for (i = 0; i < f->fs.nsamples; i++)
+		assert_int_equal(ptop_snap_update(&f->snap), 0);
+	assert_int_equal(ptop_interval_compute(&f->iv, ptop_snap_prev(&f->snap),
+					       ptop_snap_cur(&f->snap), threads), 0);
+}
+
+static const struct ptop_row *row(struct fixture *f, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < f->iv.nrows; i++)
+		if (f->iv.rows[i].pid == pid)
+			return &f->iv.rows[i];
+	return NULL;
+}
+
+#define assert_row(f, pid, u, s, cu, cs, xu, xs) do {			\
+	const struct ptop_row *r_ = row(f, pid);			\
+	assert_non_null(r_);						\
+	assert_int_equal(r_->user, (u));				\
+	assert_int_equal(r_->sys, (s));					\
+	assert_int_equal(r_->cuser, (cu));				\
+	assert_int_equal(r_->csys, (cs));				\
+	assert_int_equal(r_->xuser, (xu));				\
+	assert_int_equal(r_->xsys, (xs));				\
+	assert_int_equal(r_->total, (u) + (s) + (cu) + (cs) + (xu) + (xs)); \
+} while (0)
+
+/* rows + idle = ncpu x interval, exactly */
+static void assert_balanced(struct fixture *f)
+{
+	assert_int_equal(ptop_interval_accounted_ns(&f->iv),
+			 ptop_interval_capacity_ns(&f->iv));
+	assert_int_equal(f->iv.clamped_ns, 0);
+}
+
+/*
+ * Two CPUs, 1 s interval: busy is what the script burns in the interval,
+ * idle the rest. idle0 is the cumulative idle at the first sample.
+ */
+static struct ptop_sample *second(struct fixture *f, uint64_t busy)
+{
+	return fake_sample(&f->fs, 2 * SEC, 2, 5 * SEC + 2 * SEC - busy);
+}
+
+static void init_pair(struct fixture *f)
+{
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
+	fake_proc(s, 200, 100, 20, 300 * MS, 50 * MS, "child");
+}
+
+/* A waited child dies: its rest shows in the parent's c*, once. */
+static void test_child_dies(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	/* parent +100/+0 ms; child burned 200 ms user + 50 ms sys more */
+	s = second(f, 100 * MS + 250 * MS);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 600 * MS, 100 * MS, "parent");
+	fake_group(s, 100)->cutime_ns = 500 * MS;
+	fake_group(s, 100)->cstime_ns = 100 * MS;
+	fake_exit_group(s, 200, 20, 500 * MS, 100 * MS, 0, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 100 * MS, 0, 200 * MS, 50 * MS, 0, 0);
+	assert_null(row(f, 200));
+	assert_row(f, 1, 0, 0, 0, 0, 0, 0);
+	assert_int_equal(f->iv.nexited, 1);
+	assert_balanced(f);
+}
+
+/* Child and grandchild both die: the chain folds into the parent. */
+static void test_child_and_grandchild_die(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 0, 0, "parent");
+	fake_proc(s, 200, 100, 20, 500 * MS, 0, "child");
+	fake_proc(s, 300, 200, 30, 200 * MS, 0, "grandchild");
+	/* child +300 ms, grandchild +200 ms, then both die */
+	s = second(f, 500 * MS);
+	fake_proc(s, 100, 1, 10, 0, 0, "parent");
+	fake_group(s, 100)->cutime_ns = 800 * MS + 400 * MS;
+	fake_exit_group(s, 300, 30, 400 * MS, 0, 0, 0, 200, 20);
+	fake_exit_group(s, 200, 20, 800 * MS, 0, 400 * MS, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 0, 0, 500 * MS, 0, 0, 0);
+	assert_int_equal(f->iv.nexited, 2);
+	assert_balanced(f);
+}
+
+/*
+ * Double-fork orphan: the middle parent died in an earlier interval, the
+ * orphan (reparented to init) dies now and is folded into the
+ * grand-ancestor, not into init.
+ */
+static void test_orphan_to_grand_ancestor(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 100, 1, 10, 0, 0, "shell");
+	fake_proc(s, 300, 1, 30, 100 * MS, 0, "orphan");	/* ppid: init */
+	fake_group(s, 300)->acct_ptgid = 100;
+	s = second(f, 900 * MS);
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 100, 1, 10, 0, 0, "shell");
+	fake_group(s, 100)->cutime_ns = 1000 * MS;
+	fake_exit_group(s, 300, 30, 1000 * MS, 0, 0, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 0, 0, 900 * MS, 0, 0, 0);
+	assert_row(f, 1, 0, 0, 0, 0, 0, 0);
+	assert_balanced(f);
+}
+
+/* Without EXIT records (procfs), the previous accounting parent chain. */
+static void test_vanished_chain_without_exits(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 0, 0, "parent");
+	fake_proc(s, 200, 100, 20, 300 * MS, 0, "child");
+	fake_proc(s, 300, 200, 30, 100 * MS, 0, "grandchild");
+	s = second(f, 400 * MS);
+	fake_proc(s, 100, 1, 10, 0, 0, "parent");
+	/* both waited for: parent's cutime has child + grandchild */
+	fake_group(s, 100)->cutime_ns = 500 * MS + 300 * MS;
+	run(f, PTOP_CAP_X | PTOP_CAP_C, false);
+
+	assert_row(f, 100, 0, 0, 400 * MS, 0, 0, 0);
+	assert_int_equal(f->iv.nexited, 2);
+	assert_balanced(f);
+}
+
+/* Born and dead inside one interval: all of it is new in the parent. */
+static void test_born_and_dead(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	s = second(f, 700 * MS);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
+	fake_proc(s, 200, 100, 20, 300 * MS, 50 * MS, "child");
+	fake_group(s, 200)->cutime_ns = 600 * MS;
+	fake_group(s, 200)->cstime_ns = 100 * MS;
+	fake_exit_group(s, 400, 40, 600 * MS, 100 * MS, 0, 0, 200, 20);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 200, 0, 0, 600 * MS, 100 * MS, 0, 0);
+	assert_row(f, 100, 0, 0, 0, 0, 0, 0);
+	assert_balanced(f);
+}
+
+/* pid reuse: same pid, new start time: a new task, full value counts. */
+static void test_pid_reuse(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	s = second(f, 50 * MS + 80 * MS);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
+	fake_group(s, 100)->cutime_ns = 300 * MS + 50 * MS;
+	fake_group(s, 100)->cstime_ns = 50 * MS;
+	fake_exit_group(s, 200, 20, 350 * MS, 50 * MS, 0, 0, 100, 10);
+	fake_proc(s, 200, 100, 25, 80 * MS, 0, "new200");
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 200, 80 * MS, 0, 0, 0, 0, 0);
+	assert_true(row(f, 200)->is_new);
+	assert_row(f, 100, 0, 0, 50 * MS, 0, 0, 0);
+	assert_balanced(f);
+}
+
+/* A counter that goes backwards is a new incarnation, never negative. */
+static void test_counter_backwards(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	s = second(f, 120 * MS);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
+	fake_proc(s, 200, 100, 20, 100 * MS, 20 * MS, "child");	/* was 350 */
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 200, 100 * MS, 20 * MS, 0, 0, 0, 0);
+	assert_balanced(f);
+}
+
+/* A thread exits: the rest of its time shows in x*, once. */
+static void test_thread_exit(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 100 * MS, 0, "mt");
+	fake_thread(s, 101, 100, 11, 300 * MS, 10 * MS);
+	fake_thread(s, 102, 100, 12, 0, 0);
+	fake_group(s, 100)->nthreads = 3;
+	/* leader +100, 101 +200/+20 then exits, 102 +300 */
+	s = second(f, 100 * MS + 220 * MS + 300 * MS);
+	fake_proc(s, 100, 1, 10, 200 * MS, 0, "mt");
+	fake_thread(s, 102, 100, 12, 300 * MS, 0);
+	fake_group(s, 100)->xutime_ns = 500 * MS;
+	fake_group(s, 100)->xstime_ns = 30 * MS;
+	fake_exit_thread(s, 101, 100, 11, 500 * MS, 30 * MS);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 400 * MS, 0, 0, 0, 200 * MS, 20 * MS);
+	assert_balanced(f);
+}
+
+/* Thread view: rows per thread; the leader carries the group's x and c. */
+static void test_thread_rows(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 100 * MS, 0, "mt");
+	fake_thread(s, 101, 100, 11, 300 * MS, 0);
+	fake_thread(s, 102, 100, 12, 0, 0);
+	s = second(f, 100 * MS + 200 * MS + 300 * MS);
+	fake_proc(s, 100, 1, 10, 200 * MS, 0, "mt");
+	fake_thread(s, 102, 100, 12, 300 * MS, 0);
+	fake_group(s, 100)->xutime_ns = 500 * MS;
+	fake_exit_thread(s, 101, 100, 11, 500 * MS, 0);
+	run(f, CAPS_KMOD, true);
+
+	assert_int_equal(f->iv.nrows, 2);
+	assert_row(f, 100, 100 * MS, 0, 0, 0, 200 * MS, 0);
+	assert_row(f, 102, 300 * MS, 0, 0, 0, 0, 0);
+	assert_true(row(f, 102)->missing & PTOP_MISS_X);
+	assert_false(row(f, 100)->missing & PTOP_MISS_X);
+	assert_balanced(f);
+}
+
+/* Missing data from a source is marked, never made up. */
+static void test_missing_caps(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	s = second(f, 0);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
+	fake_proc(s, 200, 100, 20, 300 * MS, 50 * MS, "child");
+	s->flags |= PTOP_SAMPLE_INEXACT;
+	run(f, PTOP_CAP_X, false);
+
+	assert_true(row(f, 100)->missing & PTOP_MISS_C);
+	assert_true(row(f, 100)->missing & PTOP_MISS_STEAL);
+	assert_false(row(f, 100)->missing & PTOP_MISS_X);
+	assert_true(f->iv.flags & PTOP_IV_INEXACT);
+	assert_balanced(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_child_dies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_child_and_grandchild_die, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orphan_to_grand_ancestor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vanished_chain_without_exits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_born_and_dead, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_reuse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_counter_backwards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_caps, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("interval", tests, NULL, NULL);
+}
