@@ -335,7 +335,8 @@ static int dead_work(struct work *w)
 		if (cur->exits[i].kind == PTOP_TS_KIND_GROUP)
 			w->gexits[k++] = cur->exits[i];
 	w->ngexits = k;
-	qsort(w->gexits, k, sizeof(*w->gexits), gexit_cmp);
+	if (k)
+		qsort(w->gexits, k, sizeof(*w->gexits), gexit_cmp);
 	w->iv->nexited = k;
 
 	/* dead groups: what k-1 showed of them is not new in the target's c */

@@ -157,7 +157,8 @@ static int collect(const struct ptop_sample *sample, enum ptop_ts_kind kind,
 	for (i = 0; i < sample->nrecs; i++)
 		if (sample->recs[i].kind == kind && !is_exit(&sample->recs[i]))
 			(*v)[k++] = sample->recs[i];
-	qsort(*v, k, sizeof(**v), rec_cmp);
+	if (k)
+		qsort(*v, k, sizeof(**v), rec_cmp);
 	*n = k;
 	return 0;
 }
