@@ -74,8 +74,8 @@ BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run check unit-check integration-check vm-check dkms-check \
-	deps test-deps install uninstall clean kmod bench style
+.PHONY: all run check unit-check asan-check integration-check vm-check \
+	dkms-check deps test-deps install uninstall clean kmod
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -139,9 +139,15 @@ dkms-check:
 	@if [ -f kmod/dkms.conf ]; then bash tests/dkms/check.sh; \
 	else echo "dkms-check: kmod/dkms.conf missing"; exit 1; fi
 
+# the unit tests once more under AddressSanitizer + UBSan
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+asan-check:
+	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" unit-check
+
 check: test-deps
 	$(MAKE) all
 	$(MAKE) unit-check
+	$(MAKE) asan-check
 	$(MAKE) integration-check
 	$(if $(wildcard kmod/Kbuild),$(MAKE) vm-check)
 	$(if $(wildcard kmod/dkms.conf),$(MAKE) dkms-check)

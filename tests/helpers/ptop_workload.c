@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptop_workload: process trees that burn a known amount of CPU, for the
+ * end-to-end exactness tests.
+ *
+ *   ptop_workload spin N                 N busy loops until killed
+ *   ptop_workload normal MS              one waited child burns MS
+ *   ptop_workload selfreap N MS          parent ignores SIGCHLD; N children
+ *                                        burn MS each and reap themselves
+ *   ptop_workload orphan N MS            N double-forked orphans burn MS
+ *                                        each after their middle parent
+ *                                        exited
+ *   ptop_workload mixed                  normal 200 + selfreap 200 5 +
+ *                                        orphan 4 100
+ * Options (before the mode): -w SECS wait before starting, -l SECS linger
+ * after the tree is gone (so a monitor sees the parent's c* grow while it
+ * is alive).
+ *
+ * Every burner measures its own CPU time with CLOCK_PROCESS_CPUTIME_ID
+ * right before _exit() and reports it over a pipe; the parent prints
+ * "burned_ns=<sum> tasks=<n> parent=<pid>" on stdout when all are gone.
+ * Process names: the parent is "wl-parent", burners "wl-burn", middle
+ * parents "wl-middle".
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int report_fd = -1;
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void burn_ms(unsigned int ms)
+{
+	uint64_t end = cpu_ns() + (uint64_t)ms * 1000000ULL;
+	volatile uint64_t x = 0;
+
+	while (cpu_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			x += i;
+}
+
+/* burn, report what this process used in total, exit */
+static void burner(unsigned int ms)
+{
+	uint64_t used;
+
+	prctl(PR_SET_NAME, "wl-burn");
+	burn_ms(ms);
+	used = cpu_ns();
+	if (write(report_fd, &used, sizeof(used)) != sizeof(used))
+		_exit(1);
+	_exit(0);
+}
+
+static pid_t fork_or_die(void)
+{
+	pid_t p = fork();
+
+	if (p < 0) {
+		perror("fork");
+		exit(1);
+	}
+	return p;
+}
+
+static void run_normal(unsigned int ms)
+{
+	pid_t p = fork_or_die();
+
+	if (!p)
+		burner(ms);
+	waitpid(p, NULL, 0);
+}
+
+static void run_selfreap(unsigned int n, unsigned int ms)
+{
+	pid_t *kids = calloc(n, sizeof(*kids));
+	unsigned int i, alive;
+
+	signal(SIGCHLD, SIG_IGN);	/* children reap themselves */
+	for (i = 0; i < n; i++) {
+		kids[i] = fork_or_die();
+		if (!kids[i])
+			burner(ms);
+	}
+	do {
+		struct timespec ts = { 0, 5000000 };
+
+		nanosleep(&ts, NULL);
+		for (i = 0, alive = 0; i < n; i++)
+			alive += kill(kids[i], 0) == 0;
+	} while (alive);
+	signal(SIGCHLD, SIG_DFL);
+	free(kids);
+}
+
+static void run_orphan(unsigned int n, unsigned int ms)
+{
+	int go[2];
+	unsigned int i;
+
+	/* the orphans start burning only once their middle parent is gone */
+	if (pipe(go))
+		exit(1);
+	for (i = 0; i < n; i++) {
+		pid_t mid = fork_or_die();
+
+		if (!mid) {
+			prctl(PR_SET_NAME, "wl-middle");
+			if (!fork_or_die()) {
+				char c;
+
+				close(go[1]);
+				if (read(go[0], &c, 1) < 0)
+					_exit(1);
+				burner(ms);
+			}
+			_exit(0);
+		}
+		waitpid(mid, NULL, 0);
+	}
+	close(go[0]);
+	close(go[1]);	/* EOF: every orphan starts */
+}
+
+int main(int argc, char **argv)
+{
+	double wait_s = 0, linger_s = 0;
+	unsigned int tasks = 0;
+	uint64_t sum = 0, v;
+	int fds[2], opt;
+	const char *mode;
+
+	while ((opt = getopt(argc, argv, "+w:l:")) != -1) {
+		if (opt == 'w')
+			wait_s = atof(optarg);
+		else if (opt == 'l')
+			linger_s = atof(optarg);
+		else
+			return 2;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "usage: ptop_workload [-w s] [-l s] spin|normal|selfreap|orphan|mixed ...\n");
+		return 2;
+	}
+	mode = argv[optind];
+	if (!strcmp(mode, "spin")) {
+		int n = optind + 1 < argc ? atoi(argv[optind + 1]) : 1;
+
+		prctl(PR_SET_NAME, "wl-spin");
+		for (int i = 1; i < n; i++)
+			if (!fork_or_die())
+				break;
+		for (;;)
+			burn_ms(1000);
+	}
+	if (wait_s > 0)
+		usleep((useconds_t)(wait_s * 1e6));
+	prctl(PR_SET_NAME, "wl-parent");
+	if (pipe(fds))
+		return 1;
+	report_fd = fds[1];
+	if (!strcmp(mode, "normal") && optind + 1 < argc) {
+		run_normal(atoi(argv[optind + 1]));
+	} else if (!strcmp(mode, "selfreap") && optind + 2 < argc) {
+		run_selfreap(atoi(argv[optind + 1]), atoi(argv[optind + 2]));
+	} else if (!strcmp(mode, "orphan") && optind + 2 < argc) {
+		run_orphan(atoi(argv[optind + 1]), atoi(argv[optind + 2]));
+	} else if (!strcmp(mode, "mixed")) {
+		run_normal(200);
+		run_selfreap(200, 5);
+		run_orphan(4, 100);
+	} else {
+		fprintf(stderr, "ptop_workload: bad mode or arguments\n");
+		return 2;
+	}
+	close(fds[1]);
+	/* every burner wrote before exiting: read until all writers closed */
+	while (read(fds[0], &v, sizeof(v)) == sizeof(v)) {
+		sum += v;
+		tasks++;
+	}
+	/* orphans still exiting hold no write end; give them a moment */
+	usleep(50000);
+	printf("burned_ns=%llu tasks=%u parent=%d\n", (unsigned long long)sum,
+	       tasks, getpid());
+	fflush(stdout);
+	if (linger_s > 0)
+		usleep((useconds_t)(linger_s * 1e6));
+	return 0;
+}

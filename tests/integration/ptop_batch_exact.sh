@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# End to end, on this machine's kernel, as root: `ptop -b` must show the
+# CPU time of children that died, including self-reaped children and
+# double-forked orphans, and every interval must account for ncpu x 100%
+# while two busy loops keep the CPUs full.
+#
+# For each workload (tests/helpers/ptop_workload.c), ptop runs around it;
+# the burners' time (on their own rows while alive, then on the workload
+# parent's c* columns, summed over intervals) must be within 2% of what
+# the burners measured themselves.
+# The same workload under --source=procfs shows what /proc cannot see.
+set -uo pipefail
+B=${B:-build}
+PTOP=$B/ptop
+WL=$B/tests/helpers/ptop_workload
+fail=0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: needs root (taskstats netlink needs CAP_NET_ADMIN)"
+	exit 77
+fi
+
+ncpu=$(nproc)
+"$WL" spin "$ncpu" &
+spin=$!
+trap 'kill $spin 2>/dev/null; pkill -f "ptop_workload spin" 2>/dev/null' EXIT
+
+# run SOURCE MODE ARGS...: prints "<c_seconds> <burned_seconds> <worst_acc_dev_pct> <intervals>"
+run() {
+	local source=$1
+	shift
+	local out wl
+	out=$(mktemp) wl=$(mktemp)
+	"$PTOP" -b -d 1 -n 6 --source="$source" \
+		-o PID,PPID,user,sys,cuser,csys,xuser,xsys,total,COMMAND >"$out" &
+	local ptop=$!
+	# start after ptop's first snapshot; linger past its last one
+	"$WL" -w 0.5 -l 7 "$@" >"$wl" &
+	local wlpid=$!
+	wait $ptop
+	local st=$?
+	kill $wlpid 2>/dev/null
+	wait $wlpid 2>/dev/null
+	if [ $st != 0 ]; then
+		echo "ptop exited $st" >&2
+		cat "$out" >&2
+		rm -f "$out" "$wl"
+		return 1
+	fi
+	python3 - "$out" "$wl" "$ncpu" <<'EOF'
+import re, sys
+out, wl, ncpu = open(sys.argv[1]).read(), open(sys.argv[2]).read(), int(sys.argv[3])
+m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+)", wl)
+if not m:
+    sys.exit("workload printed nothing: " + wl)
+burned, parent = int(m.group(1)) / 1e9, m.group(3)
+c_s, worst, n = 0.0, 0.0, 0
+interval = None
+for line in out.splitlines():
+    h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%", line)
+    if h:
+        interval = float(h.group(1))
+        acc, cap = float(h.group(2)), float(h.group(3))
+        worst = max(worst, abs(acc - cap) / cap * 100)
+        n += 1
+        continue
+    f = line.split()
+    if not interval or len(f) != 10:
+        continue
+    # while alive, burners show on their own rows; once dead, on the
+    # parent's c* (what the previous intervals showed is not repeated)
+    if f[9] in ("wl-burn", "wl-middle"):
+        c_s += float(f[8]) / 100 * interval
+    elif f[0] == parent and f[4] != "-":
+        c_s += (float(f[4]) + float(f[5])) / 100 * interval
+print(f"{c_s:.4f} {burned:.4f} {worst:.3f} {n}")
+EOF
+	local rc=$?
+	rm -f "$out" "$wl"
+	return $rc
+}
+
+check() {	# NAME SOURCE MODE ARGS...
+	local name=$1 source=$2
+	shift 2
+	local r c burned worst n
+	r=$(run "$source" "$@") || { echo "FAIL $name: run failed"; fail=1; return; }
+	read -r c burned worst n <<<"$r"
+	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, worst interval off by ${worst}% of capacity, $n intervals"
+	echo "$r" >"$RESULTS/$name.$source"
+}
+
+RESULTS=$(mktemp -d)
+within() {	# A B PCT: |A-B| <= PCT% of B
+	python3 -c "import sys; a,b,p=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= p/100*b else 1)" "$@"
+}
+
+for mode in "normal 400" "selfreap 200 5" "orphan 4 100"; do
+	name=${mode%% *}
+	# shellcheck disable=SC2086
+	check "$name" taskstats $mode
+	read -r c burned worst n <"$RESULTS/$name.taskstats" || continue
+	if ! within "$c" "$burned" 2; then
+		echo "FAIL $name: taskstats c* ${c}s not within 2% of burned ${burned}s"
+		fail=1
+	fi
+	if ! python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 1.0 else 1)" "$worst"; then
+		echo "FAIL $name: an interval's accounted share is off by ${worst}% (> 1%)"
+		fail=1
+	fi
+	[ "$n" -ge 5 ] || { echo "FAIL $name: only $n intervals"; fail=1; }
+done
+
+# procfs: the waited child is seen (tick precision), self-reaped children
+# and orphans are not: /proc only has cutime of children that were waited for.
+for mode in "normal 400" "selfreap 200 5" "orphan 4 100"; do
+	name=${mode%% *}
+	# shellcheck disable=SC2086
+	check "$name" procfs $mode
+done
+read -r c burned _ <"$RESULTS/normal.procfs" &&
+	{ within "$c" "$burned" 5 || { echo "FAIL normal: procfs c* ${c}s vs ${burned}s"; fail=1; }; }
+read -r c burned _ <"$RESULTS/selfreap.procfs" &&
+	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.1*float(sys.argv[2]) else 1)" "$c" "$burned" &&
+	  echo "procfs misses self-reaped children: saw ${c}s of ${burned}s (documented)" ||
+	  { echo "FAIL selfreap: procfs unexpectedly saw ${c}s of ${burned}s"; fail=1; }; }
+read -r c burned _ <"$RESULTS/orphan.procfs" &&
+	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.1*float(sys.argv[2]) else 1)" "$c" "$burned" &&
+	  echo "procfs misses double-forked orphans: saw ${c}s of ${burned}s (documented)" ||
+	  { echo "FAIL orphan: procfs unexpectedly saw ${c}s of ${burned}s"; fail=1; }; }
+rm -rf "$RESULTS"
+exit $fail
