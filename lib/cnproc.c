@@ -110,6 +110,7 @@ int ptop_cnproc_drain(struct ptop_cnproc *c, ptop_cnproc_fn fn, void *arg,
 {
 	unsigned char buf[8192] __attribute__((aligned(8)));
 	struct ptop_cnproc_event ev;
+	struct proc_event pe;
 	const struct nlmsghdr *n;
 	const struct cn_msg *cn;
 	ssize_t len;
@@ -144,8 +145,11 @@ int ptop_cnproc_drain(struct ptop_cnproc *c, ptop_cnproc_fn fn, void *arg,
 				      sizeof(struct exit_proc_event) ||
 			    n->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + cn->len))
 				continue;
-			if (!cnproc_event((const struct proc_event *)cn->data,
-					  &ev))
+			/* cn->data is only 4-byte aligned: copy it out */
+			memset(&pe, 0, sizeof(pe));
+			memcpy(&pe, cn->data, cn->len < sizeof(pe) ?
+			       cn->len : sizeof(pe));
+			if (!cnproc_event(&pe, &ev))
 				continue;
 			ret = fn(arg, &ev);
 			if (ret)
