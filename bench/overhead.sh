@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Monitor overhead, measured side by side in one run: the CPU time that
+# ptop (each source that works here), top and htop spend to refresh every
+# DELAY seconds for SECS seconds on a machine with NTASKS sleeping tasks.
+# The monitors run one after the other under the same load; each one's
+# CPU time (utime+stime, from /proc/<pid>/stat at the end) is divided by
+# top's, so the result is a ratio, not an absolute time.
+#
+#   bench/overhead.sh [NTASKS] [SECS] [DELAY]     (defaults 5000 10 0.5)
+# Writes bench/results/overhead.md. Needs root for the taskstats source.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NTASKS=${1:-5000}
+SECS=${2:-10}
+DELAY=${3:-0.5}
+B=${B:-build}
+out=bench/results/overhead.md
+mkdir -p bench/results
+tck=$(getconf CLK_TCK)
+
+# sleeping tasks: one process holding NTASKS-1 sleeping children is cheap
+python3 - "$NTASKS" <<'EOF' &
+import os, sys, time, signal
+n = int(sys.argv[1])
+kids = []
+for _ in range(n):
+    p = os.fork()
+    if p == 0:
+        signal.pause()
+        os._exit(0)
+    kids.append(p)
+signal.signal(signal.SIGTERM, lambda *a: ([os.kill(k, 9) for k in kids], os._exit(0)))
+while True:
+    time.sleep(1)
+EOF
+load=$!
+trap 'kill $load 2>/dev/null' EXIT
+sleep 3
+
+cpu_of() {	# PID -> CPU seconds so far
+	awk -v t="$tck" '{ s = $0; sub(/.*\) /, "", s); split(s, f, " ");
+		printf "%.3f", (f[12] + f[13]) / t }' "/proc/$1/stat"
+}
+
+measure() {	# NAME COMMAND...: runs COMMAND in a pty for SECS, prints CPU s
+	local name=$1
+	shift
+	script -qfc "$*" /dev/null >/dev/null 2>&1 </dev/zero &
+	local wrapper=$!
+	sleep 1
+	local pid
+	pid=$(pgrep -P "$wrapper" | head -1)
+	sleep "$SECS"
+	local c
+	c=$(cpu_of "$pid")
+	kill "$pid" 2>/dev/null || true
+	kill "$wrapper" 2>/dev/null || true
+	wait "$wrapper" 2>/dev/null || true
+	echo "$c"
+}
+
+declare -A res
+res[top]=$(measure top top -d "$DELAY")
+res[htop]=$(measure htop htop -d "$(python3 -c "print(int($DELAY*10))")")
+for src in procfs taskstats kmod; do
+	if "$B/ptop" -b -n 1 -d 0.1 --source=$src >/dev/null 2>&1; then
+		res[ptop-$src]=$(measure "ptop-$src" "$B/ptop" -b -d "$DELAY" --source=$src)
+	fi
+done
+
+{
+	echo "# Monitor overhead ($(date -u +%Y-%m-%d), $(uname -r), $(nproc) CPUs)"
+	echo
+	echo "$NTASKS sleeping tasks, refresh every ${DELAY}s for ${SECS}s; CPU time"
+	echo "of the monitor process itself; ratio = CPU / top's CPU (lower is better)."
+	echo
+	echo "| monitor | CPU s | ratio to top |"
+	echo "|---|---|---|"
+	for k in top htop ptop-procfs ptop-taskstats ptop-kmod; do
+		[ -n "${res[$k]:-}" ] || continue
+		echo "| $k | ${res[$k]} | $(python3 -c "print('%.2f' % (float('${res[$k]}') / max(float('${res[top]}'), 0.001)))") |"
+	done
+} | tee "$out"
