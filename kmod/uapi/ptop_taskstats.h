@@ -60,6 +60,8 @@ struct ptop_ts_cmd {
 #define PTOP_TS_ANSF_STEAL	(1U << 2) /* per-task steal is measured */
 #define PTOP_TS_ANSF_NO_STEAL_CLOCK (1U << 3) /* the kernel has none */
 #define PTOP_TS_ANSF_CHILDREN	(1U << 4) /* c* fields are filled */
+#define PTOP_TS_ANSF_STEAL_APART (1U << 5) /* PARAVIRT_TIME_ACCOUNTING */
+#define PTOP_TS_ANSF_IRQ_APART	(1U << 6) /* IRQ_TIME_ACCOUNTING */
 
 struct ptop_ts_answer {
 	__u16 version;		/* PTOP_TS_ANSWER_VERSION */

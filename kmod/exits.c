@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EXIT records: a probe on the sched_process_exit tracepoint captures the
+ * final counters of every exiting thread and, when the last thread of a
+ * group goes (signal->live reached 0), of the group, into a bounded ring.
+ *
+ * At sched_process_exit the thread is still linked to its group and its
+ * runtime is not yet in signal->sum_sched_runtime (__exit_signal() adds it
+ * at release time, under siglock), so the group's final total is read under
+ * siglock as "threads still linked + signal sums", exactly as a pass does.
+ *
+ * Every record has a position (head counts records ever written). An
+ * answer "since N" returns the records written between the start of pass N
+ * and the start of this pass; if the ring overwrote some of them, the
+ * reader is told to RESYNC. pids are kept as struct pid references, so that
+ * a reader in any pid namespace gets its own numbers even after the task is
+ * gone.
+ */
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/cred.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include "ptop_ts.h"
+
+#define DEDUP_SCAN	1024
+
+struct exit_ent {
+	struct ptop_ts_record rec;
+	struct pid *pid;
+	struct pid *tgid;
+	struct pid *parent;
+	kuid_t uid;
+};
+
+static DEFINE_SPINLOCK(ring_lock);
+static struct exit_ent *ring;
+static u32 ring_size;
+static u64 head;			/* records ever written */
+static struct tracepoint *tp_exit;
+
+int ptop_ts_exits_init(void)
+{
+	ring_size = ptop_ts_exit_ring_size;
+	ring = kvcalloc(ring_size, sizeof(*ring), GFP_KERNEL);
+	return ring ? 0 : -ENOMEM;
+}
+
+static void put_refs(struct exit_ent *e)
+{
+	put_pid(e->pid);
+	put_pid(e->tgid);
+	put_pid(e->parent);
+}
+
+void ptop_ts_exits_exit(void)
+{
+	u32 i;
+
+	for (i = 0; i < ring_size; i++)
+		put_refs(&ring[i]);
+	kvfree(ring);
+	ring = NULL;
+}
+
+u64 ptop_ts_exits_head(void)
+{
+	u64 h;
+
+	spin_lock(&ring_lock);
+	h = head;
+	spin_unlock(&ring_lock);
+	return h;
+}
+
+u32 ptop_ts_exits_used(void)
+{
+	return min_t(u64, ptop_ts_exits_head(), ring_size);
+}
+
+static void set_ident(struct exit_ent *e, struct task_struct *t)
+{
+	struct task_struct *parent;
+
+	e->rec.flags |= PTOP_TS_RECF_EXIT;
+	e->rec.state = 'X';
+	e->rec.start_ns = t->start_boottime;
+	e->rec.exit_ns = ktime_get_boottime_ns();
+	__get_task_comm(e->rec.comm, sizeof(e->rec.comm), t);
+	e->uid = task_uid(t);
+	rcu_read_lock();
+	parent = rcu_dereference(t->real_parent);
+	if (parent) {
+		e->parent = get_pid(task_tgid(parent));
+		e->rec.folded_start_ns = parent->group_leader->start_boottime;
+	}
+	rcu_read_unlock();
+}
+
+static bool same_group(const struct exit_ent *a, const struct exit_ent *b)
+{
+	return a->rec.kind == PTOP_TS_KIND_GROUP && a->tgid == b->tgid &&
+	       a->rec.start_ns == b->rec.start_ns;
+}
+
+/* Append e (taking over its references); replace an earlier twin if any. */
+static void push(struct exit_ent *e, bool dedup)
+{
+	struct exit_ent old, *slot = NULL;
+	u64 i, stop;
+
+	spin_lock(&ring_lock);
+	if (dedup) {
+		stop = head > min_t(u64, ring_size, DEDUP_SCAN) ?
+			head - min_t(u64, ring_size, DEDUP_SCAN) : 0;
+		for (i = head; i > stop; i--) {
+			if (same_group(&ring[(i - 1) % ring_size], e)) {
+				slot = &ring[(i - 1) % ring_size];
+				break;
+			}
+		}
+	}
+	if (!slot)
+		slot = &ring[head++ % ring_size];
+	old = *slot;
+	*slot = *e;
+	spin_unlock(&ring_lock);
+	put_refs(&old);
+}
+
+static void ptop_ts_probe_exit(void *data, struct task_struct *p)
+{
+	struct signal_struct *sig = p->signal;
+	struct task_struct *leader = p->group_leader, *t;
+	struct exit_ent th = {}, gr = {};
+	bool group_dead, twins = false;
+	unsigned long flags;
+
+	ptop_ts_fill_thread(&th.rec, p);
+	th.rec.exit_code = p->exit_code;
+	set_ident(&th, p);
+	th.pid = get_pid(task_pid(p));
+	th.tgid = get_pid(task_tgid(p));
+
+	spin_lock_irqsave(&p->sighand->siglock, flags);
+	group_dead = !atomic_read(&sig->live);
+	if (group_dead) {
+		ptop_ts_fill_group_locked(&gr.rec, p);
+		/* another thread between its live-- and here may report too */
+		__for_each_thread(sig, t)
+			if (t != p && !t->exit_state)
+				twins = true;
+		gr.rec.exit_code = (sig->flags & SIGNAL_GROUP_EXIT) ?
+				   sig->group_exit_code : p->exit_code;
+	}
+	spin_unlock_irqrestore(&p->sighand->siglock, flags);
+
+	push(&th, false);
+	if (!group_dead)
+		return;
+	set_ident(&gr, leader);
+	gr.pid = get_pid(task_tgid(p));
+	gr.tgid = get_pid(task_tgid(p));
+	gr.rec.nthreads = 0;
+	push(&gr, twins);
+}
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exit"))
+		*(struct tracepoint **)priv = tp;
+}
+
+int ptop_ts_exits_attach(void)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(find_tp, &tp_exit);
+	if (!tp_exit) {
+		pr_err("tracepoint sched_process_exit not found\n");
+		return -ENOENT;
+	}
+	ret = tracepoint_probe_register(tp_exit, ptop_ts_probe_exit, NULL);
+	if (ret)
+		pr_err("cannot attach to sched_process_exit: %d\n", ret);
+	return ret;
+}
+
+void ptop_ts_exits_detach(void)
+{
+	tracepoint_probe_unregister(tp_exit, ptop_ts_probe_exit, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * Copy the records at positions [from, to) visible to the reader; returns
+ * their number, or -ENOSPC when the ring has overwritten some of them.
+ */
+int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
+		       const struct ptop_ts_query *q,
+		       struct ptop_ts_record *out, u32 max)
+{
+	struct pid_namespace *ns = q->pid_ns;
+	u32 n = 0;
+	u64 pos;
+
+	spin_lock(&ring_lock);
+	if (head - from > ring_size) {
+		spin_unlock(&ring_lock);
+		return -ENOSPC;
+	}
+	for (pos = from; pos < to && n < max; pos++) {
+		const struct exit_ent *e = &ring[pos % ring_size];
+		struct ptop_ts_record *r = &out[n];
+
+		if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
+			continue;
+		*r = e->rec;
+		r->pid = pid_nr_ns(e->pid, ns);
+		r->tgid = pid_nr_ns(e->tgid, ns);
+		if (!r->pid || !r->tgid)
+			continue;
+		r->ppid = pid_nr_ns(e->parent, ns);
+		r->acct_ptgid = r->ppid;
+		r->folded_into = r->ppid;
+		r->uid = from_kuid_munged(q->user_ns, e->uid);
+		n++;
+	}
+	spin_unlock(&ring_lock);
+	return n;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family PTOP_TS_FAMILY_NAME: PTOP_TS_CMD_PIDS as a dump.
+ *
+ * The dump's start callback takes the whole answer in one pass (the same
+ * consistent snapshot as /proc/taskstats); the dump callback then pages it
+ * out, cb->args[1] holding the next record index, so nothing is lost to a
+ * full socket buffer: netlink calls the dump again when there is room.
+ * Every message carries PTOP_TS_A_ANSWER; the first one also the CPUs.
+ */
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/user_namespace.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+#include "ptop_ts.h"
+
+struct ptop_ts_dump {
+	struct ptop_ts_query q;
+	struct ptop_ts_snap snap;
+};
+
+static const struct nla_policy ptop_ts_nl_policy[PTOP_TS_A_MAX + 1] = {
+	[PTOP_TS_A_FLAGS] = { .type = NLA_U32 },
+	[PTOP_TS_A_SINCE_SEQ] = { .type = NLA_U64 },
+	[PTOP_TS_A_START_PID] = { .type = NLA_U32 },
+	[PTOP_TS_A_MAX_COUNT] = { .type = NLA_U32 },
+	/* replies and events only */
+	[PTOP_TS_A_ANSWER] = { .type = NLA_REJECT },
+	[PTOP_TS_A_CPUS] = { .type = NLA_REJECT },
+	[PTOP_TS_A_RECORD] = { .type = NLA_REJECT },
+	[PTOP_TS_A_EVENT] = { .type = NLA_REJECT },
+	[PTOP_TS_A_PAD] = { .type = NLA_REJECT },
+};
+
+static struct genl_family ptop_ts_nl_family;
+
+static struct nlattr **dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+static int ptop_ts_nl_start(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = dump_attrs(cb);
+	struct ptop_ts_dump *d;
+	int ret;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->q.cmd.cmd = PTOP_TS_CMD_PIDS;
+	if (attrs[PTOP_TS_A_FLAGS])
+		d->q.cmd.flags = nla_get_u32(attrs[PTOP_TS_A_FLAGS]);
+	if (attrs[PTOP_TS_A_SINCE_SEQ])
+		d->q.cmd.since_seq = nla_get_u64(attrs[PTOP_TS_A_SINCE_SEQ]);
+	if (attrs[PTOP_TS_A_START_PID])
+		d->q.cmd.start_pid = nla_get_u32(attrs[PTOP_TS_A_START_PID]);
+	if (attrs[PTOP_TS_A_MAX_COUNT])
+		d->q.cmd.max_count = nla_get_u32(attrs[PTOP_TS_A_MAX_COUNT]);
+	ret = ptop_ts_cmd_check(&d->q.cmd);
+	if (ret)
+		goto err_free;
+
+	/* start runs in the requester's context */
+	d->q.pid_ns = get_pid_ns(task_active_pid_ns(current));
+	d->q.user_ns = get_user_ns(current_user_ns());
+	ret = ptop_ts_snap_take(&d->q, &d->snap);
+	if (ret)
+		goto err_ns;
+	cb->args[0] = (long)d;
+	cb->args[1] = 0;
+	atomic_long_inc(&ptop_ts_open_files);
+	return 0;
+
+err_ns:
+	put_user_ns(d->q.user_ns);
+	put_pid_ns(d->q.pid_ns);
+err_free:
+	kfree(d);
+	return ret;
+}
+
+static int ptop_ts_nl_done(struct netlink_callback *cb)
+{
+	struct ptop_ts_dump *d = (struct ptop_ts_dump *)cb->args[0];
+
+	if (!d)
+		return 0;
+	ptop_ts_snap_free(&d->snap);
+	put_user_ns(d->q.user_ns);
+	put_pid_ns(d->q.pid_ns);
+	kfree(d);
+	cb->args[0] = 0;
+	atomic_long_dec(&ptop_ts_open_files);
+	return 0;
+}
+
+static int ptop_ts_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ptop_ts_dump *d = (struct ptop_ts_dump *)cb->args[0];
+	struct ptop_ts_answer *ans = d->snap.ans;
+	u32 i = cb->args[1], sent = 0;
+	void *hdr;
+
+	if (i >= ans->count && cb->args[2])
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ptop_ts_nl_family, NLM_F_MULTI, PTOP_TS_CMD_PIDS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put(skb, PTOP_TS_A_ANSWER, sizeof(*ans), ans))
+		goto err_cancel;
+	if (!cb->args[2] &&
+	    nla_put(skb, PTOP_TS_A_CPUS, ans->ncpu * sizeof(struct ptop_ts_cpu),
+		    d->snap.cpus))
+		goto err_cancel;
+	for (; i < ans->count; i++, sent++)
+		if (nla_put(skb, PTOP_TS_A_RECORD,
+			    sizeof(struct ptop_ts_record), &d->snap.recs[i]))
+			break;
+	if (!sent && i < ans->count && cb->args[2])
+		goto err_cancel;
+	genlmsg_end(skb, hdr);
+	cb->args[1] = i;
+	cb->args[2] = 1;	/* the header and CPUs went out */
+	return skb->len;
+
+err_cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static const struct genl_ops ptop_ts_nl_ops[] = {
+	{
+		.cmd = PTOP_TS_CMD_PIDS,
+		.flags = GENL_ADMIN_PERM,
+		.start = ptop_ts_nl_start,
+		.dumpit = ptop_ts_nl_dump,
+		.done = ptop_ts_nl_done,
+	},
+};
+
+static struct genl_family ptop_ts_nl_family __ro_after_init = {
+	.name = PTOP_TS_FAMILY_NAME,
+	.version = PTOP_TS_FAMILY_VERSION,
+	.maxattr = PTOP_TS_A_MAX,
+	.policy = ptop_ts_nl_policy,
+	.module = THIS_MODULE,
+	.ops = ptop_ts_nl_ops,
+	.n_ops = ARRAY_SIZE(ptop_ts_nl_ops),
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+	.resv_start_op = PTOP_TS_CMD_PIDS,
+#endif
+};
+
+int ptop_ts_nl_init(void)
+{
+	return genl_register_family(&ptop_ts_nl_family);
+}
+
+void ptop_ts_nl_exit(void)
+{
+	genl_unregister_family(&ptop_ts_nl_family);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/taskstats: write() one struct ptop_ts_cmd, then read() the answer,
+ * taken at write time into a buffer owned by this open file. Readers with
+ * their own open files do not disturb each other. Mode 0600 root, or 0660
+ * with group reader_gid: the protocol needs a write before each read.
+ *
+ * /proc/ptop_taskstats_state: the module's own allocations, for tests.
+ */
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/pid_namespace.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/user_namespace.h>
+#include <linux/version.h>
+#include "ptop_ts.h"
+
+#define PTOP_TS_STATE_NAME "ptop_taskstats_state"
+
+struct ptop_ts_file {
+	struct mutex lock;		/* one write or read at a time */
+	struct ptop_ts_query q;
+	struct ptop_ts_snap snap;
+	size_t off;
+	bool asked;
+};
+
+static struct proc_dir_entry *pde_ts, *pde_state;
+
+static int ptop_ts_open(struct inode *inode, struct file *file)
+{
+	struct ptop_ts_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	mutex_init(&f->lock);
+	f->q.pid_ns = get_pid_ns(task_active_pid_ns(current));
+	f->q.user_ns = get_user_ns(file->f_cred->user_ns);
+	file->private_data = f;
+	atomic_long_inc(&ptop_ts_open_files);
+	return stream_open(inode, file);
+}
+
+static int ptop_ts_release(struct inode *inode, struct file *file)
+{
+	struct ptop_ts_file *f = file->private_data;
+
+	ptop_ts_snap_free(&f->snap);
+	put_pid_ns(f->q.pid_ns);
+	put_user_ns(f->q.user_ns);
+	mutex_destroy(&f->lock);
+	kfree(f);
+	atomic_long_dec(&ptop_ts_open_files);
+	return 0;
+}
+
+static ssize_t ptop_ts_write(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	struct ptop_ts_file *f = file->private_data;
+	struct ptop_ts_cmd cmd;
+	int ret;
+
+	if (count != sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(&cmd, buf, sizeof(cmd)))
+		return -EFAULT;
+	ret = ptop_ts_cmd_check(&cmd);
+	if (ret)
+		return ret;
+
+	mutex_lock(&f->lock);
+	f->q.cmd = cmd;
+	f->off = 0;
+	f->asked = false;
+	ret = ptop_ts_snap_take(&f->q, &f->snap);
+	if (!ret)
+		f->asked = true;
+	mutex_unlock(&f->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t ptop_ts_read(struct file *file, char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	struct ptop_ts_file *f = file->private_data;
+	ssize_t ret;
+	size_t n;
+
+	mutex_lock(&f->lock);
+	if (!f->asked) {
+		ret = -EINVAL;
+		goto out;
+	}
+	n = min(count, f->snap.len - f->off);
+	if (n && copy_to_user(buf, f->snap.buf + f->off, n)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	f->off += n;
+	ret = n;
+	/* answer consumed: give the memory back now, reads return 0 */
+	if (f->off == f->snap.len && f->snap.buf) {
+		ptop_ts_snap_free(&f->snap);
+		f->off = 0;
+	}
+out:
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 6, 0)
+static const struct proc_ops ptop_ts_fops = {
+	.proc_open = ptop_ts_open,
+	.proc_release = ptop_ts_release,
+	.proc_read = ptop_ts_read,
+	.proc_write = ptop_ts_write,
+	.proc_lseek = no_llseek,
+};
+#else
+static const struct file_operations ptop_ts_fops = {
+	.owner = THIS_MODULE,
+	.open = ptop_ts_open,
+	.release = ptop_ts_release,
+	.read = ptop_ts_read,
+	.write = ptop_ts_write,
+	.llseek = no_llseek,
+};
+#endif
+
+static int ptop_ts_state_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
+	seq_printf(m, "seq %llu\n", ptop_ts_seq_now());
+	seq_printf(m, "answers %ld\n", atomic_long_read(&ptop_ts_answers));
+	seq_printf(m, "open_files %ld\n", atomic_long_read(&ptop_ts_open_files));
+	seq_printf(m, "answer_bytes %ld\n",
+		   atomic_long_read(&ptop_ts_answer_bytes));
+	seq_printf(m, "track_bytes %zu\n", ptop_ts_track_bytes());
+	seq_printf(m, "exit_ring_used %u\n", ptop_ts_exits_used());
+	seq_printf(m, "exit_ring_size %u\n", ptop_ts_exit_ring_size);
+	seq_printf(m, "exits_total %llu\n", ptop_ts_exits_head());
+	seq_printf(m, "max_records %u\n", ptop_ts_max_records);
+	return 0;
+}
+
+int ptop_ts_proc_init(void)
+{
+	int gid = ptop_ts_reader_gid();
+	kgid_t kgid = INVALID_GID;
+
+	if (gid >= 0) {
+		kgid = make_kgid(&init_user_ns, gid);
+		if (!gid_valid(kgid)) {
+			pr_err("reader_gid %d is not a valid group\n", gid);
+			return -EINVAL;
+		}
+	}
+	pde_ts = proc_create(PTOP_TS_PROC_NAME, gid_valid(kgid) ? 0660 : 0600,
+			     NULL, &ptop_ts_fops);
+	if (!pde_ts)
+		return -ENOMEM;
+	if (gid_valid(kgid))
+		proc_set_user(pde_ts, GLOBAL_ROOT_UID, kgid);
+	pde_state = proc_create_single(PTOP_TS_STATE_NAME, 0444, NULL,
+				       ptop_ts_state_show);
+	if (!pde_state) {
+		proc_remove(pde_ts);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void ptop_ts_proc_exit(void)
+{
+	proc_remove(pde_state);
+	proc_remove(pde_ts);
+}

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One answer: a single pass over the reader's pid namespace, in tgid order,
+ * under rcu_read_lock(), filling records into a buffer allocated before.
+ *
+ * Record contents (see uapi/ptop_taskstats.h):
+ *  - THREAD: utime + stime = the thread's sum_exec_runtime, split as the
+ *    kernel's cputime_adjust() does (task_cputime_adjusted(), which also
+ *    keeps the split from going backwards), run_delay, context switches
+ *    and faults of the thread.
+ *  - GROUP: the same times summed over the threads still linked to the
+ *    group, x* = the group's dead threads (signal->sum_sched_runtime split
+ *    by signal->utime/stime), both read under siglock so a thread moving
+ *    from "linked" to "dead" is counted exactly once; nvcsw..majflt include
+ *    dead threads (as /proc/PID/stat does); rss of the group's mm.
+ * Threads that are exiting (PF_EXITING) and groups whose last thread is
+ * exiting (signal->live == 0) are left out: exits.c reports them with their
+ * final counters.
+ */
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/mm.h>
+#include <linux/kernel_stat.h>
+#include <linux/tick.h>
+#include <linux/cred.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "ptop_ts.h"
+
+/* Serializes passes: the tracking table and the sequence numbers. */
+static DEFINE_MUTEX(ptop_ts_pass_lock);
+
+int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
+{
+	if (cmd->cmd != PTOP_TS_CMD_PIDS)
+		return -EINVAL;
+	if (cmd->flags & ~PTOP_TS_CMDF_ALL)
+		return -EINVAL;
+	if (cmd->start_pid > PID_MAX_LIMIT)
+		return -EINVAL;
+	if (!cmd->max_count || cmd->max_count > ptop_ts_max_records)
+		cmd->max_count = ptop_ts_max_records;
+	return 0;
+}
+
+/* total * part / all, with all == 0 giving 0 */
+u64 ptop_ts_scale(u64 total, u64 part, u64 all)
+{
+	if (!all || !part)
+		return 0;
+	if (part >= all)
+		return total;
+	return mul_u64_u64_div_u64(total, part, all);
+}
+
+/* The thread's own counters; identity is filled by the caller. */
+void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
+{
+	u64 ut, st;
+
+	r->version = PTOP_TS_RECORD_VERSION;
+	r->size = sizeof(*r);
+	r->kind = PTOP_TS_KIND_THREAD;
+	r->flags |= PTOP_TS_RECF_HAS_RDELAY;
+	task_cputime_adjusted(t, &ut, &st);
+	r->utime_ns = ut;
+	r->stime_ns = st;
+	r->rdelay_ns = t->sched_info.run_delay;
+	r->nvcsw = t->nvcsw;
+	r->nivcsw = t->nivcsw;
+	r->minflt = t->min_flt;
+	r->majflt = t->maj_flt;
+}
+
+/* Group counters; the caller holds leader->sighand->siglock. */
+void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
+			       struct task_struct *leader)
+{
+	struct signal_struct *sig = leader->signal;
+	struct task_struct *t;
+	u64 ut, st;
+
+	r->version = PTOP_TS_RECORD_VERSION;
+	r->size = sizeof(*r);
+	r->kind = PTOP_TS_KIND_GROUP;
+	r->flags |= PTOP_TS_RECF_HAS_RDELAY | PTOP_TS_RECF_HAS_X;
+	r->nvcsw = sig->nvcsw;
+	r->nivcsw = sig->nivcsw;
+	r->minflt = sig->min_flt;
+	r->majflt = sig->maj_flt;
+	__for_each_thread(sig, t) {
+		task_cputime_adjusted(t, &ut, &st);
+		r->utime_ns += ut;
+		r->stime_ns += st;
+		r->rdelay_ns += t->sched_info.run_delay;
+		r->nvcsw += t->nvcsw;
+		r->nivcsw += t->nivcsw;
+		r->minflt += t->min_flt;
+		r->majflt += t->maj_flt;
+	}
+	r->xstime_ns = ptop_ts_scale(sig->sum_sched_runtime, sig->stime,
+				     sig->utime + sig->stime);
+	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns;
+	r->nthreads = atomic_read(&sig->live);
+}
+
+/* As __lock_task_sighand(), which is not exported. Under RCU. */
+static struct sighand_struct *ptop_ts_lock_sighand(struct task_struct *t,
+						   unsigned long *flags)
+{
+	struct sighand_struct *sh;
+
+	for (;;) {
+		local_irq_save(*flags);
+		sh = rcu_dereference(t->sighand);
+		if (!sh) {
+			local_irq_restore(*flags);
+			return NULL;
+		}
+		spin_lock(&sh->siglock);
+		if (likely(sh == rcu_access_pointer(t->sighand)))
+			return sh;
+		spin_unlock(&sh->siglock);
+		local_irq_restore(*flags);
+	}
+}
+
+static void fill_ident(struct ptop_ts_record *r, struct task_struct *t,
+		       const struct ptop_ts_query *q)
+{
+	struct task_struct *parent = rcu_dereference(t->real_parent);
+
+	r->pid = task_pid_nr_ns(t, q->pid_ns);
+	r->tgid = task_tgid_nr_ns(t, q->pid_ns);
+	r->ppid = parent ? task_tgid_nr_ns(parent, q->pid_ns) : 0;
+	r->acct_ptgid = r->ppid;
+	r->uid = from_kuid_munged(q->user_ns, task_uid(t));
+	r->state = task_state_to_char(t);
+	__get_task_comm(r->comm, sizeof(r->comm), t);
+	r->start_ns = t->start_boottime;
+}
+
+static void fill_mem(struct ptop_ts_record *r, struct task_struct *leader)
+{
+	struct task_struct *t;
+
+	for_each_thread(leader, t) {
+		struct mm_struct *mm;
+
+		task_lock(t);
+		mm = t->mm;
+		if (mm) {
+			r->rss_kb = get_mm_rss(mm) << (PAGE_SHIFT - 10);
+			r->hiwater_rss_kb =
+				get_mm_hiwater_rss(mm) << (PAGE_SHIFT - 10);
+		}
+		task_unlock(t);
+		if (mm)
+			return;
+	}
+}
+
+static void fill_cpus(struct ptop_ts_cpu *c, u32 n)
+{
+	struct kernel_cpustat kcs;
+	u32 cpu;
+	u64 us;
+
+	for (cpu = 0; cpu < n; cpu++, c++) {
+		if (!cpu_possible(cpu))
+			continue;
+		kcpustat_cpu_fetch(&kcs, cpu);
+		us = get_cpu_idle_time_us(cpu, NULL);
+		c->idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
+					      us * NSEC_PER_USEC;
+		us = get_cpu_iowait_time_us(cpu, NULL);
+		c->iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
+						us * NSEC_PER_USEC;
+		c->steal_ns = kcs.cpustat[CPUTIME_STEAL];
+		c->irq_ns = kcs.cpustat[CPUTIME_IRQ];
+		c->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
+		c->online = cpu_online(cpu);
+	}
+}
+
+struct walk {
+	const struct ptop_ts_query *q;
+	struct ptop_ts_snap *snap;
+	u64 seq;
+	u64 since;		/* 0: report every task */
+	u32 cap;		/* records the walk may use */
+	bool threads;
+	bool full;
+};
+
+static bool want(const struct walk *w, u64 changed)
+{
+	return !w->since || changed > w->since;
+}
+
+static struct ptop_ts_record *add(struct walk *w,
+				  const struct ptop_ts_record *r)
+{
+	struct ptop_ts_record *dst = &w->snap->recs[w->snap->ans->count++];
+
+	*dst = *r;
+	return dst;
+}
+
+static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
+{
+	struct ptop_ts_answer *ans = w->snap->ans;
+	struct sighand_struct *sh;
+	struct ptop_ts_record r;
+	struct task_struct *t;
+	unsigned long flags;
+	bool emit = false;
+	u64 changed;
+
+	if (!w->full && tgid >= w->q->cmd.start_pid) {
+		u32 need = 1 + (w->threads ? get_nr_threads(leader) : 0);
+
+		if (ans->count + need <= w->cap || (!ans->count && w->cap)) {
+			emit = true;
+		} else {
+			w->full = true;
+			ans->flags |= PTOP_TS_ANSF_MORE;
+			ans->next_pid = tgid;
+		}
+	}
+
+	for_each_thread(leader, t) {
+		if (t->flags & PF_EXITING)
+			continue;
+		memset(&r, 0, sizeof(r));
+		fill_ident(&r, t, w->q);
+		ptop_ts_fill_thread(&r, t);
+		changed = ptop_ts_track_update(task_pid_nr(t), false,
+					       r.start_ns, &r, w->seq);
+		if (emit && w->threads && want(w, changed) &&
+		    ans->count < w->cap)
+			add(w, &r);
+	}
+
+	sh = ptop_ts_lock_sighand(leader, &flags);
+	if (!sh)
+		return;
+	if (!atomic_read(&leader->signal->live)) {
+		spin_unlock_irqrestore(&sh->siglock, flags);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	ptop_ts_fill_group_locked(&r, leader);
+	spin_unlock_irqrestore(&sh->siglock, flags);
+
+	fill_ident(&r, leader, w->q);
+	fill_mem(&r, leader);
+	changed = ptop_ts_track_update(task_tgid_nr(leader), true, r.start_ns,
+				       &r, w->seq);
+	if (emit && want(w, changed) && ans->count < w->cap)
+		add(w, &r);
+}
+
+static void walk_all(struct walk *w)
+{
+	struct pid_namespace *ns = w->q->pid_ns;
+	struct task_struct *leader;
+	struct pid *pid;
+	u32 nr;
+
+	rcu_read_lock();
+	for (nr = 1; (pid = find_ge_pid(nr, ns)); nr++) {
+		nr = pid_nr_ns(pid, ns);
+		leader = pid_task(pid, PIDTYPE_TGID);
+		if (leader)
+			walk_group(w, leader, nr);
+	}
+	rcu_read_unlock();
+}
+
+void ptop_ts_snap_free(struct ptop_ts_snap *snap)
+{
+	if (snap->buf) {
+		kvfree(snap->buf);
+		atomic_long_sub(snap->alloc, &ptop_ts_answer_bytes);
+	}
+	memset(snap, 0, sizeof(*snap));
+}
+
+int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
+{
+	u64 since = q->cmd.since_seq, from_head = 0, head;
+	u32 groups = 0, threads = 0, nexits = 0, want_recs, cap;
+	u32 ncpu = nr_cpu_ids;
+	struct task_struct *p;
+	struct walk w = {
+		.q = q,
+		.snap = snap,
+		.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
+	};
+	size_t hdr, size;
+	bool resync = false;
+
+	ptop_ts_snap_free(snap);
+	mutex_lock(&ptop_ts_pass_lock);
+
+	rcu_read_lock();
+	for_each_process(p) {
+		groups++;
+		threads += get_nr_threads(p);
+	}
+	rcu_read_unlock();
+
+	head = ptop_ts_exits_head();
+	if (since) {
+		if (!ptop_ts_seq_lookup(since, &from_head) ||
+		    head - from_head > ptop_ts_exit_ring_size ||
+		    head - from_head >= q->cmd.max_count)
+			resync = true;
+		else
+			nexits = head - from_head;
+	}
+	if (resync)
+		since = 0;
+
+	/* margin for tasks forked between the count and the walk */
+	want_recs = (w.threads ? threads : 0) + groups;
+	want_recs += want_recs / 8 + 64;
+	cap = min_t(u64, (u64)want_recs + nexits, q->cmd.max_count);
+
+	hdr = sizeof(struct ptop_ts_answer) + ncpu * sizeof(struct ptop_ts_cpu);
+	size = hdr + (size_t)cap * sizeof(struct ptop_ts_record);
+	snap->buf = kvzalloc(size, GFP_KERNEL);
+	if (!snap->buf) {
+		mutex_unlock(&ptop_ts_pass_lock);
+		return -ENOMEM;
+	}
+	snap->alloc = size;
+	atomic_long_add(size, &ptop_ts_answer_bytes);
+	snap->ans = snap->buf;
+	snap->cpus = snap->buf + sizeof(struct ptop_ts_answer);
+	snap->recs = snap->buf + hdr;
+	snap->cap = cap;
+
+	ptop_ts_track_begin(threads + groups);
+	w.seq = ptop_ts_seq_next(head);
+	w.cap = cap;
+
+	snap->ans->version = PTOP_TS_ANSWER_VERSION;
+	snap->ans->size = sizeof(struct ptop_ts_answer);
+	snap->ans->seq_now = w.seq;
+	snap->ans->time_ns = ktime_get_ns();
+	snap->ans->boottime_ns = ktime_get_boottime_ns();
+	snap->ans->ncpu = ncpu;
+	snap->ans->rec_size = sizeof(struct ptop_ts_record);
+	if (IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
+		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
+	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
+		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+
+	/*
+	 * Exits recorded after answer since_seq began and before this pass
+	 * begins; a task exiting during the walk is in the next answer.
+	 */
+	if (nexits) {
+		int n = ptop_ts_exits_copy(from_head, head, w.threads, q,
+					   snap->recs, nexits);
+
+		if (n < 0) {
+			resync = true;
+			since = 0;
+		} else {
+			snap->ans->count = n;
+		}
+	}
+
+	if (resync)
+		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
+	w.since = since;
+	walk_all(&w);
+	ptop_ts_track_end();
+	mutex_unlock(&ptop_ts_pass_lock);
+
+	fill_cpus(snap->cpus, ncpu);
+	snap->len = hdr + (size_t)snap->ans->count * sizeof(struct ptop_ts_record);
+	atomic_long_inc(&ptop_ts_answers);
+	return 0;
+}

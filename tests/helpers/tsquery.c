@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tsquery: a tiny client of the ptop_taskstats module, for the VM tests.
+ *
+ *   tsquery [-n] [-t] [-s SEQ] [-p START_PID] [-m MAX] [-r]
+ *	one PIDS command over /proc/taskstats (-n: generic netlink), prints
+ *	"answer seq=... count=... bytes=..." and with -r one line per record:
+ *	"rec KIND pid tgid ppid state flags runtime xruntime exit_code start_ns
+ *	 nvcsw comm" (KIND: T, G, TE, GE).
+ *   tsquery -b MODE
+ *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
+ *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
+ *	nl_flags, garbage8 (8 threads write garbage at once).
+ * Standalone on purpose: it talks the protocol with the uapi header only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "kmod/uapi/ptop_taskstats.h"
+
+#define PROC_PATH "/proc/" PTOP_TS_PROC_NAME
+
+static const char *ename(int e)
+{
+	switch (e) {
+	case 0: return "OK";
+	case EINVAL: return "EINVAL";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case EFAULT: return "EFAULT";
+	case ENOENT: return "ENOENT";
+	case ENOMEM: return "ENOMEM";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	default: return strerror(e);
+	}
+}
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void buf_add(struct buf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 65536;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			perror("realloc");
+			exit(2);
+		}
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+/* /proc/taskstats: one write, reads until EOF; returns 0 or -errno */
+static int query_proc(const struct ptop_ts_cmd *cmd, struct buf *out)
+{
+	char chunk[65536];
+	ssize_t n;
+	int fd;
+
+	fd = open(PROC_PATH, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, sizeof(*cmd)) != sizeof(*cmd)) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(out, chunk, n);
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+/* --- generic netlink by hand -------------------------------------------- */
+static int nl_fd = -1;
+
+static void nl_attr(struct buf *b, int type, const void *d, int len)
+{
+	struct nlattr a = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+	static const char pad[4];
+
+	buf_add(b, &a, sizeof(a));
+	buf_add(b, d, len);
+	buf_add(b, pad, NLA_ALIGN(len) - len);
+}
+
+static int nl_send(int family, int cmd, int flags, struct buf *attrs)
+{
+	struct buf m = { 0 };
+	struct nlmsghdr h = { .nlmsg_type = family,
+			      .nlmsg_flags = NLM_F_REQUEST | flags,
+			      .nlmsg_seq = 1 };
+	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
+	int ret = 0;
+
+	h.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN + attrs->len;
+	buf_add(&m, &h, sizeof(h));
+	buf_add(&m, &g, sizeof(g));
+	buf_add(&m, attrs->p ? attrs->p : "", attrs->len);
+	if (send(nl_fd, m.p, m.len, 0) < 0)
+		ret = -errno;
+	free(m.p);
+	return ret;
+}
+
+/*
+ * Receive until DONE/ERROR; for each genl message call fn on its attrs.
+ * Returns 0 or -errno from an NLMSG_ERROR.
+ */
+static int nl_recv(void (*fn)(struct nlattr *, int, void *), void *arg)
+{
+	static char rb[1 << 20];
+
+	for (;;) {
+		ssize_t n = recv(nl_fd, rb, sizeof(rb), 0);
+		struct nlmsghdr *h;
+
+		if (n < 0)
+			return -errno;
+		for (h = (void *)rb; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+
+				if (e->error || !(h->nlmsg_flags & NLM_F_MULTI))
+					return e->error;
+				continue;
+			}
+			fn((void *)((char *)NLMSG_DATA(h) + GENL_HDRLEN),
+			   h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, arg);
+			if (!(h->nlmsg_flags & NLM_F_MULTI))
+				return 0;
+		}
+	}
+}
+
+static void fam_cb(struct nlattr *a, int len, void *arg)
+{
+	for (; len >= (int)sizeof(*a) && a->nla_len >= sizeof(*a);
+	     len -= NLA_ALIGN(a->nla_len),
+	     a = (void *)((char *)a + NLA_ALIGN(a->nla_len)))
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+			*(int *)arg = *(uint16_t *)((char *)a + NLA_HDRLEN);
+}
+
+static int nl_family(void)
+{
+	struct buf at = { 0 };
+	int id = 0, ret;
+
+	nl_fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (nl_fd < 0)
+		return -errno;
+	nl_attr(&at, CTRL_ATTR_FAMILY_NAME, PTOP_TS_FAMILY_NAME,
+		sizeof(PTOP_TS_FAMILY_NAME));
+	ret = nl_send(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0, &at);
+	free(at.p);
+	if (!ret)
+		ret = nl_recv(fam_cb, &id);
+	return ret < 0 ? ret : id;
+}
+
+struct nl_answer {
+	struct buf hdr;		/* answer + cpus */
+	struct buf recs;
+};
+
+static void pids_cb(struct nlattr *a, int len, void *arg)
+{
+	struct nl_answer *na = arg;
+
+	for (; len >= (int)sizeof(*a) && a->nla_len >= sizeof(*a);
+	     len -= NLA_ALIGN(a->nla_len),
+	     a = (void *)((char *)a + NLA_ALIGN(a->nla_len))) {
+		void *d = (char *)a + NLA_HDRLEN;
+		int dl = a->nla_len - NLA_HDRLEN;
+
+		if (a->nla_type == PTOP_TS_A_ANSWER && !na->hdr.len)
+			buf_add(&na->hdr, d, dl);
+		else if (a->nla_type == PTOP_TS_A_CPUS)
+			buf_add(&na->hdr, d, dl);
+		else if (a->nla_type == PTOP_TS_A_RECORD)
+			buf_add(&na->recs, d, dl);
+	}
+}
+
+static int query_nl(const struct ptop_ts_cmd *cmd, struct buf *out,
+		    int raw_flags)
+{
+	struct nl_answer na = { { 0 }, { 0 } };
+	struct buf at = { 0 };
+	uint32_t flags = raw_flags >= 0 ? (uint32_t)raw_flags : cmd->flags;
+	int fam, ret;
+
+	fam = nl_family();
+	if (fam < 0)
+		return fam;
+	nl_attr(&at, PTOP_TS_A_FLAGS, &flags, 4);
+	nl_attr(&at, PTOP_TS_A_SINCE_SEQ, &cmd->since_seq, 8);
+	nl_attr(&at, PTOP_TS_A_START_PID, &cmd->start_pid, 4);
+	nl_attr(&at, PTOP_TS_A_MAX_COUNT, &cmd->max_count, 4);
+	ret = nl_send(fam, PTOP_TS_CMD_PIDS, NLM_F_DUMP, &at);
+	free(at.p);
+	if (!ret)
+		ret = nl_recv(pids_cb, &na);
+	close(nl_fd);
+	if (ret)
+		return ret;
+	buf_add(out, na.hdr.p, na.hdr.len);
+	buf_add(out, na.recs.p, na.recs.len);
+	free(na.hdr.p);
+	free(na.recs.p);
+	return 0;
+}
+
+/* --- decode --------------------------------------------------------------- */
+static int decode(const struct buf *b, int print)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+	unsigned int i, thr = 0, grp = 0, te = 0, ge = 0;
+	size_t off;
+
+	if (b->len < sizeof(*a) || a->size < sizeof(*a) ||
+	    a->rec_size < sizeof(struct ptop_ts_record)) {
+		fprintf(stderr, "tsquery: short or bad answer (%zu bytes)\n",
+			b->len);
+		return 1;
+	}
+	off = a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
+	if (off + (size_t)a->count * a->rec_size != b->len) {
+		fprintf(stderr, "tsquery: answer size %zu, expected %zu\n",
+			b->len, off + (size_t)a->count * a->rec_size);
+		return 1;
+	}
+	for (i = 0; i < a->count; i++, off += a->rec_size) {
+		const struct ptop_ts_record *r = (const void *)(b->p + off);
+		int ex = r->flags & PTOP_TS_RECF_EXIT;
+		int g = r->kind == PTOP_TS_KIND_GROUP;
+
+		if (g)
+			ex ? ge++ : grp++;
+		else
+			ex ? te++ : thr++;
+		if (print)
+			printf("rec %s%s %u %u %u %c 0x%x %llu %llu %u %llu %llu %.16s\n",
+			       g ? "G" : "T", ex ? "E" : "", r->pid, r->tgid,
+			       r->ppid, r->state ? r->state : '?', r->flags,
+			       (unsigned long long)(r->utime_ns + r->stime_ns),
+			       (unsigned long long)(r->xutime_ns + r->xstime_ns),
+			       r->exit_code, (unsigned long long)r->start_ns,
+			       (unsigned long long)r->nvcsw, r->comm);
+	}
+	printf("answer seq=%llu count=%u bytes=%zu flags=0x%x ncpu=%u threads=%u groups=%u thread_exits=%u group_exits=%u resync=%d more=%d next_pid=%u\n",
+	       (unsigned long long)a->seq_now, a->count, b->len, a->flags,
+	       a->ncpu, thr, grp, te, ge,
+	       !!(a->flags & PTOP_TS_ANSF_RESYNC),
+	       !!(a->flags & PTOP_TS_ANSF_MORE), a->next_pid);
+	return 0;
+}
+
+/* --- bad input ------------------------------------------------------------ */
+static void *garbage(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg, i;
+	long bad = 0;
+	char g[256];
+	int fd = open(PROC_PATH, O_RDWR);
+
+	if (fd < 0)
+		return (void *)-1L;
+	for (i = 0; i < 2000; i++) {
+		size_t n = rand_r(&seed) % sizeof(g), k;
+
+		for (k = 0; k < n; k++)
+			g[k] = rand_r(&seed);
+		if (i % 3 == 0 && n >= sizeof(struct ptop_ts_cmd))
+			n = sizeof(struct ptop_ts_cmd);
+		if (write(fd, g, n) < 0 && errno != EINVAL)
+			bad++;
+		if (read(fd, g, sizeof(g)) < 0 && errno != EINVAL)
+			bad++;
+	}
+	close(fd);
+	return (void *)bad;
+}
+
+static int bad_input(const char *mode)
+{
+	struct ptop_ts_cmd c = { .cmd = PTOP_TS_CMD_PIDS,
+				 .flags = PTOP_TS_CMDF_THREADS };
+	char big[sizeof(c) + 8] = { 0 };
+	void *volatile badp = (void *)8;	/* never mapped */
+	struct buf b = { 0 };
+	int fd, ret = 0;
+
+	if (!strcmp(mode, "garbage8")) {
+		pthread_t th[8];
+		long total = 0;
+		void *r;
+		int i;
+
+		for (i = 0; i < 8; i++)
+			pthread_create(&th[i], NULL, garbage, (void *)(uintptr_t)(i + 1));
+		for (i = 0; i < 8; i++) {
+			pthread_join(th[i], &r);
+			total += (long)r;
+		}
+		printf("%s ret=%s unexpected=%ld\n", mode, total ? "BAD" : "OK",
+		       total);
+		return total != 0;
+	}
+	if (!strncmp(mode, "nl_", 3)) {
+		ret = query_nl(&c, &b, !strcmp(mode, "nl_flags") ? 1 << 30 :
+				       -1);
+		printf("%s ret=%s\n", mode, ename(-ret));
+		return 0;
+	}
+	fd = open(PROC_PATH, O_RDWR);
+	if (fd < 0) {
+		printf("%s ret=%s\n", mode, ename(errno));
+		return 0;
+	}
+	errno = 0;
+	if (!strcmp(mode, "short"))
+		ret = write(fd, &c, sizeof(c) - 1);
+	else if (!strcmp(mode, "long"))
+		ret = write(fd, big, sizeof(big));
+	else if (!strcmp(mode, "zero"))
+		ret = write(fd, &c, 0) == 0 ? read(fd, big, 8) : -1;
+	else if (!strcmp(mode, "cmd"))
+		c.cmd = 99, ret = write(fd, &c, sizeof(c));
+	else if (!strcmp(mode, "flags"))
+		c.flags = 1U << 31, ret = write(fd, &c, sizeof(c));
+	else if (!strcmp(mode, "pid"))
+		c.start_pid = (uint32_t)-1, ret = write(fd, &c, sizeof(c));
+	else if (!strcmp(mode, "pidbig"))
+		c.start_pid = 4194304 + 1, ret = write(fd, &c, sizeof(c));
+	else if (!strcmp(mode, "hugemax"))
+		c.max_count = (uint32_t)-1, ret = write(fd, &c, sizeof(c));
+	else if (!strcmp(mode, "noread"))
+		ret = read(fd, big, sizeof(big));
+	else if (!strcmp(mode, "faultw"))
+		ret = write(fd, badp, sizeof(c));
+	else if (!strcmp(mode, "faultr"))
+		ret = write(fd, &c, sizeof(c)) < 0 ? -1 :
+		      read(fd, badp, 4096);
+	else if (!strcmp(mode, "since")) {
+		c.since_seq = 12345;
+		close(fd);
+		fd = -1;
+		ret = query_proc(&c, &b);
+		if (!ret) {
+			const struct ptop_ts_answer *a = (void *)b.p;
+
+			printf("%s ret=%s\n", mode,
+			       a->flags & PTOP_TS_ANSF_RESYNC ? "RESYNC" :
+							       "NO_RESYNC");
+			return 0;
+		}
+		errno = -ret;
+		ret = -1;
+	} else {
+		fprintf(stderr, "tsquery: unknown bad mode %s\n", mode);
+		return 2;
+	}
+	if (fd >= 0)
+		close(fd);
+	printf("%s ret=%s\n", mode, ret < 0 ? ename(errno) : "OK");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ptop_ts_cmd c = { .cmd = PTOP_TS_CMD_PIDS };
+	int opt, nl = 0, print = 0, ret;
+	struct buf b = { 0 };
+
+	while ((opt = getopt(argc, argv, "nts:p:m:rb:")) != -1) {
+		switch (opt) {
+		case 'n': nl = 1; break;
+		case 't': c.flags |= PTOP_TS_CMDF_THREADS; break;
+		case 's': c.since_seq = strtoull(optarg, NULL, 0); break;
+		case 'p': c.start_pid = strtoul(optarg, NULL, 0); break;
+		case 'm': c.max_count = strtoul(optarg, NULL, 0); break;
+		case 'r': print = 1; break;
+		case 'b': return bad_input(optarg);
+		default:
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-s SEQ] [-p PID] [-m MAX] [-r] | -b MODE\n");
+			return 2;
+		}
+	}
+	ret = nl ? query_nl(&c, &b, -1) : query_proc(&c, &b);
+	if (ret) {
+		fprintf(stderr, "tsquery: %s\n", ename(-ret));
+		return 1;
+	}
+	ret = decode(&b, print);
+	free(b.p);
+	return ret;
+}
