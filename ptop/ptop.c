@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/cfg.h"
 #include "ui/app.h"
+#include "ui/curses_view.h"
 
 enum {
 	OPT_THREADS = 256,
@@ -20,6 +22,8 @@ enum {
 	OPT_LIST_COLUMNS,
 	OPT_LIST_SOURCES,
 	OPT_EVENTS,
+	OPT_TREE,
+	OPT_NO_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -31,6 +35,9 @@ static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "config", required_argument, NULL, 'c' },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ "list-sources", no_argument, NULL, OPT_LIST_SOURCES },
 	{ "help", no_argument, NULL, 'h' },
@@ -53,12 +60,17 @@ static void usage(FILE *f)
 "  -p, --pid=PID,...      show only these processes (rows; sums stay global)\n"
 "      --threads          one row per thread instead of per process\n"
 "      --source=NAME      auto, kmod, kmod_nl, taskstats, procfs\n"
+"      --tree             interactive view starts in tree mode\n"
+"  -c, --config=FILE      read (and save to) FILE instead of the default\n"
+"                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
+"      --no-config        ignore the config file (built-in defaults)\n"
 "      --list-columns     the columns, with what each one means\n"
 "      --list-sources     the sources and whether they work here\n"
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
 "\n"
-"Exit status: 0 ok, 1 runtime error, 2 usage error.\n");
+"Options override the config file. Exit status: 0 ok, 1 runtime error,\n"
+"2 usage error (also a broken config file).\n");
 }
 
 static int parse_double(const char *s, double *out)
@@ -133,13 +145,16 @@ int main(int argc, char **argv)
 {
 	static struct ui_app app;
 	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
-	const char *cols = NULL, *sort = NULL, *source = "auto";
-	bool batch = false;
+	const char *cols = NULL, *sort = NULL, *source = NULL;
+	const char *cfg_file = NULL;
+	static struct cfg rc;
+	static char rc_path[4096], rc_err[4400];
+	bool batch = false, tree = false, no_config = false, delay_set = false;
 	char bad[64];
 	int opt, ret, status;
 
 	app.delay_s = 2.0;
-	while ((opt = getopt_long(argc, argv, "bd:n:o:s:p:hV", long_opts,
+	while ((opt = getopt_long(argc, argv, "bd:n:o:s:p:c:hV", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'b':
@@ -151,6 +166,7 @@ int main(int argc, char **argv)
 					optarg);
 				return 2;
 			}
+			delay_set = true;
 			break;
 		case 'n':
 			app.count = atol(optarg);
@@ -175,6 +191,15 @@ int main(int argc, char **argv)
 		case OPT_SOURCE:
 			source = optarg;
 			break;
+		case OPT_TREE:
+			tree = true;
+			break;
+		case 'c':
+			cfg_file = optarg;
+			break;
+		case OPT_NO_CONFIG:
+			no_config = true;
+			break;
 		case OPT_LIST_COLUMNS:
 			list_columns();
 			return 0;
@@ -198,10 +223,38 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (!cols)
-		cols = app.threads ? ptop_cols_default_threads : ptop_cols_default;
-	ret = ptop_col_parse_list(cols, app.cols, PTOP_COL__COUNT * 2, bad,
-				  sizeof(bad));
+	/* the config file first; the options above override it */
+	cfg_defaults(&rc);
+	if (!no_config) {
+		if (cfg_file)
+			snprintf(rc_path, sizeof(rc_path), "%s", cfg_file);
+		else if (cfg_default_path(rc_path, sizeof(rc_path)))
+			rc_path[0] = '\0';
+		ret = rc_path[0] ? cfg_load(rc_path, &rc, rc_err, sizeof(rc_err))
+				 : -ENOENT;
+		if (ret && ret != -ENOENT) {
+			/* never overwritten: the user fixes it */
+			fprintf(stderr, "ptop: %s\n", rc_err);
+			return 2;
+		}
+	}
+	if (!delay_set)
+		app.delay_s = rc.delay_s;
+	app.threads = app.threads || rc.threads;
+	rc.tree = tree || rc.tree;
+	if (!source)
+		source = rc.source;
+
+	if (!cols && rc.ncols > 0) {
+		memcpy(app.cols, rc.cols, rc.ncols * sizeof(app.cols[0]));
+		ret = rc.ncols;
+	} else {
+		if (!cols)
+			cols = app.threads ? ptop_cols_default_threads :
+					     ptop_cols_default;
+		ret = ptop_col_parse_list(cols, app.cols, PTOP_COL__COUNT * 2,
+					  bad, sizeof(bad));
+	}
 	if (ret < 0) {
 		fprintf(stderr, "ptop: unknown column '%s' (see --list-columns)\n",
 			bad);
@@ -210,7 +263,8 @@ int main(int argc, char **argv)
 	app.ncols = ret;
 	app.view.cols = app.cols;
 	app.view.ncols = app.ncols;
-	app.view.sort_id = PTOP_COL_TOTAL;
+	app.view.sort_id = rc.sort_id;
+	app.view.sort_asc = rc.sort_asc;
 	if (sort) {
 		app.view.sort_asc = sort[0] == '-';
 		app.view.sort_id = ptop_col_find(sort + app.view.sort_asc);
@@ -240,7 +294,8 @@ int main(int argc, char **argv)
 	if (batch || !isatty(STDOUT_FILENO))
 		status = ui_batch_run(&app, stdout);
 	else
-		status = ui_curses_run(&app);
+		status = ui_curses_run_cfg(&app, &rc,
+					   no_config || !rc_path[0] ? NULL : rc_path);
 	if (status && app.err[0])
 		fprintf(stderr, "ptop: %s\n", app.err);
 

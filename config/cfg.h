@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ptoprc: the user's defaults, key=value lines, columns by name.
+ *
+ *   version=1
+ *   columns=PID,USER,user,sys,total,COMMAND
+ *   sort=total		(-total: ascending)
+ *   delay=2
+ *   tree=0
+ *   threads=0
+ *   source=auto
+ *
+ * Loading is all or nothing: a broken file changes nothing and says
+ * file:line. Saving writes a temp file in the same directory and renames
+ * it into place.
+ */
+#ifndef PTOP_CFG_H
+#define PTOP_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lib/col.h"
+
+#define CFG_VERSION	1
+#define CFG_MAX_LINE	4096
+#define CFG_MAX_COLS	(PTOP_COL__COUNT * 2)
+
+struct cfg {
+	int cols[CFG_MAX_COLS];
+	int ncols;		/* 0: the built-in default set */
+	int sort_id;
+	bool sort_asc;
+	double delay_s;
+	bool tree;
+	bool threads;
+	char source[32];
+};
+
+/* The built-in defaults. */
+void cfg_defaults(struct cfg *c);
+/*
+ * $XDG_CONFIG_HOME/ptop/ptoprc, else ~/.config/ptop/ptoprc. 0, or
+ * -ENOENT when neither XDG_CONFIG_HOME nor HOME is set.
+ */
+int cfg_default_path(char *buf, size_t len);
+/*
+ * Parse path into *c. 0 on success; -ENOENT when the file does not exist
+ * (*c unchanged, no message); -EINVAL (message "file:line: what" in err)
+ * or another -errno on failure, *c unchanged.
+ */
+int cfg_load(const char *path, struct cfg *c, char *err, size_t errlen);
+/* Write *c to path atomically (temp file + rename), mode 0644. */
+int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen);
+
+#endif /* PTOP_CFG_H */
