@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The column table: list parsing, name case rules, formatting ("-" for
+ * missing data, PCT with 2 decimals, RATE per second), sorting.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lib/col.h"
+
+#define MS 1000000ULL
+
+static void test_table_complete(void **state)
+{
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < PTOP_COL__COUNT; i++) {
+		const struct ptop_col *c = &ptop_cols[i];
+
+		assert_non_null(c->name);
+		assert_non_null(c->title);
+		assert_non_null(c->unit);
+		assert_non_null(c->help);
+		assert_true(c->width > 0);
+		assert_int_equal(ptop_col_find(c->name), i);
+		for (j = 0; j < i; j++)
+			assert_int_not_equal(strcmp(c->name, ptop_cols[j].name), 0);
+	}
+}
+
+static void test_case_rules(void **state)
+{
+	(void)state;
+	/* exact names first: user time vs the owner */
+	assert_int_equal(ptop_col_find("user"), PTOP_COL_UTIME);
+	assert_int_equal(ptop_col_find("USER"), PTOP_COL_USER);
+	/* otherwise case-insensitive when unambiguous */
+	assert_int_equal(ptop_col_find("pid"), PTOP_COL_PID);
+	assert_int_equal(ptop_col_find("Command"), PTOP_COL_COMMAND);
+	assert_int_equal(ptop_col_find("TOTAL"), PTOP_COL_TOTAL);
+	assert_int_equal(ptop_col_find("rdelay"), PTOP_COL_RDELAY);
+	/* "User" matches both user and USER: ambiguous */
+	assert_int_equal(ptop_col_find("User"), -1);
+	assert_int_equal(ptop_col_find("nope"), -1);
+	assert_int_equal(ptop_col_find(""), -1);
+}
+
+static void test_parse_list(void **state)
+{
+	int ids[8];
+	char bad[32];
+
+	(void)state;
+	assert_int_equal(ptop_col_parse_list("PID,user,sys,cuser,csys,total,COMMAND",
+					     ids, 8, bad, sizeof(bad)), 7);
+	assert_int_equal(ids[0], PTOP_COL_PID);
+	assert_int_equal(ids[1], PTOP_COL_UTIME);
+	assert_int_equal(ids[3], PTOP_COL_CUTIME);
+	assert_int_equal(ids[6], PTOP_COL_COMMAND);
+	/* spaces are separators too */
+	assert_int_equal(ptop_col_parse_list("PID, USER", ids, 8, bad,
+					     sizeof(bad)), 2);
+	assert_int_equal(ids[1], PTOP_COL_USER);
+	/* unknown: -EINVAL and the name */
+	assert_int_equal(ptop_col_parse_list("PID,frobs,COMMAND", ids, 8, bad,
+					     sizeof(bad)), -EINVAL);
+	assert_string_equal(bad, "frobs");
+	assert_int_equal(ptop_col_parse_list("", ids, 8, bad, sizeof(bad)),
+			 -EINVAL);
+	/* too many */
+	assert_int_equal(ptop_col_parse_list("PID,PID,PID", ids, 2, bad,
+					     sizeof(bad)), -EINVAL);
+}
+
+static void test_needs(void **state)
+{
+	int ids[] = { PTOP_COL_RSS, PTOP_COL_STEAL, PTOP_COL_RDELAY };
+
+	(void)state;
+	assert_int_equal(ptop_col_needs(ids, 0), PTOP_NEED_THREADS);
+	assert_int_equal(ptop_col_needs(ids, 3), PTOP_NEED_THREADS |
+			 PTOP_NEED_MEM | PTOP_NEED_STEAL | PTOP_NEED_RDELAY);
+}
+
+static void fmt(int id, const struct ptop_row *r, const struct ptop_interval *iv,
+		const char *want)
+{
+	char buf[64];
+
+	ptop_col_format(&ptop_cols[id], r, iv, buf, sizeof(buf));
+	if (strcmp(buf, want))
+		fail_msg("%s: '%s', want '%s'", ptop_cols[id].name, buf, want);
+}
+
+static void test_format(void **state)
+{
+	struct ptop_interval iv = { .interval_ns = 2000 * MS, .ncpu = 2 };
+	struct ptop_row r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.pid = 42;
+	r.state = 'R';
+	snprintf(r.comm, sizeof(r.comm), "worker");
+	r.user = 1000 * MS;		/* 1 s of 2 s: 50% */
+	r.sys = 1;			/* 1 ns: 0.00 */
+	r.total = 3333 * MS;		/* 166.65% */
+	r.cuser = 2 * MS;		/* 0.10% */
+	r.nvcsw = 300;			/* over 2 s: 150/s */
+	r.minflt = 1;			/* 0.5/s rounds to even: "0" */
+	r.time_ns = 61 * 1000 * MS + 230 * MS;
+	r.rss_kb = 1234;
+
+	fmt(PTOP_COL_PID, &r, &iv, "42");
+	fmt(PTOP_COL_STATE, &r, &iv, "R");
+	fmt(PTOP_COL_COMMAND, &r, &iv, "worker");
+	fmt(PTOP_COL_UTIME, &r, &iv, "50.00");
+	fmt(PTOP_COL_STIME, &r, &iv, "0.00");
+	fmt(PTOP_COL_TOTAL, &r, &iv, "166.65");
+	fmt(PTOP_COL_CUTIME, &r, &iv, "0.10");
+	fmt(PTOP_COL_NVCSW, &r, &iv, "150");
+	fmt(PTOP_COL_MAJFLT, &r, &iv, "0");
+	fmt(PTOP_COL_TIME, &r, &iv, "1:01.23");
+	fmt(PTOP_COL_RSS, &r, &iv, "1234");
+	r.time_ns = 3725ULL * 1000 * MS;	/* 1 h 2 min 5 s */
+	fmt(PTOP_COL_TIME, &r, &iv, "1:02:05");
+
+	/* what the source cannot give is "-", never 0 */
+	r.missing = PTOP_MISS_STEAL | PTOP_MISS_C | PTOP_MISS_CTXSW;
+	fmt(PTOP_COL_STEAL, &r, &iv, "-");
+	fmt(PTOP_COL_CUTIME, &r, &iv, "-");
+	fmt(PTOP_COL_CSTEAL, &r, &iv, "-");
+	fmt(PTOP_COL_XSTEAL, &r, &iv, "-");
+	fmt(PTOP_COL_NVCSW, &r, &iv, "-");
+	fmt(PTOP_COL_XUTIME, &r, &iv, "0.00");
+	fmt(PTOP_COL_UTIME, &r, &iv, "50.00");
+	r.missing = PTOP_MISS_X | PTOP_MISS_RDELAY;
+	fmt(PTOP_COL_XSTIME, &r, &iv, "-");
+	fmt(PTOP_COL_RDELAY, &r, &iv, "-");
+	fmt(PTOP_COL_STEAL, &r, &iv, "0.00");
+
+	/* an empty interval does not divide by zero */
+	iv.interval_ns = 0;
+	fmt(PTOP_COL_UTIME, &r, &iv, "0.00");
+	fmt(PTOP_COL_NVCSW, &r, &iv, "0");
+}
+
+static void test_sort(void **state)
+{
+	struct ptop_row rows[5];
+	static const uint32_t pids[] = { 5, 3, 9, 1, 7 };
+	static const uint64_t tot[] = { 10, 20, 10, 20, 5 };
+	static const uint32_t desc[] = { 1, 3, 5, 9, 7 };
+	static const uint32_t asc[] = { 7, 5, 9, 1, 3 };
+	static const uint32_t by_pid_desc[] = { 9, 7, 5, 3, 1 };
+	int i;
+
+	(void)state;
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < 5; i++) {
+		rows[i].pid = pids[i];
+		rows[i].total = tot[i];
+		snprintf(rows[i].comm, sizeof(rows[i].comm), "c%d", 5 - i);
+	}
+	/* descending; ties by ascending pid */
+	ptop_col_sort(rows, 5, PTOP_COL_TOTAL, false);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(rows[i].pid, desc[i]);
+	/* ascending; ties still by ascending pid */
+	ptop_col_sort(rows, 5, PTOP_COL_TOTAL, true);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(rows[i].pid, asc[i]);
+	ptop_col_sort(rows, 5, PTOP_COL_PID, false);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(rows[i].pid, by_pid_desc[i]);
+	/* strings */
+	ptop_col_sort(rows, 5, PTOP_COL_COMMAND, true);
+	assert_string_equal(rows[0].comm, "c1");
+	assert_string_equal(rows[4].comm, "c5");
+	assert_true(ptop_col_compare(&ptop_cols[PTOP_COL_COMMAND], &rows[0],
+				     &rows[1]) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_complete),
+		cmocka_unit_test(test_case_rules),
+		cmocka_unit_test(test_parse_list),
+		cmocka_unit_test(test_needs),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_sort),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptoprc: load/save round trip, every kind of broken file is refused with
+ * file:line and leaves the target untouched, saving is atomic.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config/cfg.h"
+
+struct fixture {
+	char dir[64];
+	char path[128];
+	char err[512];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/ptop_cfg_XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->path, sizeof(f->path), "%s/ptop/ptoprc", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	char dir[128], *p;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	p = strrchr(dir, '/');
+	*p = '\0';
+	mkdir(dir, 0755);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	fclose(fp);
+}
+
+static void test_defaults_and_path(void **state)
+{
+	struct cfg c;
+	char buf[256];
+
+	(void)state;
+	cfg_defaults(&c);
+	assert_int_equal(c.sort_id, PTOP_COL_TOTAL);
+	assert_false(c.sort_asc);
+	assert_int_equal(c.ncols, 0);
+	assert_string_equal(c.source, "auto");
+	assert_true(c.delay_s == 2.0);
+
+	setenv("XDG_CONFIG_HOME", "/x/y", 1);
+	assert_int_equal(cfg_default_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/x/y/ptop/ptoprc");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(cfg_default_path(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/home/u/.config/ptop/ptoprc");
+}
+
+static void test_missing_file(void **state)
+{
+	struct fixture *f = *state;
+	struct cfg c, before;
+
+	cfg_defaults(&c);
+	before = c;
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), -ENOENT);
+	assert_memory_equal(&c, &before, sizeof(c));
+}
+
+static void test_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct cfg c, d;
+	char bad[64];
+	struct stat st;
+
+	cfg_defaults(&c);
+	c.ncols = ptop_col_parse_list("PID,user,USER,sys,total,COMMAND",
+				      c.cols, CFG_MAX_COLS, bad, sizeof(bad));
+	assert_int_equal(c.ncols, 6);
+	c.sort_id = PTOP_COL_STIME;
+	c.sort_asc = true;
+	c.delay_s = 0.5;
+	c.tree = true;
+	c.threads = true;
+	snprintf(c.source, sizeof(c.source), "procfs");
+	/* the directory does not exist yet: created */
+	assert_int_equal(cfg_save(f->path, &c, f->err, sizeof(f->err)), 0);
+	assert_int_equal(stat(f->path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+
+	cfg_defaults(&d);
+	assert_int_equal(cfg_load(f->path, &d, f->err, sizeof(f->err)), 0);
+	assert_int_equal(d.ncols, 6);
+	assert_memory_equal(d.cols, c.cols, 6 * sizeof(int));
+	assert_int_equal(d.cols[1], PTOP_COL_UTIME);
+	assert_int_equal(d.cols[2], PTOP_COL_USER);
+	assert_int_equal(d.sort_id, PTOP_COL_STIME);
+	assert_true(d.sort_asc);
+	assert_true(d.delay_s == 0.5);
+	assert_true(d.tree);
+	assert_true(d.threads);
+	assert_string_equal(d.source, "procfs");
+}
+
+static void test_comments_blank_spaces(void **state)
+{
+	struct fixture *f = *state;
+	const char *text = "# a comment\n\n  version = 1 \ncolumns= PID, COMMAND\r\n"
+			   "sort=-PID\n\ttree=1\n";
+	struct cfg c;
+
+	write_file(f->path, text, strlen(text));
+	cfg_defaults(&c);
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), 0);
+	assert_int_equal(c.ncols, 2);
+	assert_int_equal(c.cols[0], PTOP_COL_PID);
+	assert_int_equal(c.cols[1], PTOP_COL_COMMAND);
+	assert_int_equal(c.sort_id, PTOP_COL_PID);
+	assert_true(c.sort_asc);
+	assert_true(c.tree);
+}
+
+/* A broken file: -EINVAL, "path:line:" in the message, cfg untouched. */
+static void check_broken(struct fixture *f, const char *data, size_t len,
+			 unsigned int line, const char *words)
+{
+	struct cfg c, before;
+	char want[200];
+
+	write_file(f->path, data, len);
+	cfg_defaults(&c);
+	c.delay_s = 7;		/* something not the default */
+	c.tree = true;
+	before = c;
+	f->err[0] = '\0';
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), -EINVAL);
+	assert_memory_equal(&c, &before, sizeof(c));
+	snprintf(want, sizeof(want), "%s:%u:", f->path, line);
+	if (strncmp(f->err, want, strlen(want)))
+		fail_msg("message '%s' does not start with '%s'", f->err, want);
+	if (!strstr(f->err, words))
+		fail_msg("message '%s' does not say '%s'", f->err, words);
+}
+
+#define BROKEN(f, s, line, words) check_broken(f, s, strlen(s), line, words)
+
+static void test_broken(void **state)
+{
+	struct fixture *f = *state;
+	/* the good keys come first: nothing of them may stick */
+	const char *head = "version=1\ndelay=1\ntree=0\n";
+	char buf[8192];
+
+	snprintf(buf, sizeof(buf), "%sbogus=1\n", head);
+	BROKEN(f, buf, 4, "unknown key 'bogus'");
+	snprintf(buf, sizeof(buf), "%sdelay=fast\n", head);
+	BROKEN(f, buf, 4, "bad delay 'fast'");
+	BROKEN(f, "delay=0\n", 1, "bad delay");
+	BROKEN(f, "delay=1e9\n", 1, "bad delay");
+	BROKEN(f, "delay=nan\n", 1, "bad delay");
+	BROKEN(f, "tree=yes\n", 1, "bad value 'yes' for tree");
+	BROKEN(f, "threads=2\n", 1, "bad value '2' for threads");
+	BROKEN(f, "version=2\n", 1, "unsupported version '2'");
+	BROKEN(f, "version=\n", 1, "unsupported version");
+	snprintf(buf, sizeof(buf), "%scolumns=PID,bogus,COMMAND\n", head);
+	BROKEN(f, buf, 4, "unknown column 'bogus'");
+	BROKEN(f, "columns=\n", 1, "unknown column");
+	BROKEN(f, "sort=nope\n", 1, "unknown sort column 'nope'");
+	BROKEN(f, "source=magic\n", 1, "unknown source 'magic'");
+	BROKEN(f, "just some words\n", 1, "expected key=value");
+	/* over-long line */
+	memset(buf, 'a', sizeof(buf));
+	memcpy(buf, "columns=", 8);
+	buf[sizeof(buf) - 2] = '\n';
+	buf[sizeof(buf) - 1] = '\0';
+	BROKEN(f, buf, 1, "line too long");
+	/* binary garbage */
+	check_broken(f, "version=1\n\x7f" "ELF\x02\x01\x01\0\0\0", 14, 2,
+		     "binary data");
+	check_broken(f, "tree=1\0\n", 8, 1, "binary data");
+}
+
+static void test_unreadable(void **state)
+{
+	struct fixture *f = *state;
+	struct cfg c, before;
+
+	/* a directory where the file should be */
+	assert_int_equal(mkdir(f->dir, 0755) == 0 || errno == EEXIST, 1);
+	snprintf(f->path, sizeof(f->path), "%s", f->dir);
+	cfg_defaults(&c);
+	before = c;
+	assert_true(cfg_load(f->path, &c, f->err, sizeof(f->err)) < 0);
+	assert_memory_equal(&c, &before, sizeof(c));
+}
+
+static void test_atomic_save(void **state)
+{
+	struct fixture *f = *state;
+	char dirpath[128];
+	struct dirent *de;
+	struct cfg c, d;
+	int files = 0, i;
+	DIR *dir;
+
+	cfg_defaults(&c);
+	for (i = 0; i < 3; i++) {
+		c.delay_s = 1 + i;
+		assert_int_equal(cfg_save(f->path, &c, f->err, sizeof(f->err)), 0);
+	}
+	snprintf(dirpath, sizeof(dirpath), "%s/ptop", f->dir);
+	dir = opendir(dirpath);
+	assert_non_null(dir);
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		assert_string_equal(de->d_name, "ptoprc");
+		files++;
+	}
+	closedir(dir);
+	assert_int_equal(files, 1);
+	cfg_defaults(&d);
+	assert_int_equal(cfg_load(f->path, &d, f->err, sizeof(f->err)), 0);
+	assert_true(d.delay_s == 3);
+
+	/* a save that cannot happen leaves the old file and no temp file */
+	if (geteuid() != 0) {
+		assert_int_equal(chmod(dirpath, 0555), 0);
+		c.delay_s = 9;
+		assert_true(cfg_save(f->path, &c, f->err, sizeof(f->err)) < 0);
+		assert_int_equal(chmod(dirpath, 0755), 0);
+		cfg_defaults(&d);
+		assert_int_equal(cfg_load(f->path, &d, f->err, sizeof(f->err)), 0);
+		assert_true(d.delay_s == 3);
+	}
+}
+
+static void test_save_cannot_create_dir(void **state)
+{
+	struct fixture *f = *state;
+	char file[128], path[160];
+	struct cfg c;
+
+	/* a file where the directory should be */
+	snprintf(file, sizeof(file), "%s/blocker", f->dir);
+	write_file(file, "x", 1);
+	snprintf(path, sizeof(path), "%s/sub/ptoprc", file);
+	cfg_defaults(&c);
+	assert_true(cfg_save(path, &c, f->err, sizeof(f->err)) < 0);
+	assert_non_null(strstr(f->err, path));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_and_path),
+		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_comments_blank_spaces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_broken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_save, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_cannot_create_dir, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
