@@ -1,22 +1,142 @@
 // SPDX-License-Identifier: GPL-2.0
-/* PLACEHOLDER until the kmod_proc source lands: reports itself unavailable. */
+/*
+ * kmod_proc source: the ptop_taskstats module through /proc/taskstats.
+ * Each read is one write of a PIDS command (threads, since the previous
+ * answer) and reads until the answer is consumed: two syscalls for the
+ * whole answer, whose cost grows with the tasks that were active.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmod_answer.h"
 #include "src.h"
+
+struct kp_priv {
+	int fd;
+	struct ptop_kmod_since since;
+	char *buf;
+	size_t cap;
+};
 
 static int kmod_proc_open(struct ptop_src *src)
 {
-	ptop_src_set_err(src, "not built in this tree yet");
-	return -ENOENT;
+	struct kp_priv *p;
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", src->cfg.proc_root,
+		 PTOP_TS_PROC_NAME);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (p->fd < 0) {
+		ret = -errno;
+		if (ret == -ENOENT)
+			ptop_src_set_err(src, "%s missing: the ptop_taskstats module is not loaded (modprobe ptop_taskstats)",
+					 path);
+		else if (ret == -EACCES || ret == -EPERM)
+			ptop_src_set_err(src, "%s: not allowed (root, or the module's reader_gid group)",
+					 path);
+		else
+			ptop_src_set_err(src, "%s: %s", path, strerror(-ret));
+		free(p);
+		return ret;
+	}
+	src->priv = p;
+	src->caps = PTOP_KMOD_CAPS;
+	snprintf(src->note, sizeof(src->note),
+		 "ptop_taskstats module: no c* and no per-task steal yet");
+	return 0;
+}
+
+static void kmod_proc_close(struct ptop_src *src)
+{
+	struct kp_priv *p = src->priv;
+
+	if (!p)
+		return;
+	close(p->fd);
+	free(p->buf);
+	free(p);
+	src->priv = NULL;
+}
+
+/* One command, the whole answer into p->buf; returns its length or -errno */
+static ssize_t kp_ask(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
+{
+	struct kp_priv *p = src->priv;
+	size_t len = 0;
+	ssize_t n;
+
+	if (write(p->fd, cmd, sizeof(*cmd)) != (ssize_t)sizeof(*cmd)) {
+		n = -errno;
+		ptop_src_set_err(src, "/proc/%s: command: %s",
+				 PTOP_TS_PROC_NAME, strerror(errno));
+		return n;
+	}
+	for (;;) {
+		if (len == p->cap) {
+			size_t ncap = p->cap ? p->cap * 2 : 1 << 20;
+			char *nb = realloc(p->buf, ncap);
+
+			if (!nb) {
+				ptop_src_set_err(src, "out of memory");
+				return -ENOMEM;
+			}
+			p->buf = nb;
+			p->cap = ncap;
+		}
+		n = read(p->fd, p->buf + len, p->cap - len);
+		if (n < 0) {
+			n = -errno;
+			ptop_src_set_err(src, "/proc/%s: answer: %s",
+					 PTOP_TS_PROC_NAME, strerror(errno));
+			return n;
+		}
+		if (!n)
+			return len;
+		len += n;
+	}
 }
 
 static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 {
-	return -ENOSYS;
+	struct kp_priv *p = src->priv;
+	struct ptop_ts_cmd cmd;
+	uint64_t since = p->since.seq;
+	int page = 0, ret;
+	ssize_t len;
+
+	ptop_kmod_cmd(&p->since, &cmd);
+	for (;;) {
+		const struct ptop_ts_answer *a;
+
+		len = kp_ask(src, &cmd);
+		if (len < 0)
+			return len;
+		ret = ptop_kmod_parse(&p->since, since, page, p->buf, len, out,
+				      src->err, sizeof(src->err));
+		if (ret)
+			return ret;
+		a = (const void *)p->buf;
+		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid)
+			return 0;
+		cmd.start_pid = a->next_pid;
+		if (a->flags & PTOP_TS_ANSF_RESYNC)
+			cmd.since_seq = 0;
+		page++;
+	}
 }
 
 const struct ptop_src_ops ptop_src_kmod_proc_ops = {
 	.name = "kmod_proc",
-	.desc = "placeholder",
+	.desc = "ptop_taskstats module via /proc/taskstats",
 	.open = kmod_proc_open,
 	.read = kmod_proc_read,
+	.close = kmod_proc_close,
 };

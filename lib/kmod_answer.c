@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Decoding of ptop_taskstats module answers (both transports). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kmod_answer.h"
+
+void ptop_kmod_cmd(const struct ptop_kmod_since *st, struct ptop_ts_cmd *cmd)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->cmd = PTOP_TS_CMD_PIDS;
+	cmd->flags = PTOP_TS_CMDF_THREADS;
+	cmd->since_seq = st->seq;
+}
+
+int ptop_kmod_check_answer(const struct ptop_ts_answer *a, size_t have,
+			   char *err, size_t errlen)
+{
+	if (have < sizeof(*a) || a->size < sizeof(*a) || a->size > have) {
+		snprintf(err, errlen, "short answer header (%zu bytes)", have);
+		return -EPROTO;
+	}
+	if (a->rec_size < offsetof(struct ptop_ts_record, rss_kb)) {
+		snprintf(err, errlen, "record size %u too small", a->rec_size);
+		return -EPROTO;
+	}
+	if (a->ncpu > 65536) {
+		snprintf(err, errlen, "bad CPU count %u", a->ncpu);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+void ptop_kmod_add_cpus(const struct ptop_ts_cpu *cpus, uint32_t n,
+			struct ptop_sample *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct ptop_ts_cpu *c = &cpus[i];
+
+		if (!c->online)
+			continue;
+		out->ncpu++;
+		out->cpu.idle_ns += c->idle_ns + c->iowait_ns;
+		out->cpu.iowait_ns += c->iowait_ns;
+		out->cpu.steal_ns += c->steal_ns;
+		out->cpu.irq_ns += c->irq_ns + c->softirq_ns;
+	}
+}
+
+int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
+			  int skip_exits, struct ptop_sample *out)
+{
+	size_t n = rec_size < sizeof(struct ptop_ts_record) ?
+		   rec_size : sizeof(struct ptop_ts_record);
+	const char *p = recs;
+	uint32_t i;
+
+	for (i = 0; i < count; i++, p += rec_size) {
+		const struct ptop_ts_record *in = (const void *)p;
+		struct ptop_ts_record *r;
+
+		if (skip_exits && (in->flags & PTOP_TS_RECF_EXIT))
+			continue;
+		r = ptop_sample_add(out, (enum ptop_ts_kind)in->kind);
+		if (!r)
+			return -ENOMEM;
+		memcpy(r, p, n);	/* unknown tail bytes stay zero */
+	}
+	return 0;
+}
+
+void ptop_kmod_finish(struct ptop_kmod_since *st, uint64_t since,
+		      const struct ptop_ts_answer *a, struct ptop_sample *out)
+{
+	out->time_ns = a->time_ns;
+	if (a->flags & PTOP_TS_ANSF_RESYNC)
+		out->flags |= PTOP_SAMPLE_INEXACT;
+	else if (since)
+		out->flags |= PTOP_SAMPLE_INCREMENTAL;
+	if (a->flags & PTOP_TS_ANSF_STEAL_APART)
+		out->sys_apart |= PTOP_SYS_STEAL_APART;
+	if (a->flags & PTOP_TS_ANSF_IRQ_APART)
+		out->sys_apart |= PTOP_SYS_IRQ_APART;
+	st->seq = a->seq_now;
+}
+
+int ptop_kmod_parse(struct ptop_kmod_since *st, uint64_t since, int page,
+		    const void *buf, size_t len, struct ptop_sample *out,
+		    char *err, size_t errlen)
+{
+	const struct ptop_ts_answer *a = buf;
+	size_t cpus, need;
+	int ret;
+
+	ret = ptop_kmod_check_answer(a, len, err, errlen);
+	if (ret)
+		return ret;
+	cpus = (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
+	need = a->size + cpus + (size_t)a->count * a->rec_size;
+	if (len != need) {
+		snprintf(err, errlen, "answer is %zu bytes, header says %zu",
+			 len, need);
+		return -EPROTO;
+	}
+	if (!page)
+		ptop_kmod_add_cpus((const void *)((const char *)buf + a->size),
+				   a->ncpu, out);
+	ret = ptop_kmod_add_records((const char *)buf + a->size + cpus,
+				    a->count, a->rec_size, page > 0, out);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		return ret;
+	}
+	if (!page)
+		ptop_kmod_finish(st, since, a, out);
+	return 0;
+}

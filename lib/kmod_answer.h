@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding of ptop_taskstats module answers, shared by the kmod_proc
+ * (/proc/taskstats) and kmod_nl (generic netlink) sources.
+ */
+#ifndef PTOP_KMOD_ANSWER_H
+#define PTOP_KMOD_ANSWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "src.h"
+
+#define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_RDELAY | \
+			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_CAP_CTXSW)
+
+/* "Active since" state of one source: the seq of its last answer. */
+struct ptop_kmod_since {
+	uint64_t seq;		/* 0: next answer is a full one */
+};
+
+/* The command for the next read: threads, since the last answer. */
+void ptop_kmod_cmd(const struct ptop_kmod_since *st, struct ptop_ts_cmd *cmd);
+
+/*
+ * Check an answer header; with have = bytes available, returns 0 when the
+ * header is sane, -EPROTO otherwise (message in err).
+ */
+int ptop_kmod_check_answer(const struct ptop_ts_answer *a, size_t have,
+			   char *err, size_t errlen);
+
+/* Sum the online CPUs of cpus[0..n) into out->cpu and out->ncpu. */
+void ptop_kmod_add_cpus(const struct ptop_ts_cpu *cpus, uint32_t n,
+			struct ptop_sample *out);
+
+/*
+ * Append count records of rec_size bytes each, passed through as-is;
+ * skip_exits drops EXIT records (pages after the first of a paged answer:
+ * the next answer, since the first page, brings them).
+ */
+int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
+			  int skip_exits, struct ptop_sample *out);
+
+/*
+ * After the records: time, flags (INCREMENTAL / INEXACT), sys_apart from
+ * the answer, and the seq for the next command.
+ */
+void ptop_kmod_finish(struct ptop_kmod_since *st, uint64_t since,
+		      const struct ptop_ts_answer *a, struct ptop_sample *out);
+
+/*
+ * A whole /proc/taskstats answer in one buffer. page 0 is the first (or
+ * only) answer of a read; later pages (ANSF_MORE) add their live records.
+ */
+int ptop_kmod_parse(struct ptop_kmod_since *st, uint64_t since, int page,
+		    const void *buf, size_t len, struct ptop_sample *out,
+		    char *err, size_t errlen);
+
+#endif /* PTOP_KMOD_ANSWER_H */
