@@ -865,8 +865,14 @@ static int tn_sysctl_set(int v)
 static int tn_probe_precise(struct tn_priv *p)
 {
 	struct ptop_tsnl_stats st;
-	int ret = ptop_tsnl_get_pid(&p->ts, gettid(), &st);
+	int ret;
 
+	/*
+	 * sum_exec_runtime is only brought up to date when a task is
+	 * switched out or ticked: sleep once so ours surely is.
+	 */
+	usleep(1000);
+	ret = ptop_tsnl_get_pid(&p->ts, gettid(), &st);
 	if (ret)
 		return ret;
 	return st.run_virtual_ns > 0;

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stock-kernel sources against this machine's real kernel (root only;
+ * skipped visibly otherwise).
+ *
+ * A child "parent" P runs (a) one waited child burning 200 ms, (b) 50
+ * children burning 20 ms each while P ignores SIGCHLD (they reap
+ * themselves), (c) a double-fork orphan burning 200 ms after its middle
+ * parent exited. Every burner measures its own CPU time
+ * (CLOCK_PROCESS_CPUTIME_ID) right before _exit() and reports it over a
+ * pipe. Then, with P still alive:
+ *  - taskstats_nl has one THREAD+EXIT and one GROUP+EXIT record per burner,
+ *    their times match what they measured within 2%, every group was
+ *    folded into P (the orphan too, not into pid 1), and P's c* grew by
+ *    the burned total within 2%;
+ *  - procfs' c* of P misses at least the self-reaped share;
+ *  - live threads carry ns runtimes; both sources report the same
+ *    (pid, start_ns) for the same threads.
+ * Then P exits: its GROUP+EXIT is folded into this test process, whose c*
+ * grows by exactly P's final x* + c*.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/src.h"
+
+#define NSELF	50
+
+enum { K_WAITED = 1, K_SELF = 2, K_ORPHAN = 3, K_MIDDLE = 4 };
+
+struct burner {
+	int kind;
+	pid_t pid;
+	uint64_t ns;
+};
+
+struct live {
+	struct ptop_src *ts, *pfs;
+	struct ptop_sample s_ts, s_pfs;
+	struct burner b[NSELF + 8];
+	int nb;
+	pid_t parent;
+	int go_fd;	/* closing it lets the parent exit */
+};
+
+static uint64_t clk(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+static void report(int fd, int kind)
+{
+	char line[64];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%d %d %llu\n", kind, (int)getpid(),
+		     (unsigned long long)clk(CLOCK_PROCESS_CPUTIME_ID));
+	if (write(fd, line, n) != n)
+		_exit(99);
+}
+
+static void burn(unsigned int ms)
+{
+	uint64_t end = clk(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000ULL;
+	volatile uint64_t x = 0;
+
+	while (clk(CLOCK_THREAD_CPUTIME_ID) < end)
+		for (int i = 0; i < 10000; i++)
+			x += i;
+}
+
+static void burner(int fd, int kind, unsigned int ms)
+{
+	burn(ms);
+	report(fd, kind);
+	_exit(0);
+}
+
+/* The workload parent: runs (a), (b), (c), then waits to be let go. */
+static void parent_main(int fd, int go)
+{
+	char c;
+	pid_t p, m;
+	int i, st;
+
+	p = fork();
+	if (!p)
+		burner(fd, K_WAITED, 200);
+	waitpid(p, &st, 0);
+
+	signal(SIGCHLD, SIG_IGN);
+	for (i = 0; i < NSELF; i++)
+		if (!fork())
+			burner(fd, K_SELF, 20);
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	signal(SIGCHLD, SIG_DFL);
+
+	m = fork();
+	if (!m) {
+		pid_t me = getpid();
+
+		if (!fork()) {
+			while (getppid() == me)	/* orphaned yet? */
+				usleep(1000);
+			burner(fd, K_ORPHAN, 200);
+		}
+		report(fd, K_MIDDLE);
+		_exit(0);
+	}
+	waitpid(m, &st, 0);
+	close(fd);
+	while (read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+static const struct ptop_ts_record *find(const struct ptop_sample *s, int kind,
+					 uint32_t pid, int exit)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrecs; i++) {
+		const struct ptop_ts_record *r = &s->recs[i];
+
+		if (r->kind == kind && r->pid == pid &&
+		    !!(r->flags & PTOP_TS_RECF_EXIT) == exit)
+			return r;
+	}
+	return NULL;
+}
+
+static int count(const struct ptop_sample *s, int kind, uint32_t pid,
+		 int exit)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < s->nrecs; i++) {
+		const struct ptop_ts_record *r = &s->recs[i];
+
+		n += r->kind == kind && r->pid == pid &&
+		     !!(r->flags & PTOP_TS_RECF_EXIT) == exit;
+	}
+	return n;
+}
+
+static void assert_within(uint64_t got, uint64_t want, double pct)
+{
+	double d = (double)got - (double)want;
+
+	if (d < 0)
+		d = -d;
+	if (d > want * pct / 100.0)
+		fail_msg("%llu is not within %.1f%% of %llu (off by %.3f%%)",
+			 (unsigned long long)got, pct,
+			 (unsigned long long)want, 100.0 * d / want);
+}
+
+static int setup(void **state)
+{
+	struct ptop_src_cfg cfg = { .proc_root = "/proc",
+				    .need = PTOP_NEED_THREADS |
+					    PTOP_NEED_RDELAY };
+	struct live *l;
+	char err[300];
+
+	if (geteuid() != 0) {
+		print_message("taskstats_nl needs root (CAP_NET_ADMIN)\n");
+		*state = NULL;
+		return 0;
+	}
+	l = calloc(1, sizeof(*l));
+	assert_non_null(l);
+	if (ptop_src_open(&l->ts, "taskstats_nl", &cfg, err, sizeof(err)))
+		fail_msg("open taskstats_nl: %s", err);
+	if (ptop_src_open(&l->pfs, "procfs", &cfg, err, sizeof(err)))
+		fail_msg("open procfs: %s", err);
+	ptop_sample_init(&l->s_ts);
+	ptop_sample_init(&l->s_pfs);
+	*state = l;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct live *l = *state;
+
+	if (!l)
+		return 0;
+	ptop_sample_free(&l->s_ts);
+	ptop_sample_free(&l->s_pfs);
+	ptop_src_close(l->ts);
+	ptop_src_close(l->pfs);
+	free(l);
+	return 0;
+}
+
+/* Start the workload, collect the burners' reports, wait until all died. */
+static void run_workload(struct live *l)
+{
+	int rep[2], go[2], i, tries;
+	char buf[8192];
+	size_t len = 0;
+	ssize_t n;
+	char *s;
+
+	assert_int_equal(pipe(rep), 0);
+	assert_int_equal(pipe(go), 0);
+	l->parent = fork();
+	assert_true(l->parent >= 0);
+	if (!l->parent) {
+		close(rep[0]);
+		close(go[1]);
+		parent_main(rep[1], go[0]);
+	}
+	close(rep[1]);
+	close(go[0]);
+	l->go_fd = go[1];
+	/* EOF once the parent, the middle and every burner closed it */
+	while ((n = read(rep[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(rep[0]);
+	buf[len] = '\0';
+	for (s = strtok(buf, "\n"); s; s = strtok(NULL, "\n")) {
+		struct burner *b = &l->b[l->nb];
+		unsigned long long ns;
+		int kind, pid;
+
+		assert_int_equal(sscanf(s, "%d %d %llu", &kind, &pid, &ns), 3);
+		assert_true(l->nb < (int)(sizeof(l->b) / sizeof(l->b[0])));
+		b->kind = kind;
+		b->pid = pid;
+		b->ns = ns;
+		l->nb++;
+	}
+	assert_int_equal(l->nb, 1 + NSELF + 1 + 1);
+	/* the self-reaped and the orphan: wait until they are gone */
+	for (i = 0; i < l->nb; i++)
+		for (tries = 0; tries < 2000; tries++) {
+			if (kill(l->b[i].pid, 0) && errno == ESRCH)
+				break;
+			usleep(1000);
+		}
+}
+
+static uint64_t rec_t(const struct ptop_ts_record *r)
+{
+	return r->utime_ns + r->stime_ns + r->xutime_ns + r->xstime_ns;
+}
+
+static uint64_t rec_c(const struct ptop_ts_record *r)
+{
+	return r->cutime_ns + r->cstime_ns;
+}
+
+static void test_live(void **state)
+{
+	struct live *l = *state;
+	const struct ptop_ts_record *r, *g, *q;
+	uint64_t sum[5] = { 0 }, got[5] = { 0 }, c0, total, t0, own;
+	uint64_t pc_parent, c_before, c_after;
+	int i, kind, ticked = 0, same = 0;
+	size_t k;
+
+	if (!l)
+		skip();
+	print_message("taskstats_nl: %s\n", l->ts->note);
+	if (!(l->ts->caps & PTOP_CAP_NS)) {
+		print_message("no ns runtimes on this kernel: cannot check 2%%\n");
+		skip();
+	}
+	assert_true(l->ts->caps & PTOP_CAP_EXITS);
+	assert_true(l->ts->caps & PTOP_CAP_C_COMPLETE);
+
+	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	r = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	assert_non_null(r);
+	c0 = rec_c(r);
+
+	run_workload(l);
+
+	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	assert_int_equal(ptop_src_read(l->pfs, &l->s_pfs), 0);
+	assert_int_equal(l->s_ts.flags & PTOP_SAMPLE_INEXACT, 0);
+
+	/* every burner: one THREAD+EXIT and one GROUP+EXIT into P */
+	for (i = 0; i < l->nb; i++) {
+		kind = l->b[i].kind;
+		r = find(&l->s_ts, PTOP_TS_KIND_THREAD, l->b[i].pid, 1);
+		g = find(&l->s_ts, PTOP_TS_KIND_GROUP, l->b[i].pid, 1);
+		if (!r || !g)
+			fail_msg("no exit records for pid %d (kind %d)",
+				 l->b[i].pid, kind);
+		assert_int_equal(count(&l->s_ts, PTOP_TS_KIND_THREAD,
+				       l->b[i].pid, 1), 1);
+		assert_int_equal(r->tgid, l->b[i].pid);
+		assert_int_equal(rec_t(g), r->utime_ns + r->stime_ns);
+		/* never less than what it measured before exiting */
+		if (r->utime_ns + r->stime_ns < l->b[i].ns)
+			fail_msg("kind %d pid %d: exit %llu < measured %llu",
+				 kind, l->b[i].pid,
+				 (unsigned long long)(r->utime_ns + r->stime_ns),
+				 (unsigned long long)l->b[i].ns);
+		/* the orphan too: its middle parent was dead, so the
+		 * nearest live accounting ancestor P, not init */
+		assert_int_equal(g->folded_into, l->parent);
+		assert_int_not_equal(g->folded_into, 1);
+		sum[kind] += l->b[i].ns;
+		got[kind] += r->utime_ns + r->stime_ns;
+	}
+	for (kind = K_WAITED; kind <= K_ORPHAN; kind++) {
+		print_message("kind %d: burned %llu ns, exit records %llu ns\n",
+			      kind, (unsigned long long)sum[kind],
+			      (unsigned long long)got[kind]);
+		assert_within(got[kind], sum[kind], 2.0);
+	}
+
+	/* P's c* holds all of it: within 2% of the burned total */
+	total = sum[K_WAITED] + sum[K_SELF] + sum[K_ORPHAN];
+	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, l->parent, 0);
+	assert_non_null(g);
+	print_message("P c* %llu ns (burned %llu ns)\n",
+		      (unsigned long long)rec_c(g), (unsigned long long)total);
+	assert_within(rec_c(g), total, 2.0);
+	assert_int_equal(rec_c(g), got[K_WAITED] + got[K_SELF] +
+			 got[K_ORPHAN] + got[K_MIDDLE]);
+	assert_int_equal(g->acct_ptgid, getpid());
+
+	/* procfs misses the self-reaped (and the orphan) */
+	q = find(&l->s_pfs, PTOP_TS_KIND_GROUP, l->parent, 0);
+	assert_non_null(q);
+	pc_parent = rec_c(q);
+	print_message("procfs P c* %llu ns, self-reaped %llu ns\n",
+		      (unsigned long long)pc_parent,
+		      (unsigned long long)sum[K_SELF]);
+	assert_true(pc_parent + sum[K_SELF] <= total);
+	assert_true(q->flags & PTOP_TS_RECF_C_PARTIAL);
+
+	/* live threads: ns runtimes, same identity in both sources */
+	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, gettid(), 0);
+	assert_non_null(r);
+	own = r->utime_ns + r->stime_ns;
+	print_message("this thread: taskstats %llu ns, clock %llu ns\n",
+		      (unsigned long long)own, (unsigned long long)t0);
+	assert_true(own <= t0 + 20000000ULL && own + 20000000ULL >= t0);
+	for (k = 0; k < l->s_ts.nrecs; k++) {
+		r = &l->s_ts.recs[k];
+		if (r->kind != PTOP_TS_KIND_THREAD ||
+		    (r->flags & PTOP_TS_RECF_EXIT))
+			continue;
+		if ((r->utime_ns + r->stime_ns) % 1000)
+			ticked++;	/* not a whole us: ns precision */
+		q = find(&l->s_pfs, PTOP_TS_KIND_THREAD, r->pid, 0);
+		if (q) {
+			assert_int_equal(q->start_ns, r->start_ns);
+			assert_int_equal(q->tgid, r->tgid);
+			same++;
+		}
+	}
+	assert_true(ticked > 0);
+	assert_true(same > 10);
+
+	/* P exits: folded into us, our c* grows by exactly its T + C */
+	r = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	assert_non_null(r);
+	c_before = rec_c(r);
+	assert_int_equal(c_before, c0);	/* P still alive: nothing yet */
+	close(l->go_fd);
+	assert_int_equal(waitpid(l->parent, NULL, 0), l->parent);
+	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, l->parent, 1);
+	assert_non_null(g);
+	assert_int_equal(g->folded_into, getpid());
+	r = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	assert_non_null(r);
+	assert_int_equal(g->folded_start_ns, r->start_ns);
+	c_after = rec_c(r);
+	assert_int_equal(c_after - c_before, rec_t(g) + rec_c(g));
+	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, l->parent, 1);
+	assert_non_null(r);
+	assert_int_equal(r->utime_ns + r->stime_ns, rec_t(g));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_live, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
