@@ -43,7 +43,7 @@ TEST_PKGS := cmocka:libcmocka-dev
 # Debian packages: building, running, testing
 DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
-DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 \
+DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
 	python3
 

@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Drive the interactive view inside a detached tmux: headline, header,
+# the keys t H > / h c d p F s q, tiny terminals, and a clean exit that
+# restores the terminal. PTOP_ASAN=1 also builds build/asan/ (with
+# -fsanitize=address,undefined) and runs the same script against it.
+set -u
+B=${B:-build}
+PTOP=${PTOP:-$B/ptop}
+here=$(cd "$(dirname "$0")" && pwd)
+
+if ! command -v tmux >/dev/null; then
+	echo "FAIL: tmux is missing (make test-deps installs it)"
+	exit 1
+fi
+[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+
+tmp=$(mktemp -d /tmp/ptop_curses.XXXXXX)
+sock=ptop_curses_$$
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() {
+	tm kill-server 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fails=0
+ok()   { echo "  ok: $*"; }
+bad()  { echo "  FAIL: $*"; fails=$((fails + 1)); }
+S=ptop		# the tmux session under test
+pane() { tm capture-pane -p -t "$S"; }
+keys() { tm send-keys -t "$S" "$@"; }
+
+# wait_for REGEX [seconds]: until the pane shows it
+wait_for() {
+	local i n=$(( ${2:-5} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		pane | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+expect() {	# expect REGEX WHAT [seconds]
+	if wait_for "$1" "${3:-5}"; then ok "$2"; else
+		bad "$2 (no /$1/ on the screen)"; pane | sed 's/^/    | /'
+	fi
+}
+alive() { [ ! -e "$tmp/rc" ]; }
+
+mkdir -p "$tmp/cfg"
+cat > "$tmp/run.sh" <<EOS
+stty -a > "$tmp/stty.before"
+XDG_CONFIG_HOME="$tmp/cfg" ASAN_OPTIONS=detect_leaks=0 \
+	bash -c 'echo \$\$ > "$tmp/pid"; exec "$PTOP" --source=procfs -d 0.3' 2> "$tmp/stderr"
+echo \$? > "$tmp/rc"
+stty -a > "$tmp/stty.after"
+exec sleep 60
+EOS
+
+tm new-session -d -s ptop -x 120 -y 30 "bash $tmp/run.sh"
+
+expect 'measuring|accounted' "starts"
+expect 'accounted [0-9.]+% of [0-9.]+%' "headline says accounted X% of Y%"
+if pane | grep -E '^ *PID .*COMMAND' >/dev/null; then ok "column header has PID and COMMAND"
+else bad "column header"; pane | sed 's/^/    | /'; fi
+expect 'V:V:S' "sum row"
+
+keys t
+expect 'processes  tree' "t: tree view"
+expect '`- ' "t: tree indentation"
+
+keys H
+expect 'threads' "H: threads"
+expect 'threads  tree' "H: threads from the next interval" 3
+
+keys '>'
+expect 'sort TIME' "> sorts by the next column"
+keys '<' r
+expect 'sort total \(ascending\)' "< and r"
+
+keys / p t o p Enter
+expect "filter 'ptop'" "/: filter"
+if pane | sed -n '5,$p' | grep -v 'V:V:S' | grep -E '^ *[0-9]' | grep -vq ptop; then
+	bad "filter shows other commands"; pane | sed 's/^/    | /'
+else ok "filter shows only matching rows"; fi
+
+keys h
+expect 'Keys' "h: help screen"
+keys End
+expect 'run-queue delay' "help lists the columns"
+keys q
+expect 'accounted' "any key leaves help"
+alive && ok "q in help does not quit" || bad "q in help quit"
+
+keys c
+expect '\[x\] PID' "c: column chooser"
+keys Down Space Enter
+expect 'accounted' "chooser closes"
+if pane | grep -E '^ *PID' | grep -q USER; then bad "USER still shown after hiding it"
+else ok "chooser hid USER"; fi
+
+keys d C-u 0 . 5 Enter
+expect 'delay 0.5s' "d: delay"
+keys p
+expect 'PAUSED' "p: pause"
+keys p F
+expect 'follow [0-9]+' "F: follow"
+keys Down Down PageDown End Home Left Right Right
+keys k n
+expect 'not sent' "k then n: nothing sent"
+keys s
+expect 'saved ' "s: saves the config"
+if grep -q '^version=1' "$tmp/cfg/ptop/ptoprc" 2>/dev/null &&
+   grep -q '^tree=1' "$tmp/cfg/ptop/ptoprc" &&
+   grep -q '^delay=0.5' "$tmp/cfg/ptop/ptoprc"; then ok "ptoprc written"
+else bad "ptoprc content"; cat "$tmp/cfg/ptop/ptoprc" 2>&1 | sed 's/^/    | /'; fi
+
+for size in "30 8" "20 5" "1 1" "5 2" "120 30"; do
+	set -- $size
+	tm resize-window -t "$S" -x "$1" -y "$2"
+	sleep 0.7
+	alive && ok "alive at ${1}x$2" || bad "died at ${1}x$2"
+done
+keys h
+sleep 0.3
+tm resize-window -t "$S" -x 20 -y 5
+sleep 0.5
+keys Escape
+tm resize-window -t "$S" -x 120 -y 30
+expect 'accounted' "redraws after resizing back"
+
+keys q
+for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+sleep 0.3
+if [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ]; then ok "q: exit status 0"
+else bad "exit status '$(cat "$tmp/rc" 2>/dev/null)'"; fi
+if grep -Eq 'Segmentation|AddressSanitizer|runtime error|LeakSanitizer' "$tmp/stderr"; then
+	bad "crash or sanitizer report:"; sed 's/^/    | /' "$tmp/stderr"
+else ok "no crash or sanitizer output"; fi
+if [ -s "$tmp/stty.after" ] && cmp -s "$tmp/stty.before" "$tmp/stty.after"; then
+	ok "terminal modes restored"
+else bad "terminal modes differ"; diff "$tmp/stty.before" "$tmp/stty.after"; fi
+if pane | grep -q 'V:V:S'; then bad "screen not restored (table still shown)"
+else ok "screen restored"; fi
+
+# SIGTERM also restores the terminal and exits 0
+rm -f "$tmp/rc" "$tmp/pid" "$tmp/stty.after"
+tm new-session -d -s ptop2 -x 80 -y 24 "bash $tmp/run.sh"
+tm kill-session -t ptop
+S=ptop2
+expect 'accounted' "second run starts"
+kill -TERM "$(cat "$tmp/pid")"
+for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+sleep 0.3
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] && ok "SIGTERM: exit status 0" ||
+	bad "SIGTERM: exit status '$(cat "$tmp/rc" 2>/dev/null)'"
+cmp -s "$tmp/stty.before" "$tmp/stty.after" && ok "SIGTERM: terminal restored" ||
+	bad "SIGTERM: terminal modes differ"
+
+if [ "${PTOP_ASAN:-0}" = 1 ] && [ -z "${PTOP_ASAN_INNER:-}" ]; then
+	echo "  -- again under -fsanitize=address,undefined (build/asan/)"
+	top=$(cd "$here/../.." && pwd)
+	if make -C "$top" -s B=build/asan \
+	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	    build/asan/ptop >/dev/null; then
+		PTOP_ASAN_INNER=1 PTOP="$top/build/asan/ptop" bash "$0" || fails=$((fails + 1))
+	else
+		bad "asan build"
+	fi
+fi
+
+[ $fails = 0 ] && echo "curses_ui: all passed" || echo "curses_ui: $fails failed"
+[ $fails = 0 ]
