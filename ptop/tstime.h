@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tstime: time(1) for a whole process tree. Shared between
+ * tstime.c (argv, output), tstime_run.c (spawn, signals, wait),
+ * tstime_src.c (where the CPU times come from) and tstime_fmt.c (output
+ * formats).
+ */
+#ifndef PTOP_TSTIME_H
+#define PTOP_TSTIME_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lib/tree_acct.h"
+
+/* tstime's own failure (bad option, cannot fork, ...), like env(1) */
+#define TSTIME_EXIT_ERR		125
+
+/* What tstime measured; -1 / has_* = 0 mean "not measured". */
+struct tstime_result {
+	uint64_t real_ns;
+	uint64_t user_ns, sys_ns;
+	uint64_t steal_ns;
+	int has_steal;
+	int64_t procs, threads;		/* processes / threads started */
+	int64_t max_rss_kb;
+	int exit_status;		/* as a shell reports it */
+	int signal;			/* killed by it, else 0 */
+	const char *source;		/* "kmod", "taskstats", "rusage" */
+	int exact;
+	char *const *argv;		/* the command */
+	/* --tree: per command name, sorted by CPU time descending */
+	int tree_avail;
+	const char *tree_note;		/* why it is not available */
+	const struct ptop_tree_comm *comms;
+	size_t ncomms;
+};
+
+/* tstime_fmt.c */
+/* Check a -f format; 0 or -EINVAL with a message in err. */
+int tstime_fmt_check(const char *fmt, char *err, size_t errlen);
+/* Expand a checked -f format (a newline is added at the end). */
+void tstime_fmt_print(FILE *f, const char *fmt, const struct tstime_result *r);
+void tstime_print_default(FILE *f, const struct tstime_result *r);
+void tstime_print_posix(FILE *f, const struct tstime_result *r);
+void tstime_print_tree(FILE *f, const struct tstime_result *r);
+void tstime_print_json(FILE *f, const struct tstime_result *r, int tree);
+
+/* tstime_run.c */
+struct tstime_run {
+	char *const *argv;
+	pid_t pid;			/* the command */
+	int status;			/* its wait status */
+	int exec_errno;			/* exec failed: errno */
+	int wait_orphans;		/* go on until no descendant is left */
+	uint64_t t0_ns, t1_ns;		/* CLOCK_MONOTONIC start, end */
+	uint64_t ru_user_ns, ru_sys_ns;	/* wait4 rusage of reaped children */
+	int64_t ru_maxrss_kb;
+	unsigned int reaped;		/* children reaped */
+	unsigned int left;		/* descendants not waited for */
+	int sfd;			/* signalfd */
+	sigset_t oldmask;
+	/* drained while waiting (a source's sockets) */
+	int xfd[2];
+	void (*drain)(void *arg);
+	void *drain_arg;
+};
+
+int tstime_run_prepare(struct tstime_run *r);
+int tstime_run_start(struct tstime_run *r);
+int tstime_run_wait(struct tstime_run *r);
+void tstime_run_close(struct tstime_run *r);
+/* The exit status a shell would show for r->status. */
+int tstime_run_exit_status(const struct tstime_run *r, int *sig);
+
+/* tstime_src.c */
+enum tstime_src_kind {
+	TSTIME_SRC_KMOD,
+	TSTIME_SRC_TASKSTATS,
+	TSTIME_SRC_RUSAGE,
+};
+
+struct tstime_src {
+	enum tstime_src_kind kind;
+	int tree;			/* --tree asked */
+	/* kmod */
+	int kfd;
+	uint64_t seq0;
+	uint64_t start_ns;		/* tstime's own start (kmod) */
+	uint64_t cu0, cs0, cst0;	/* c* before */
+	unsigned int ansf;
+	/* taskstats */
+	struct ptop_tsnl ts;
+	struct ptop_cnproc cn;
+	struct ptop_tree_acct ta;
+	int ts_open, cn_open, ta_open;
+	int old_delayacct;		/* -1: untouched */
+	/* kmod --tree */
+	struct ptop_tree_comm *kcomms;
+	size_t nkcomms;
+	char why[512];			/* why better sources were skipped */
+	char warn[256];			/* what the result lacks */
+};
+
+/* name: NULL = best available, else "kmod", "taskstats", "rusage". */
+int tstime_src_open(struct tstime_src *s, const char *name, int tree,
+		    char *err, size_t errlen);
+const char *tstime_src_name(const struct tstime_src *s);
+/* Right before the command starts. */
+int tstime_src_begin(struct tstime_src *s, struct tstime_run *r);
+/* After the tree is gone: fill the times of *res. */
+int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
+		   struct tstime_result *res, char *err, size_t errlen);
+void tstime_src_close(struct tstime_src *s);
+
+#endif /* PTOP_TSTIME_H */
