@@ -21,9 +21,10 @@ static double cpu_pct(const struct tstime_result *r)
 	return r->real_ns ? 100.0 * (double)cpu_ns(r) / (double)r->real_ns : 0;
 }
 
-/* ns as seconds with 6 decimals, truncated to the microsecond */
+/* ns as seconds with 6 decimals, rounded to the microsecond (as %.6f) */
 static void put_s(FILE *f, uint64_t ns)
 {
+	ns = (ns + 500) / 1000 * 1000;
 	fprintf(f, "%llu.%06llu", (unsigned long long)(ns / 1000000000ULL),
 		(unsigned long long)(ns % 1000000000ULL / 1000));
 }
@@ -31,7 +32,7 @@ static void put_s(FILE *f, uint64_t ns)
 /* [h:]m:ss.uuuuuu */
 static void put_elapsed(FILE *f, uint64_t ns)
 {
-	uint64_t us = ns / 1000, s = us / 1000000, h = s / 3600;
+	uint64_t us = (ns + 500) / 1000, s = us / 1000000, h = s / 3600;
 
 	if (h)
 		fprintf(f, "%llu:%02llu:%02llu.%06llu", (unsigned long long)h,
