@@ -25,7 +25,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,10 +400,203 @@ static void test_live(void **state)
 	assert_int_equal(r->utime_ns + r->stime_ns, rec_t(g));
 }
 
+/*
+ * Threads: a group G with 3 threads burning 50 ms each; two of them and
+ * then the leader (pthread_exit: a zombie leader) die while the third
+ * lives. G's x* must grow by exactly their final own times, the zombie
+ * leader must not be reported alive, and G's exit folds x* into us.
+ */
+static int mt_rep, mt_start, mt_go;
+
+static void *mt_burner(void *arg)
+{
+	int stay = (int)(intptr_t)arg;
+	char line[64], c;
+	int n;
+
+	while (read(mt_start, &c, 1) < 0 && errno == EINTR)
+		;
+	burn(50);
+	n = snprintf(line, sizeof(line), "%d %llu\n", (int)gettid(),
+		     (unsigned long long)clk(CLOCK_THREAD_CPUTIME_ID));
+	if (write(mt_rep, line, n) != n)
+		_exit(99);
+	if (stay)
+		while (read(mt_go, &c, 1) < 0 && errno == EINTR)
+			;
+	return NULL;
+}
+
+static void mt_main(void)
+{
+	pthread_t th[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (pthread_create(&th[i], NULL, mt_burner,
+				   (void *)(intptr_t)(i == 2)))
+			_exit(98);
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	pthread_exit(NULL);	/* the group lives on in th[2] */
+}
+
+static char task_state(pid_t pid, pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : 0;
+}
+
+static int count_tasks(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_threads(void **state)
+{
+	struct live *l = *state;
+	const struct ptop_ts_record *g, *r, *me;
+	int rep[2], start[2], go[2], i, n, nl;
+	uint64_t xa, xb, dead = 0, measured = 0, c_before;
+	char buf[512];
+	size_t len = 0;
+	pid_t pid;
+
+	if (!l)
+		skip();
+	if (!(l->ts->caps & PTOP_CAP_NS))
+		skip();
+	assert_int_equal(pipe(rep), 0);
+	assert_int_equal(pipe(start), 0);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(rep[0]);
+		close(start[1]);
+		close(go[1]);
+		mt_rep = rep[1];
+		mt_start = start[0];
+		mt_go = go[0];
+		mt_main();
+	}
+	close(rep[1]);
+	close(start[0]);
+	close(go[0]);
+	/* all 4 threads alive and reported once */
+	for (n = 0; n < 2000 && count_tasks(pid) < 4; n++)
+		usleep(1000);
+	assert_int_equal(count_tasks(pid), 4);
+	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 0);
+	assert_non_null(g);
+	assert_int_equal(g->nthreads, 4);
+	xa = g->xutime_ns + g->xstime_ns;
+	me = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	assert_non_null(me);
+	c_before = rec_c(me);
+
+	assert_int_equal(write(start[1], "xxx", 3), 3);
+	close(start[1]);
+	/* three report lines, one per burner thread */
+	for (nl = 0; nl < 3 && len < sizeof(buf) - 1;) {
+		ssize_t k = read(rep[0], buf + len, sizeof(buf) - 1 - len);
+
+		assert_true(k > 0);
+		for (i = 0; i < k; i++)
+			nl += buf[len + i] == '\n';
+		len += k;
+	}
+	buf[len] = '\0';
+	/* wait: leader is a zombie, 2 burners gone */
+	for (n = 0; n < 2000 && task_state(pid, pid) != 'Z'; n++)
+		usleep(1000);
+	assert_int_equal(task_state(pid, pid), 'Z');
+	usleep(20000);
+
+	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 0);
+	assert_non_null(g);
+	assert_int_equal(g->nthreads, 1);
+	assert_null(find(&l->s_ts, PTOP_TS_KIND_THREAD, pid, 0));
+	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, pid, 1);
+	assert_non_null(r);	/* the leader's exit */
+	dead += r->utime_ns + r->stime_ns;
+	/* the burners that exited: their exit records; one stays alive */
+	n = 0;
+	for (i = 0; i < 3; i++) {
+		char *p = buf;
+		int k, tid = 0;
+		unsigned long long v = 0;
+
+		for (k = 0; k <= i; k++) {
+			assert_int_equal(sscanf(p, "%d %llu", &tid, &v), 2);
+			p = strchr(p, '\n') + 1;
+		}
+		r = find(&l->s_ts, PTOP_TS_KIND_THREAD, tid, 1);
+		if (!r) {
+			/* the one that stays */
+			assert_non_null(find(&l->s_ts, PTOP_TS_KIND_THREAD,
+					     tid, 0));
+			continue;
+		}
+		n++;
+		assert_true(r->utime_ns + r->stime_ns >= v);
+		assert_int_equal(r->tgid, pid);
+		dead += r->utime_ns + r->stime_ns;
+		measured += v;
+	}
+	assert_int_equal(n, 2);
+	xb = g->xutime_ns + g->xstime_ns;
+	print_message("x* grew %llu ns; dead threads' finals %llu ns; "
+		      "burned %llu ns\n", (unsigned long long)(xb - xa),
+		      (unsigned long long)dead, (unsigned long long)measured);
+	assert_int_equal(xb - xa, dead);
+	assert_within(dead, measured, 2.0);
+
+	/* the last thread goes: the group dies and folds into us */
+	close(go[1]);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	close(rep[0]);
+	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 1);
+	assert_non_null(g);
+	assert_int_equal(g->folded_into, getpid());
+	assert_int_equal(g->utime_ns + g->stime_ns, 0);
+	assert_true(g->xutime_ns + g->xstime_ns > xb);
+	me = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	assert_non_null(me);
+	assert_int_equal(rec_c(me) - c_before, rec_t(g) + rec_c(g));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_live, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
