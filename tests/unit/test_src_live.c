@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -592,11 +593,57 @@ static void test_threads(void **state)
 	assert_int_equal(rec_c(me) - c_before, rec_t(g) + rec_c(g));
 }
 
+/* Without CAP_NET_ADMIN: taskstats_nl says so (-EPERM), procfs works. */
+static int unpriv_check(void)
+{
+	struct ptop_src_cfg cfg = { .proc_root = "/proc",
+				    .need = PTOP_NEED_THREADS };
+	struct ptop_src *src = NULL;
+	struct ptop_sample s;
+	char err[300];
+	int ret;
+
+	ret = ptop_src_open(&src, "taskstats_nl", &cfg, err, sizeof(err));
+	if (ret != -EPERM || !strstr(err, "CAP_NET_ADMIN"))
+		return 1;
+	if (ptop_src_open(&src, "procfs", &cfg, err, sizeof(err)))
+		return 2;
+	ptop_sample_init(&s);
+	ret = ptop_src_read(src, &s);
+	if (ret || s.nrecs < 2)
+		return 3;
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+	return 0;
+}
+
+static void test_unpriv(void **state)
+{
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0) {
+		assert_int_equal(unpriv_check(), 0);
+		return;
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(9);
+		_exit(unpriv_check());
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_live, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+		cmocka_unit_test(test_unpriv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
