@@ -595,6 +595,9 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 		return 0;
 	start = ptop_pfs_ticks_ns(&p->pfs, ps.starttime);
 	t = tn_thread_find(p, tid);
+	/* a zombie's exit record came already (it is sent before) */
+	if ((ps.state == 'Z' || ps.state == 'X') && (!t || t->dead))
+		return 0;
 	if (t && t->dead) {
 		/* its exit is known: a zombie leader or not yet released */
 		if (t->start_ns == start || !t->start_exact)

@@ -278,7 +278,7 @@ int ptop_tsnl_listen(struct ptop_tsnl *t, const char *cpumask, int rcvbuf)
 {
 	const struct nlmsghdr *n;
 	ssize_t len;
-	int fd, ret, tries;
+	int fd, ret;
 
 	if (!cpumask) {
 		ret = ptop_tsnl_online_cpus(t->cpumask, sizeof(t->cpumask));
@@ -305,17 +305,13 @@ int ptop_tsnl_listen(struct ptop_tsnl *t, const char *cpumask, int rcvbuf)
 		ret = -errno;
 		goto err_close;
 	}
-	for (tries = 0; tries < 1; tries++) {
-		len = recv(fd, t->buf, t->bufsz, MSG_PEEK);
-		if (len <= 0)
-			break;
-		n = (struct nlmsghdr *)t->buf;
-		if (NLMSG_OK(n, len) && n->nlmsg_type == NLMSG_ERROR &&
-		    n->nlmsg_seq == t->seq) {
-			ret = ((const struct nlmsgerr *)NLMSG_DATA(n))->error;
-			if (ret)
-				goto err_close;
-		}
+	len = recv(fd, t->buf, t->bufsz, MSG_PEEK);
+	n = (struct nlmsghdr *)t->buf;
+	if (len > 0 && NLMSG_OK(n, len) && n->nlmsg_type == NLMSG_ERROR &&
+	    n->nlmsg_seq == t->seq) {
+		ret = ((const struct nlmsgerr *)NLMSG_DATA(n))->error;
+		if (ret)
+			goto err_close;
 	}
 	t->lfd = fd;
 	return 0;

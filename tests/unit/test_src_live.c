@@ -593,6 +593,44 @@ static void test_threads(void **state)
 	assert_int_equal(rec_c(me) - c_before, rec_t(g) + rec_c(g));
 }
 
+/*
+ * A zombie (exited, not yet waited for) is dead: one exit record, and it
+ * is never reported alive again while it lingers in /proc.
+ */
+static void test_zombie(void **state)
+{
+	struct live *l = *state;
+	int i, exits = 0;
+	pid_t pid;
+
+	if (!l)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		burn(5);
+		_exit(7);
+	}
+	for (i = 0; i < 2000 && task_state(pid, pid) != 'Z'; i++)
+		usleep(1000);
+	assert_int_equal(task_state(pid, pid), 'Z');
+	for (i = 0; i < 5; i++) {
+		const struct ptop_ts_record *r;
+
+		assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+		assert_null(find(&l->s_ts, PTOP_TS_KIND_THREAD, pid, 0));
+		assert_null(find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 0));
+		r = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 1);
+		if (r) {
+			exits++;
+			assert_int_equal(r->exit_code, 7 << 8);
+			assert_int_equal(r->folded_into, getpid());
+		}
+	}
+	assert_int_equal(exits, 1);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+}
+
 /* Without CAP_NET_ADMIN: taskstats_nl says so (-EPERM), procfs works. */
 static int unpriv_check(void)
 {
@@ -643,6 +681,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_live, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zombie, setup, teardown),
 		cmocka_unit_test(test_unpriv),
 	};
 
