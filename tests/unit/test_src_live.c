@@ -37,7 +37,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/cnproc.h"
 #include "lib/src.h"
+#include "lib/tsnl.h"
 
 #define NSELF	50
 
@@ -631,6 +633,60 @@ static void test_zombie(void **state)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
 
+static int count_exit(void *arg, const struct ptop_tsnl_stats *st,
+		      const struct ptop_tsnl_stats *tgid)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int count_ev(void *arg, const struct ptop_cnproc_event *ev)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* Overflowing listeners report the loss (ENOBUFS) and keep working. */
+static void test_enobufs(void **state)
+{
+	struct ptop_tsnl ts;
+	struct ptop_cnproc cn;
+	int i, lost_ts = 0, lost_cn = 0, n_ts = 0, n_cn = 0;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(ptop_tsnl_open(&ts), 0);
+	assert_int_equal(ptop_tsnl_listen(&ts, NULL, 1), 0);	/* minimum */
+	assert_int_equal(ptop_cnproc_open(&cn, 1), 0);
+	for (i = 0; i < 300; i++) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	assert_int_equal(ptop_tsnl_drain(&ts, count_exit, &n_ts, &lost_ts), 0);
+	assert_int_equal(ptop_cnproc_drain(&cn, count_ev, &n_cn, &lost_cn),
+			 0);
+	print_message("tiny buffers: %d exit records (lost %d), %d events "
+		      "(lost %d)\n", n_ts, lost_ts, n_cn, lost_cn);
+	assert_int_equal(lost_ts, 1);
+	assert_int_equal(lost_cn, 1);
+	assert_true(n_ts < 300);
+	/* and it goes on: the next exit is seen */
+	lost_ts = 0;
+	n_ts = 0;
+	pid = fork();
+	if (!pid)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(ptop_tsnl_drain(&ts, count_exit, &n_ts, &lost_ts), 0);
+	assert_true(n_ts >= 1);
+	ptop_cnproc_close(&cn);
+	ptop_tsnl_close(&ts);
+}
+
 /* Without CAP_NET_ADMIN: taskstats_nl says so (-EPERM), procfs works. */
 static int unpriv_check(void)
 {
@@ -682,6 +738,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zombie, setup, teardown),
+		cmocka_unit_test(test_enobufs),
 		cmocka_unit_test(test_unpriv),
 	};
 
