@@ -210,6 +210,9 @@ int main(int argc, char **argv)
 			tstime_src_name(&src), err);
 		goto err_src;
 	}
+	if (o.verbose && src.info[0])
+		fprintf(stderr, "tstime: %s: %s\n", tstime_src_name(&src),
+			src.info);
 	if (!o.quiet && src.warn[0])
 		fprintf(stderr, "tstime: warning: %s\n", src.warn);
 	report(out, &o, &res);

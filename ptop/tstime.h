@@ -97,11 +97,14 @@ struct tstime_src {
 	struct ptop_tree_acct ta;
 	int ts_open, cn_open, ta_open;
 	int old_delayacct;		/* -1: untouched */
+	int precise;			/* exit records carry ns runtimes */
+	uint64_t delayacct_checked;	/* CLOCK_MONOTONIC ns */
 	/* kmod --tree */
 	struct ptop_tree_comm *kcomms;
 	size_t nkcomms;
 	char why[512];			/* why better sources were skipped */
 	char warn[256];			/* what the result lacks */
+	char info[256];			/* for -v: how it went */
 };
 
 /* name: NULL = best available, else "kmod", "taskstats", "rusage". */

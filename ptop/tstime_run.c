@@ -7,7 +7,9 @@
  * before exec). SIGINT, SIGTERM, SIGQUIT and SIGHUP sent to tstime by a
  * process (kill(1), a supervisor) are forwarded to the command; the ones a
  * terminal sends go to the whole foreground process group, the command
- * included, so they are not sent twice.
+ * included, so they are not sent twice. One that tstime was started with
+ * ignored stays ignored (the command inherits that). Once the command has
+ * exited, any of them ends the wait for orphans still running.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,8 +53,15 @@ int tstime_run_prepare(struct tstime_run *r)
 		return -errno;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
-	for (i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
+	for (i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++) {
+		struct sigaction sa;
+
+		/* ignored by whoever started us: the command ignores it too */
+		if (!sigaction(fwd_sigs[i], NULL, &sa) &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
 		sigaddset(&mask, fwd_sigs[i]);
+	}
 	if (sigprocmask(SIG_BLOCK, &mask, &r->oldmask))
 		return -errno;
 	r->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -147,14 +156,12 @@ static int run_reap(struct tstime_run *r, int *cmd_done)
 static int run_forward(struct tstime_run *r, int cmd_done,
 		       const struct signalfd_siginfo *si)
 {
+	if (cmd_done)
+		return 1;	/* only orphans left: stop waiting for them */
 	/* a terminal's signal already reached the whole process group */
-	if (si->ssi_code == SI_KERNEL)
-		return 0;
-	if (!cmd_done) {
+	if (si->ssi_code != SI_KERNEL)
 		kill(r->pid, si->ssi_signo);
-		return 0;
-	}
-	return 1;	/* only orphans left: stop waiting for them */
+	return 0;
 }
 
 int tstime_run_wait(struct tstime_run *r)
@@ -182,7 +189,8 @@ int tstime_run_wait(struct tstime_run *r)
 			pfd[n].fd = r->xfd[i];
 			pfd[n++].events = POLLIN;
 		}
-		if (poll(pfd, n, -1) < 0 && errno != EINTR)
+		/* with sockets, wake every 10 ms: the source re-checks task_delayacct */
+		if (poll(pfd, n, r->drain ? 10 : -1) < 0 && errno != EINTR)
 			return -errno;
 		while (read(r->sfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGCHLD)

@@ -407,11 +407,13 @@ static int ts_open(struct tstime_src *s, char *err, size_t errlen)
 	}
 	if (!ret && sysctl_get() == 0 && !sysctl_set(1)) {
 		s->old_delayacct = 0;
-		if (ts_precise(s) <= 0) {
+		ret = ts_precise(s);
+		if (ret <= 0) {
 			sysctl_set(0);
 			s->old_delayacct = -1;
 		}
 	}
+	s->precise = ret > 0;
 	ret = ptop_tsnl_listen(&s->ts, NULL, TS_RCVBUF);
 	if (ret) {
 		snprintf(err, errlen, "taskstats exit listener: %s",
@@ -444,11 +446,38 @@ static int ts_on_event(void *arg, const struct ptop_cnproc_event *ev)
 	return ptop_tree_acct_event(arg, ev);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * The kernel allocates a task's delay accounting at fork only while
+ * kernel.task_delayacct is 1; without it the task's exit record has no
+ * ns runtime. Another program that had set it (ptop, another tstime) may
+ * restore 0 while our tree runs: set it again, and restore 0 at the end.
+ */
+static void ts_keep_delayacct(struct tstime_src *s)
+{
+	uint64_t now = mono_ns();
+
+	if (!s->precise || now - s->delayacct_checked < 5000000ULL)
+		return;
+	s->delayacct_checked = now;
+	if (sysctl_get() == 0 && !sysctl_set(1) && s->old_delayacct < 0)
+		s->old_delayacct = 0;
+}
+
 /* Records first: the kernel sends a task's record before its EXIT. */
 static void ts_drain(void *arg)
 {
 	struct tstime_src *s = arg;
 	int lost = 0;
+
+	ts_keep_delayacct(s);
 
 	if (ptop_tsnl_drain(&s->ts, ts_on_exit, &s->ta, &lost))
 		lost = 1;
@@ -491,6 +520,12 @@ static int ts_end(struct tstime_src *s, const struct tstime_run *r,
 	res->tree_avail = 1;
 	res->comms = s->ta.comms;
 	res->ncomms = s->ta.ncomms;
+	snprintf(s->info, sizeof(s->info),
+		 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based%s",
+		 (unsigned long long)s->ta.paired,
+		 (unsigned long long)s->ta.by_ppid,
+		 (unsigned long long)s->ta.tick_based,
+		 s->ta.lost ? ", messages lost" : "");
 	if (s->ta.lost)
 		snprintf(s->warn, sizeof(s->warn),
 			 "netlink messages were lost (ENOBUFS): the total may miss tasks");
