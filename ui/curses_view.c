@@ -6,6 +6,7 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -150,6 +151,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	SCREEN *scr;
 	int status = 0, ch;
 
+	/* UTF-8 names; LC_NUMERIC stays "C" so numbers look as in batch */
+	setlocale(LC_CTYPE, "");
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		snprintf(app->err, sizeof(app->err),

@@ -54,7 +54,7 @@ int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc)
 	struct pid_idx *map = NULL;
 	long *parent = NULL, *first = NULL, *last = NULL, *next = NULL;
 	size_t *stack = NULL, *order = NULL, sp = 0, k = 0, i, r;
-	int *depth = NULL;
+	int *depth = NULL, pass;
 	bool *seen = NULL;
 	struct ptop_row *out = NULL;
 	int ret = -ENOMEM;
@@ -105,7 +105,7 @@ int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc)
 	 * Two passes over the rows in sort order: first the true roots,
 	 * then whatever is still unseen (only rows in a ppid cycle).
 	 */
-	for (int pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 2; pass++) {
 		for (r = 0; r < n; r++) {
 			if (seen[r] || (pass == 0 && parent[r] >= 0))
 				continue;

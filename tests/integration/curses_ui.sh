@@ -100,6 +100,36 @@ expect 'accounted' "chooser closes"
 if pane | grep -E '^ *PID' | grep -q USER; then bad "USER still shown after hiding it"
 else ok "chooser hid USER"; fi
 
+# reorder: PID one down, so the header starts with the next column
+keys c + Enter
+if wait_for '^ *S +PID +user' 3; then ok "chooser moved PID"
+else bad "chooser reorder"; pane | sed -n 4p | sed 's/^/    | /'; fi
+keys c Down - Enter
+expect '^ *PID +S ' "chooser moved PID back"
+
+# k: kill a victim of our own, then one that is already gone (errno shown)
+cp "$(command -v sleep)" "$tmp/ptopvictim"
+"$tmp/ptopvictim" 300 &
+victim=$!
+keys / C-u p t o p v i c t i m Enter
+expect " $victim .*ptopvictim" "filter finds the victim"
+keys k
+expect "send SIGTERM to $victim \\(ptopvictim\\)\\? \\[y/N\\]" "k asks first"
+keys y
+expect "sent SIGTERM to $victim" "k y: sent"
+wait $victim 2>/dev/null
+[ $? = 143 ] && ok "the victim got SIGTERM" || bad "victim not terminated"
+"$tmp/ptopvictim" 300 &
+victim=$!
+expect " $victim .*ptopvictim" "second victim shown"
+keys k
+expect "send SIGTERM to $victim" "k asks again"
+kill -KILL $victim; wait $victim 2>/dev/null
+keys y
+expect "kill $victim: No such process" "kill failure shows errno"
+keys / C-u p t o p Enter
+expect "filter 'ptop'" "filter back to ptop"
+
 keys d C-u 0 . 5 Enter
 expect 'delay 0.5s' "d: delay"
 keys p
@@ -157,6 +187,22 @@ sleep 0.3
 	bad "SIGTERM: exit status '$(cat "$tmp/rc" 2>/dev/null)'"
 cmp -s "$tmp/stty.before" "$tmp/stty.after" && ok "SIGTERM: terminal restored" ||
 	bad "SIGTERM: terminal modes differ"
+
+# SIGINT (Ctrl-C) too
+rm -f "$tmp/rc" "$tmp/pid" "$tmp/stty.after"
+tm new-session -d -s ptop3 -x 80 -y 24 "bash $tmp/run.sh"
+tm kill-session -t ptop2
+S=ptop3
+expect 'accounted' "third run starts"
+keys C-c
+for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+sleep 0.3
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] && ok "Ctrl-C: exit status 0" ||
+	bad "Ctrl-C: exit status '$(cat "$tmp/rc" 2>/dev/null)'"
+cmp -s "$tmp/stty.before" "$tmp/stty.after" && ok "Ctrl-C: terminal restored" ||
+	bad "Ctrl-C: terminal modes differ"
+grep -Eq 'Segmentation|AddressSanitizer|runtime error' "$tmp/stderr" &&
+	bad "sanitizer output after Ctrl-C"
 
 if [ "${PTOP_ASAN:-0}" = 1 ] && [ -z "${PTOP_ASAN_INNER:-}" ]; then
 	echo "  -- again under -fsanitize=address,undefined (build/asan/)"
