@@ -119,17 +119,46 @@ static size_t cell(char *line, size_t pos, const struct ptop_col *c,
 	return pos < LINE_MAX_LEN ? pos : LINE_MAX_LEN - 1;
 }
 
-static void header_line(const struct ui_app *app, char *line)
+/* The header; [*sort_from, *sort_to) is the sort column's title. */
+static void header_line(const struct ui_app *app, char *line,
+			size_t *sort_from, size_t *sort_to)
 {
-	size_t pos = 0;
+	size_t pos = 0, start;
 	int i;
 
 	line[0] = '\0';
+	*sort_from = *sort_to = 0;
 	for (i = 0; i < app->ncols; i++) {
 		const struct ptop_col *c = &ptop_cols[app->cols[i]];
 
+		start = pos;
 		pos = cell(line, pos, c, c->title, i == app->ncols - 1);
+		if (app->cols[i] == app->view.sort_id && !*sort_to) {
+			/* just the title, without the padding */
+			size_t t = strlen(c->title);
+
+			size_t end = i == app->ncols - 1 ? pos : pos - 1;
+
+			*sort_from = c->left ? start : end - t;
+			*sort_to = *sort_from + t;
+		}
 	}
+}
+
+/* Mark the sort column's title in the header line y. */
+static void mark_sort(int y, size_t from, size_t to, int off)
+{
+	long a = (long)from - off, b = (long)to - off;
+
+	if (y >= LINES || b <= 0 || a >= COLS)
+		return;
+	if (a < 0)
+		a = 0;
+	if (b > COLS)
+		b = COLS;
+	mvchgat(y, (int)a, (int)(b - a),
+		A_BOLD | A_UNDERLINE | (has_colors() ? 0 : A_REVERSE),
+		has_colors() ? 1 : 0, NULL);
 }
 
 static void row_line(const struct cv *cv, const struct ptop_row *r,
@@ -190,7 +219,7 @@ static void draw_table(struct cv *cv)
 	static char line[LINE_MAX_LEN];
 	struct ui_app *app = cv->app;
 	int y, nvis, cur_x = -1;
-	size_t i;
+	size_t i, sort_from, sort_to;
 
 	if (cv->have_iv) {
 		ui_headline(&app->iv, app->view.source, line, sizeof(line));
@@ -220,8 +249,9 @@ static void draw_table(struct cv *cv)
 		status_line(cv, line, sizeof(line));
 		put(2, line, 0, A_NORMAL);
 	}
-	header_line(app, line);
+	header_line(app, line, &sort_from, &sort_to);
 	put(3, line, cv->hscroll, attr_header());
+	mark_sort(3, sort_from, sort_to, cv->hscroll);
 
 	/* rows between the header and the sum line */
 	nvis = LINES - 5;
