@@ -424,9 +424,11 @@ static void *mt_burner(void *arg)
 		     (unsigned long long)clk(CLOCK_THREAD_CPUTIME_ID));
 	if (write(mt_rep, line, n) != n)
 		_exit(99);
-	if (stay)
+	if (stay) {
 		while (read(mt_go, &c, 1) < 0 && errno == EINTR)
 			;
+		_exit(0);	/* no atexit handlers in this forked copy */
+	}
 	return NULL;
 }
 

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Accounting hierarchy of the taskstats_nl source: x*, c*, folding, EXITs */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tsacct.h"
+
+typedef struct ptop_tsacct_group group_t;
+typedef struct ptop_tsacct_thread thread_t;
+
+static unsigned int ta_hash(uint32_t id)
+{
+	return (id * 2654435761U) & (PTOP_TSACCT_HASH - 1);
+}
+
+void ptop_tsacct_init(struct ptop_tsacct *a, uint64_t tick_ns)
+{
+	memset(a, 0, sizeof(*a));
+	a->tick_ns = tick_ns ? tick_ns : 1;
+}
+
+/* --- groups ------------------------------------------------------------ */
+
+group_t *ptop_tsacct_group_find(struct ptop_tsacct *a, uint32_t tgid)
+{
+	group_t *g;
+
+	for (g = a->groups[ta_hash(tgid)]; g; g = g->next)
+		if (g->tgid == tgid)
+			return g;
+	return NULL;
+}
+
+/* Drop a reference; a freed group drops the one it held on its parent. */
+static void ta_group_put(group_t *g)
+{
+	while (g && !--g->nref) {
+		group_t *up = g->aparent;
+
+		free(g);
+		g = up;
+	}
+}
+
+static group_t *ta_live_ancestor(group_t *g)
+{
+	while (g && g->dead)
+		g = g->aparent;
+	return g;
+}
+
+static uint32_t ta_acct_ptgid(group_t *g)
+{
+	group_t *ap = ta_live_ancestor(g->aparent);
+
+	return ap ? ap->tgid : 0;
+}
+
+static group_t *ta_group_new(struct ptop_tsacct *a, uint32_t tgid,
+			     group_t *aparent)
+{
+	group_t *g = calloc(1, sizeof(*g));
+	unsigned int h = ta_hash(tgid);
+
+	if (!g)
+		return NULL;
+	g->tgid = tgid;
+	g->nref = 1;		/* the live hash */
+	g->aparent = aparent;
+	if (aparent)
+		aparent->nref++;
+	g->next = a->groups[h];
+	a->groups[h] = g;
+	return g;
+}
+
+static void ta_group_unhash(struct ptop_tsacct *a, group_t *g)
+{
+	group_t **pp = &a->groups[ta_hash(g->tgid)];
+
+	for (; *pp; pp = &(*pp)->next)
+		if (*pp == g) {
+			*pp = g->next;
+			g->next = NULL;
+			return;
+		}
+}
+
+/* A group that never had a thread: forget it without an EXIT record. */
+static void ta_group_drop(struct ptop_tsacct *a, group_t *g)
+{
+	g->dead = 1;
+	ta_group_unhash(a, g);
+	ta_group_put(g);
+}
+
+/* --- threads ------------------------------------------------------------ */
+
+thread_t *ptop_tsacct_thread_find(struct ptop_tsacct *a, uint32_t tid)
+{
+	thread_t *t;
+
+	for (t = a->threads[ta_hash(tid)]; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static void ta_thread_free(struct ptop_tsacct *a, thread_t *t)
+{
+	thread_t **pp = &a->threads[ta_hash(t->tid)];
+
+	for (; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	ta_group_put(t->g);
+	free(t);
+}
+
+static thread_t *ta_thread_new(struct ptop_tsacct *a, uint32_t tid,
+			       group_t *g)
+{
+	thread_t *t = calloc(1, sizeof(*t));
+	unsigned int h = ta_hash(tid);
+
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->g = g;
+	t->born_gen = a->gen;
+	g->nref++;
+	g->nlive++;
+	t->next = a->threads[h];
+	a->threads[h] = t;
+	return t;
+}
+
+void ptop_tsacct_free(struct ptop_tsacct *a)
+{
+	size_t i;
+
+	for (i = 0; i < PTOP_TSACCT_HASH; i++)
+		while (a->threads[i])
+			ta_thread_free(a, a->threads[i]);
+	for (i = 0; i < PTOP_TSACCT_HASH; i++)
+		while (a->groups[i])
+			ta_group_drop(a, a->groups[i]);
+}
+
+/* --- deaths and folding --------------------------------------------------- */
+
+static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
+			uint64_t exit_ns)
+{
+	struct ptop_ts_record *r;
+	group_t *to;
+
+	g->dead = 1;
+	ta_group_unhash(a, g);
+	to = ta_live_ancestor(g->aparent);
+	if (!to && g->ppid)	/* accounting parent unknown: real parent */
+		to = ptop_tsacct_group_find(a, g->ppid);
+	if (to) {
+		to->cu += g->xu + g->cu;
+		to->cs += g->xs + g->cs;
+	}
+	r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
+	if (r) {
+		r->flags = PTOP_TS_RECF_EXIT | PTOP_TS_RECF_HAS_X |
+			   PTOP_TS_RECF_HAS_C;
+		r->pid = g->tgid;
+		r->tgid = g->tgid;
+		r->ppid = g->ppid;
+		r->acct_ptgid = ta_acct_ptgid(g);
+		r->uid = g->uid;
+		r->state = 'X';
+		memcpy(r->comm, g->comm, sizeof(r->comm));
+		r->start_ns = g->start_ns;
+		r->exit_ns = exit_ns;
+		r->exit_code = code;
+		r->xutime_ns = g->xu;
+		r->xstime_ns = g->xs;
+		r->cutime_ns = g->cu;
+		r->cstime_ns = g->cs;
+		r->hiwater_rss_kb = g->hwm_kb;
+		if (to) {
+			r->folded_into = to->tgid;
+			r->folded_start_ns = to->start_ns;
+		}
+	}
+	ta_group_put(g);	/* the live hash's reference */
+	return r ? 0 : -ENOMEM;
+}
+
+static void ta_take_counters(thread_t *t, const struct ptop_tsacct_counters *c)
+{
+	t->rdelay_ns = c->rdelay_ns;
+	t->nvcsw = c->nvcsw;
+	t->nivcsw = c->nivcsw;
+	t->minflt = c->minflt;
+	t->majflt = c->majflt;
+	if (c->hiwater_kb > t->g->hwm_kb)
+		t->g->hwm_kb = c->hiwater_kb;
+}
+
+/*
+ * Thread t died with final counters c (NULL: lost, closed with what was
+ * last reported, which keeps x* consistent but loses its last bit).
+ */
+static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
+			 const struct ptop_tsacct_counters *c,
+			 uint64_t exit_ns)
+{
+	group_t *g = t->g;
+	struct ptop_ts_record *r;
+	uint64_t u = t->split.user_ns, s = t->split.sys_ns;
+	uint32_t code = 0;
+
+	if (c) {
+		ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user,
+				    c->raw_sys, &u, &s);
+		ta_take_counters(t, c);
+		code = c->exit_code;
+		if (!g->comm[0])
+			memcpy(g->comm, c->comm, sizeof(g->comm) - 1);
+		if (!t->comm[0])
+			memcpy(t->comm, c->comm, sizeof(t->comm) - 1);
+		if (!g->ppid)
+			g->ppid = c->ppid;
+		if (!g->uid)
+			g->uid = c->uid;
+	} else {
+		a->lost = 1;
+	}
+	t->dead = 1;
+	t->dead_gen = a->gen;
+	g->xu += u;
+	g->xs += s;
+	r = ptop_sample_add(a->out, PTOP_TS_KIND_THREAD);
+	if (!r)
+		return -ENOMEM;
+	r->flags = PTOP_TS_RECF_EXIT | a->thread_flags;
+	r->pid = t->tid;
+	r->tgid = g->tgid;
+	r->ppid = g->ppid;
+	r->acct_ptgid = ta_acct_ptgid(g);
+	r->uid = g->uid;
+	r->state = 'X';
+	memcpy(r->comm, t->comm, sizeof(r->comm));
+	r->start_ns = t->start_ns;
+	r->exit_ns = exit_ns;
+	r->exit_code = code;
+	r->utime_ns = u;
+	r->stime_ns = s;
+	r->rdelay_ns = t->rdelay_ns;
+	r->nvcsw = t->nvcsw;
+	r->nivcsw = t->nivcsw;
+	r->minflt = t->minflt;
+	r->majflt = t->majflt;
+	if (!--g->nlive)
+		return ta_group_die(a, g, code, exit_ns);
+	return 0;
+}
+
+/* Close every live thread of g: it is a stale incarnation. */
+static int ta_group_flush(struct ptop_tsacct *a, group_t *g)
+{
+	size_t i;
+	int ret = 0;
+
+	a->lost = 1;
+	g->nref++;	/* keep g while its threads go */
+	for (i = 0; i < PTOP_TSACCT_HASH && !g->dead && !ret; i++) {
+		thread_t *t;
+
+		for (t = a->threads[i]; t && !ret; t = t->next)
+			if (t->g == g && !t->dead)
+				ret = ta_thread_die(a, t, NULL, a->now_ns);
+	}
+	if (!ret && !g->dead)	/* it had no thread at all */
+		ta_group_drop(a, g);
+	ta_group_put(g);
+	return ret;
+}
+
+/* A live group for a new thread; created (with its parent) if unknown. */
+static group_t *ta_group_get(struct ptop_tsacct *a, uint32_t tgid,
+			     uint32_t ptgid, uint64_t start_ns)
+{
+	group_t *g = ptop_tsacct_group_find(a, tgid);
+
+	if (g)
+		return g;
+	g = ta_group_new(a, tgid,
+			 ptgid ? ptop_tsacct_group_find(a, ptgid) : NULL);
+	if (g) {
+		g->ppid = ptgid;
+		g->start_ns = start_ns;
+	}
+	return g;
+}
+
+/* A thread an event talks about: find it, or create it. */
+static int ta_thread_get(struct ptop_tsacct *a, uint32_t tid, uint32_t tgid,
+			 uint32_t ptgid, uint64_t start_ns, thread_t **out)
+{
+	thread_t *t = ptop_tsacct_thread_find(a, tid);
+	group_t *g;
+	int ret;
+
+	*out = NULL;
+	start_ns -= start_ns % a->tick_ns;	/* as /proc would show it */
+	if (t && !t->dead && t->g->tgid == tgid) {
+		*out = t;
+		return 0;
+	}
+	if (t && !t->dead) {	/* a stale incarnation */
+		ret = ta_thread_die(a, t, NULL, a->now_ns);
+		if (ret)
+			return ret;
+	}
+	if (t)
+		ta_thread_free(a, t);
+	g = ptop_tsacct_group_find(a, tgid);
+	if (tid == tgid && g) {
+		/* a new group reusing a live tgid: the old one is gone */
+		ret = ta_group_flush(a, g);
+		if (ret)
+			return ret;
+	}
+	g = ta_group_get(a, tgid, ptgid, start_ns);
+	if (!g)
+		return -ENOMEM;
+	t = ta_thread_new(a, tid, g);
+	if (!t) {
+		if (!g->nlive)
+			ta_group_drop(a, g);
+		return -ENOMEM;
+	}
+	t->start_ns = start_ns;
+	*out = t;
+	return 0;
+}
+
+/*
+ * The scan met a group before its FORK event was seen (forked during the
+ * scan): its parent at fork is the accounting parent, not its ppid now
+ * (init, if that parent already died).
+ */
+static void ta_group_reparent(struct ptop_tsacct *a, group_t *g,
+			      uint32_t ptgid)
+{
+	group_t *pg = ptop_tsacct_group_find(a, ptgid);
+
+	if (!pg || pg == g || pg == g->aparent)
+		return;
+	pg->nref++;
+	ta_group_put(g->aparent);
+	g->aparent = pg;
+	g->want_parent = 0;
+}
+
+/* --- events ------------------------------------------------------------- */
+
+int ptop_tsacct_fork(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
+		     uint32_t ptgid, uint64_t start_ns)
+{
+	thread_t *t = ptop_tsacct_thread_find(a, pid);
+
+	if (pid == tgid && t && !t->dead && t->g->tgid == tgid &&
+	    t->g->scan_gen == a->gen)
+		ta_group_reparent(a, t->g, ptgid);
+	return ta_thread_get(a, pid, tgid, ptgid, start_ns, &t);
+}
+
+int ptop_tsacct_exit(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
+		     uint32_t ptgid, uint64_t start_ns,
+		     const struct ptop_tsacct_counters *c, uint64_t exit_ns)
+{
+	thread_t *t;
+	int ret;
+
+	ret = ta_thread_get(a, pid, tgid ? tgid : pid, ptgid, start_ns, &t);
+	if (ret)
+		return ret;
+	return ta_thread_die(a, t, c, exit_ns);
+}
+
+int ptop_tsacct_lost(struct ptop_tsacct *a, uint32_t pid, uint64_t exit_ns)
+{
+	thread_t *t = ptop_tsacct_thread_find(a, pid);
+
+	if (!t || t->dead)
+		return 0;
+	return ta_thread_die(a, t, NULL, exit_ns);
+}
+
+void ptop_tsacct_exec(struct ptop_tsacct *a, uint32_t tgid)
+{
+	thread_t *t = ptop_tsacct_thread_find(a, tgid);
+
+	if (t && t->dead)
+		ta_thread_free(a, t);
+}
+
+/* --- the /proc scan ------------------------------------------------------- */
+
+int ptop_tsacct_scan_group(struct ptop_tsacct *a, uint32_t tgid,
+			   uint64_t start_ns, uint32_t ppid, char state,
+			   const char *comm, uint64_t rss_kb, group_t **out)
+{
+	group_t *g = ptop_tsacct_group_find(a, tgid);
+	int ret;
+
+	*out = NULL;
+	if (g && g->start_exact && g->start_ns != start_ns) {
+		ret = ta_group_flush(a, g);
+		if (ret)
+			return ret;
+		g = NULL;
+	}
+	if (!g) {
+		g = ta_group_new(a, tgid, NULL);
+		if (!g)
+			return -ENOMEM;
+		g->want_parent = 1;	/* its parent may come later */
+		g->scan_gen = a->gen;
+	}
+	g->start_ns = start_ns;
+	g->start_exact = 1;
+	g->ppid = ppid;
+	g->state = state;
+	memcpy(g->comm, comm, sizeof(g->comm) - 1);
+	g->rss_kb = rss_kb;
+	g->seen_gen = a->gen;
+	g->nseen = 0;
+	g->nref++;	/* the scan's, until scan_group_end */
+	*out = g;
+	return 0;
+}
+
+void ptop_tsacct_scan_group_end(struct ptop_tsacct *a, group_t *g)
+{
+	/* no thread to close it: drop the group nobody saw alive */
+	if (!g->nlive && !g->dead)
+		ta_group_drop(a, g);
+	ta_group_put(g);
+}
+
+int ptop_tsacct_scan_thread(struct ptop_tsacct *a, group_t *g, uint32_t tid,
+			    uint64_t start_ns, char state, const char *comm,
+			    thread_t **out)
+{
+	thread_t *t = ptop_tsacct_thread_find(a, tid);
+	int ret;
+
+	*out = NULL;
+	/* a zombie's exit record came already (it is sent before) */
+	if ((state == 'Z' || state == 'X') && (!t || t->dead))
+		return 0;
+	if (t && t->dead) {
+		/* a zombie leader, or not yet released */
+		if (t->start_ns == start_ns || !t->start_exact)
+			return 0;
+		ta_thread_free(a, t);
+		t = NULL;
+	}
+	/* another incarnation: another group or another start */
+	if (t && (t->g != g || (t->start_exact && t->start_ns != start_ns))) {
+		ret = ta_thread_die(a, t, NULL, a->now_ns);
+		if (ret)
+			return ret;
+		ta_thread_free(a, t);
+		t = NULL;
+	}
+	if (g->dead)
+		return 0;	/* that closed the group: next read */
+	if (!t) {
+		t = ta_thread_new(a, tid, g);
+		if (!t)
+			return -ENOMEM;
+	}
+	t->start_ns = start_ns;
+	t->start_exact = 1;
+	t->state = state;
+	memcpy(t->comm, comm, sizeof(t->comm) - 1);
+	*out = t;
+	return 0;
+}
+
+void ptop_tsacct_scan_counters(struct ptop_tsacct *a, thread_t *t,
+			       const struct ptop_tsacct_counters *c)
+{
+	uint64_t u, s;
+
+	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
+			    &u, &s);
+	ta_take_counters(t, c);
+	t->g->uid = c->uid;
+	t->seen_gen = a->gen;
+	t->g->nseen++;
+}
+
+void ptop_tsacct_scan_end(struct ptop_tsacct *a)
+{
+	size_t i;
+
+	/* groups first met by a scan: their accounting parent is the ppid */
+	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
+		group_t *g, *pg;
+
+		for (g = a->groups[i]; g; g = g->next) {
+			if (!g->want_parent)
+				continue;
+			g->want_parent = 0;
+			pg = g->ppid ? ptop_tsacct_group_find(a, g->ppid) : NULL;
+			if (pg && pg != g && !g->aparent) {
+				g->aparent = pg;
+				pg->nref++;
+			}
+		}
+	}
+}
+
+/* --- end of a generation ---------------------------------------------- */
+
+int ptop_tsacct_sweep(struct ptop_tsacct *a)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
+		thread_t *t, *n;
+
+		for (t = a->threads[i]; t; t = n) {
+			/* reported before and now gone without an exit */
+			if (!t->dead && t->seen_gen != a->gen &&
+			    (t->reported ||
+			     t->born_gen + PTOP_TSACCT_TOMB_GENS < a->gen)) {
+				ret = ta_thread_die(a, t, NULL, a->now_ns);
+				if (ret)
+					return ret;
+			}
+			n = t->next;
+			/* leaders of live groups: zombies until the end */
+			if (t->dead &&
+			    t->dead_gen + PTOP_TSACCT_TOMB_GENS <= a->gen &&
+			    (t->tid != t->g->tgid || t->g->dead))
+				ta_thread_free(a, t);
+		}
+	}
+	return 0;
+}
+
+int ptop_tsacct_emit(struct ptop_tsacct *a)
+{
+	struct ptop_ts_record *r;
+	size_t i;
+
+	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
+		thread_t *t;
+
+		for (t = a->threads[i]; t; t = t->next) {
+			group_t *g = t->g;
+
+			if (t->dead || t->seen_gen != a->gen)
+				continue;
+			r = ptop_sample_add(a->out, PTOP_TS_KIND_THREAD);
+			if (!r)
+				return -ENOMEM;
+			t->reported = 1;
+			r->flags = a->thread_flags;
+			r->pid = t->tid;
+			r->tgid = g->tgid;
+			r->ppid = g->ppid;
+			r->acct_ptgid = ta_acct_ptgid(g);
+			r->uid = g->uid;
+			r->state = t->state;
+			memcpy(r->comm, t->comm, sizeof(r->comm));
+			r->start_ns = t->start_ns;
+			r->utime_ns = t->split.user_ns;
+			r->stime_ns = t->split.sys_ns;
+			r->rdelay_ns = t->rdelay_ns;
+			r->nvcsw = t->nvcsw;
+			r->nivcsw = t->nivcsw;
+			r->minflt = t->minflt;
+			r->majflt = t->majflt;
+		}
+	}
+	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
+		group_t *g;
+
+		for (g = a->groups[i]; g; g = g->next) {
+			if (g->dead || g->seen_gen != a->gen || !g->nseen)
+				continue;
+			r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
+			if (!r)
+				return -ENOMEM;
+			r->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
+			r->pid = g->tgid;
+			r->tgid = g->tgid;
+			r->ppid = g->ppid;
+			r->acct_ptgid = ta_acct_ptgid(g);
+			r->uid = g->uid;
+			r->nthreads = g->nseen;
+			r->state = g->state;
+			memcpy(r->comm, g->comm, sizeof(r->comm));
+			r->start_ns = g->start_ns;
+			r->xutime_ns = g->xu;
+			r->xstime_ns = g->xs;
+			r->cutime_ns = g->cu;
+			r->cstime_ns = g->cs;
+			r->rss_kb = g->rss_kb;
+			r->hiwater_rss_kb = g->hwm_kb;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The accounting hierarchy of the taskstats_nl source: live threads and
+ * groups as last reported, and what dead tasks leave behind.
+ *
+ * A group's accounting parent is its parent at fork (never reparented);
+ * each group keeps synthetic cumulative x* (its dead threads) and c* (its
+ * dead descendants) counters that start at 0. A dead thread adds its final
+ * own time to its group's x*; a group dies with its last thread and adds
+ * its final x* + c* to the c* of its nearest LIVE accounting ancestor
+ * (dead ancestors are walked through). Every death appends an EXIT record
+ * to the current sample, so x* and c* always move by exactly what the EXIT
+ * records say.
+ *
+ * No I/O here: the source feeds fork/exit events and /proc scan results;
+ * dead groups stay in memory only while a live descendant refers to them.
+ * Times are ns; the user/system split of a thread is kept monotonic
+ * (ptop_cputime_adjust()).
+ */
+#ifndef PTOP_TSACCT_H
+#define PTOP_TSACCT_H
+
+#include <stdint.h>
+#include "cputime.h"
+#include "src.h"
+
+#define PTOP_TSACCT_HASH	4096	/* buckets, power of two */
+#define PTOP_TSACCT_TOMB_GENS	2	/* reads a dead thread is remembered */
+
+struct ptop_tsacct_group {
+	struct ptop_tsacct_group *next;		/* live hash chain */
+	struct ptop_tsacct_group *aparent;	/* accounting parent, may be dead */
+	unsigned int nref;	/* live hash + threads + acct children */
+	unsigned int nlive;	/* live threads */
+	unsigned int nseen;	/* threads met by this generation's scan */
+	uint32_t tgid, ppid, uid;
+	uint64_t start_ns;
+	uint64_t xu, xs, cu, cs;	/* synthetic cumulative x*, c* */
+	uint64_t rss_kb, hwm_kb;
+	uint64_t seen_gen;	/* generation of the last scan that met it */
+	uint64_t scan_gen;	/* created by the scan of that generation */
+	char comm[PTOP_TS_COMM_LEN];
+	char state;
+	unsigned int dead : 1, start_exact : 1, want_parent : 1;
+};
+
+struct ptop_tsacct_thread {
+	struct ptop_tsacct_thread *next;	/* hash chain, one per tid */
+	struct ptop_tsacct_group *g;
+	uint32_t tid;
+	uint64_t start_ns;
+	struct ptop_cputime_prev split;	/* own user/sys as last reported */
+	uint64_t rdelay_ns, nvcsw, nivcsw, minflt, majflt;
+	uint64_t seen_gen, dead_gen, born_gen;
+	char comm[PTOP_TS_COMM_LEN];
+	char state;
+	unsigned int dead : 1, start_exact : 1, reported : 1;
+};
+
+/* A thread's counters (live, or final at exit), as the kernel gave them. */
+struct ptop_tsacct_counters {
+	uint64_t runtime_ns;		/* the total to report */
+	uint64_t raw_user, raw_sys;	/* any unit: only their ratio counts */
+	uint64_t rdelay_ns;
+	uint64_t nvcsw, nivcsw, minflt, majflt;
+	uint64_t hiwater_kb;
+	uint32_t uid, ppid, exit_code;
+	char comm[PTOP_TS_COMM_LEN];
+};
+
+struct ptop_tsacct {
+	struct ptop_tsacct_thread *threads[PTOP_TSACCT_HASH];
+	struct ptop_tsacct_group *groups[PTOP_TSACCT_HASH]; /* live only */
+	uint64_t gen;		/* one per read; bumped by the caller */
+	uint64_t now_ns;	/* CLOCK_BOOTTIME of this read (lost exits) */
+	uint64_t tick_ns;	/* start estimates are truncated to a tick */
+	unsigned int thread_flags; /* added to THREAD records (HAS_RDELAY) */
+	int lost;		/* set when data was lost (caller resets) */
+	struct ptop_sample *out; /* EXIT records go here */
+};
+
+void ptop_tsacct_init(struct ptop_tsacct *a, uint64_t tick_ns);
+void ptop_tsacct_free(struct ptop_tsacct *a);
+
+struct ptop_tsacct_group *ptop_tsacct_group_find(struct ptop_tsacct *a,
+						 uint32_t tgid);
+struct ptop_tsacct_thread *ptop_tsacct_thread_find(struct ptop_tsacct *a,
+						   uint32_t tid);
+
+/*
+ * Events, in kernel order. start_ns: an estimate (CLOCK_BOOTTIME) used
+ * until a scan gives the exact one. exit_ns: CLOCK_BOOTTIME of the exit.
+ */
+int ptop_tsacct_fork(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
+		     uint32_t ptgid, uint64_t start_ns);
+/* Final counters of a dead thread (an unknown one is born and dies). */
+int ptop_tsacct_exit(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
+		     uint32_t ptgid, uint64_t start_ns,
+		     const struct ptop_tsacct_counters *c, uint64_t exit_ns);
+/* pid is dead but its final counters were lost: close it as last seen. */
+int ptop_tsacct_lost(struct ptop_tsacct *a, uint32_t pid, uint64_t exit_ns);
+/* tgid exec'ed (a non-leader exec takes over the leader's pid). */
+void ptop_tsacct_exec(struct ptop_tsacct *a, uint32_t tgid);
+
+/*
+ * The /proc scan. scan_group: the group as /proc shows it now (a stale
+ * incarnation with another start is closed first); NULL only on ENOMEM.
+ * scan_thread: a thread of it; *t = NULL when it must be skipped (a dead
+ * task still in /proc). scan_counters: its counters from the kernel.
+ * scan_group_end once its threads are done; scan_end after all groups.
+ */
+int ptop_tsacct_scan_group(struct ptop_tsacct *a, uint32_t tgid,
+			   uint64_t start_ns, uint32_t ppid, char state,
+			   const char *comm, uint64_t rss_kb,
+			   struct ptop_tsacct_group **g);
+int ptop_tsacct_scan_thread(struct ptop_tsacct *a,
+			    struct ptop_tsacct_group *g, uint32_t tid,
+			    uint64_t start_ns, char state, const char *comm,
+			    struct ptop_tsacct_thread **t);
+void ptop_tsacct_scan_counters(struct ptop_tsacct *a,
+			       struct ptop_tsacct_thread *t,
+			       const struct ptop_tsacct_counters *c);
+void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
+				struct ptop_tsacct_group *g);
+void ptop_tsacct_scan_end(struct ptop_tsacct *a);
+
+/*
+ * End of a generation: close threads that vanished without an exit record
+ * (lost), forget old dead ones, then append the live THREAD and GROUP
+ * records of everything this generation's scan met.
+ */
+int ptop_tsacct_sweep(struct ptop_tsacct *a);
+int ptop_tsacct_emit(struct ptop_tsacct *a);
+
+#endif /* PTOP_TSACCT_H */
