@@ -130,7 +130,7 @@ static struct ptop_tree_comm *ta_comm(struct ptop_tree_acct *ta,
 	}
 	c = &ta->comms[ta->ncomms++];
 	memset(c, 0, sizeof(*c));
-	strncpy(c->comm, comm, PTOP_TS_COMM_LEN - 1);
+	memcpy(c->comm, comm, strnlen(comm, PTOP_TS_COMM_LEN - 1));
 	return c;
 }
 
@@ -140,9 +140,17 @@ static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
 	struct ptop_tree_comm *c;
 	uint64_t run, u, s;
 
-	if (st->run_virtual_ns) {
-		run = st->run_virtual_ns;
-	} else {
+	run = st->run_virtual_ns;
+	/*
+	 * The record is filled in do_exit(), before the scheduler folded
+	 * the current slice into sum_exec_runtime (a tick or a switch
+	 * does): a task that never left the CPU (one arrival) may show 0.
+	 * It ran from its first arrival on: elapsed - run-queue wait.
+	 */
+	if (st->cpu_count == 1 && st->etime_us * 1000 > st->cpu_delay_ns &&
+	    st->etime_us * 1000 - st->cpu_delay_ns > run)
+		run = st->etime_us * 1000 - st->cpu_delay_ns;
+	if (!run) {
 		run = (st->utime_us + st->stime_us) * 1000;
 		ta->tick_based++;
 	}
@@ -243,6 +251,17 @@ int ptop_tree_acct_exit(struct ptop_tree_acct *ta,
 	}
 	ta->recs[ta->nrecs++] = *st;
 	return 0;
+}
+
+size_t ptop_tree_acct_pending(const struct ptop_tree_acct *ta)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ta->nrecs; i++)
+		n += ptop_tree_acct_is_desc(ta, ta->recs[i].tgid);
+	for (i = 0; i < ta->nwaits; i++)
+		n += !!ta->waits[i].desc;
+	return n;
 }
 
 static int ta_cmp_comm(const void *a, const void *b)

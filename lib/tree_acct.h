@@ -16,6 +16,11 @@
  * root, a descendant group known from fork events, or the group of another
  * counted record. With the root a child subreaper, orphans have the root
  * as ppid, so the chains reach it.
+ *
+ * A record's runtime is cpu_run_virtual_total (sum_exec_runtime), which
+ * lags by the slice still running at exit; for a task that ran in one
+ * slice from its first arrival to exit (cpu_count 1) it is elapsed time
+ * minus run-queue wait. Without either, the tick-sampled utime + stime.
  */
 #ifndef PTOP_TREE_ACCT_H
 #define PTOP_TREE_ACCT_H
@@ -69,6 +74,13 @@ void ptop_tree_acct_lost(struct ptop_tree_acct *ta);
 
 /* Is tgid a live descendant known from fork events? */
 int ptop_tree_acct_is_desc(const struct ptop_tree_acct *ta, uint32_t tgid);
+
+/*
+ * Records of known descendants still waiting for their EXIT event, and
+ * descendants' EXIT events waiting for their record: what is worth
+ * waiting for at the end.
+ */
+size_t ptop_tree_acct_pending(const struct ptop_tree_acct *ta);
 
 /*
  * No more input: resolve the unpaired records through ppid chains, and

@@ -66,6 +66,7 @@ struct tstime_run {
 	int xfd[2];
 	void (*drain)(void *arg);
 	void *drain_arg;
+	int tick_ms;			/* also drain this often; -1: never */
 };
 
 int tstime_run_prepare(struct tstime_run *r);
@@ -97,7 +98,7 @@ struct tstime_src {
 	struct ptop_tree_acct ta;
 	int ts_open, cn_open, ta_open;
 	int old_delayacct;		/* -1: untouched */
-	int precise;			/* exit records carry ns runtimes */
+	int keep_delayacct;		/* re-set task_delayacct if reset */
 	uint64_t delayacct_checked;	/* CLOCK_MONOTONIC ns */
 	/* kmod --tree */
 	struct ptop_tree_comm *kcomms;

@@ -47,6 +47,7 @@ int tstime_run_prepare(struct tstime_run *r)
 	size_t i;
 
 	r->sfd = -1;
+	r->tick_ms = -1;
 	r->ru_maxrss_kb = 0;
 	/* orphans of the tree come to us, not to init */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
@@ -189,8 +190,7 @@ int tstime_run_wait(struct tstime_run *r)
 			pfd[n].fd = r->xfd[i];
 			pfd[n++].events = POLLIN;
 		}
-		/* with sockets, wake every 10 ms: the source re-checks task_delayacct */
-		if (poll(pfd, n, r->drain ? 10 : -1) < 0 && errno != EINTR)
+		if (poll(pfd, n, r->tick_ms) < 0 && errno != EINTR)
 			return -errno;
 		while (read(r->sfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGCHLD)

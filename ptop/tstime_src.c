@@ -10,8 +10,9 @@
  *            task that dies, kept when it descends from tstime (lib/
  *            tree_acct over the proc connector). Exact; costs one message
  *            per exiting task system-wide; needs CAP_NET_ADMIN. The ns
- *            runtime needs kernel.task_delayacct=1: set while tstime runs
- *            and restored, as the taskstats_nl source of ptop does.
+ *            runtime needs kernel.task_delayacct=1 on older kernels: set
+ *            while tstime runs and restored, as the taskstats_nl source
+ *            of ptop does (newer kernels fill it regardless).
  * rusage:    wait4() of the command and, as child subreaper, of every
  *            orphan. Children that reaped themselves are lost.
  */
@@ -405,6 +406,11 @@ static int ts_open(struct tstime_src *s, char *err, size_t errlen)
 		snprintf(err, errlen, "taskstats query: %s", strerror(-ret));
 		return ret;
 	}
+	/*
+	 * Newer kernels fill the runtime without delay accounting: then
+	 * leave the sysctl alone. Set to 1 by someone else: it may be
+	 * needed, keep it set (ts_keep_delayacct()).
+	 */
 	if (!ret && sysctl_get() == 0 && !sysctl_set(1)) {
 		s->old_delayacct = 0;
 		ret = ts_precise(s);
@@ -413,7 +419,8 @@ static int ts_open(struct tstime_src *s, char *err, size_t errlen)
 			s->old_delayacct = -1;
 		}
 	}
-	s->precise = ret > 0;
+	s->keep_delayacct = ret > 0 &&
+		     (s->old_delayacct >= 0 || sysctl_get() == 1);
 	ret = ptop_tsnl_listen(&s->ts, NULL, TS_RCVBUF);
 	if (ret) {
 		snprintf(err, errlen, "taskstats exit listener: %s",
@@ -464,7 +471,7 @@ static void ts_keep_delayacct(struct tstime_src *s)
 {
 	uint64_t now = mono_ns();
 
-	if (!s->precise || now - s->delayacct_checked < 5000000ULL)
+	if (!s->keep_delayacct || now - s->delayacct_checked < 5000000ULL)
 		return;
 	s->delayacct_checked = now;
 	if (sysctl_get() == 0 && !sysctl_set(1) && s->old_delayacct < 0)
@@ -498,16 +505,15 @@ static int ts_end(struct tstime_src *s, const struct tstime_run *r,
 
 	/*
 	 * The last EXIT events may be sent after the task was reaped: wait
-	 * a little for every record to pair (records of unrelated tasks
+	 * a little for our records to pair (records of unrelated tasks
 	 * keep arriving, so do not wait for silence).
 	 */
 	for (i = 0; i < 20; i++) {
 		ts_drain(s);
-		if (!s->ta.nrecs && !s->ta.nwaits)
+		if (!ptop_tree_acct_pending(&s->ta))
 			break;
 		poll(pfd, 2, 10);
 	}
-	ts_drain(s);
 	ret = ptop_tree_acct_finish(&s->ta);
 	if (ret)
 		return ret;
@@ -531,7 +537,7 @@ static int ts_end(struct tstime_src *s, const struct tstime_run *r,
 			 "netlink messages were lost (ENOBUFS): the total may miss tasks");
 	else if (s->ta.tick_based)
 		snprintf(s->warn, sizeof(s->warn),
-			 "%llu tasks only had tick-based times (kernel.task_delayacct is 0)",
+			 "%llu exit records had no ns runtime: tick-sampled times used",
 			 (unsigned long long)s->ta.tick_based);
 	return 0;
 }
@@ -596,6 +602,8 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 		r->xfd[1] = s->cn.fd;
 		r->drain = ts_drain;
 		r->drain_arg = s;
+		/* wake now and then to keep task_delayacct set */
+		r->tick_ms = s->keep_delayacct ? 10 : -1;
 		return 0;
 	case TSTIME_SRC_RUSAGE:
 		break;

@@ -179,7 +179,7 @@ set +m
 
 # --- JSON schema ------------------------------------------------------------
 for src in taskstats rusage; do
-	"$T" --source=$src --json --tree -o "$tmp/s.json" sh -c 'exit 7'
+	"$T" -q --source=$src --json --tree -o "$tmp/s.json" sh -c 'exit 7'
 	python3 - "$tmp/s.json" "$src" <<'EOF' && ok "--json schema ($src)" || bad "--json schema ($src)"
 import json, sys
 j = json.load(open(sys.argv[1]))

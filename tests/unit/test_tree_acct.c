@@ -178,11 +178,13 @@ static void test_out_of_order(void **state)
 	exit_ev(ta, 102, 102);
 	exit_ev(ta, 700, 700);
 	assert_int_equal(ta->nwaits, 2);
+	assert_int_equal(ptop_tree_acct_pending(ta), 1);
 	rec(ta, 700, 700, 7, "theirs", 1000);
 	rec(ta, 102, 102, 101, "ours", 10);
 	assert_int_equal(ta->nwaits, 0);
 	/* records read ahead: the parent's waits while its child goes on */
 	rec(ta, 101, 101, ROOT, "ours", 1);
+	assert_int_equal(ptop_tree_acct_pending(ta), 1);
 	fork_ev(ta, 101, 103, 103);
 	rec(ta, 103, 103, 101, "ours", 3);
 	exit_ev(ta, 103, 103);
@@ -246,6 +248,35 @@ static void test_threads_and_ticks(void **state)
 	assert_int_equal(ta->comms[0].threads, 1);
 }
 
+static void test_one_slice(void **state)
+{
+	struct ptop_tree_acct *ta = *state;
+	struct ptop_tsnl_stats st;
+
+	/* ran once, never switched out: sum_exec_runtime still 0 at exit */
+	fork_ev(ta, ROOT, 101, 101);
+	memset(&st, 0, sizeof(st));
+	st.pid = st.tgid = 101;
+	st.ppid = ROOT;
+	strcpy(st.comm, "sh");
+	st.cpu_count = 1;
+	st.etime_us = 900;
+	st.cpu_delay_ns = 100000;
+	assert_int_equal(ptop_tree_acct_exit(ta, &st), 0);
+	exit_ev(ta, 101, 101);
+	/* several slices: the runtime as given */
+	fork_ev(ta, ROOT, 102, 102);
+	st.pid = st.tgid = 102;
+	st.cpu_count = 3;
+	st.run_virtual_ns = 5 * MS;
+	st.etime_us = 90000;
+	assert_int_equal(ptop_tree_acct_exit(ta, &st), 0);
+	exit_ev(ta, 102, 102);
+	assert_int_equal(ptop_tree_acct_finish(ta), 0);
+	assert_int_equal(ta->user_ns + ta->sys_ns, 800000 + 5 * MS);
+	assert_int_equal(ta->tick_based, 0);
+}
+
 static void test_lost_record(void **state)
 {
 	struct ptop_tree_acct *ta = *state;
@@ -267,6 +298,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_out_of_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_events_ppid_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads_and_ticks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_slice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_record, setup, teardown),
 	};
 
