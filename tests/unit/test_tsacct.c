@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The taskstats_nl accounting hierarchy (lib/tsacct) with scripted events
+ * and scans: x* and c* move by exactly what EXIT records say, orphans fold
+ * through dead ancestors into the nearest live one, lost and reused pids
+ * are closed with their last counters, zombies are never alive again.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/tsacct.h"
+
+#define TICK	10000000ULL
+
+struct fx {
+	struct ptop_tsacct a;
+	struct ptop_sample s;
+};
+
+/* one scripted task for a scan */
+struct task {
+	uint32_t tid, tgid, ppid;
+	uint64_t start, runtime, ru, rs;
+	char state;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	ptop_tsacct_init(&f->a, TICK);
+	ptop_sample_init(&f->s);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	ptop_tsacct_free(&f->a);
+	ptop_sample_free(&f->s);
+	free(f);
+	return 0;
+}
+
+static void gen(struct fx *f)
+{
+	f->a.gen++;
+	f->a.lost = 0;
+	f->a.now_ns = 1000 * TICK + f->a.gen;
+	ptop_sample_reset(&f->s);
+	f->a.out = &f->s;
+}
+
+static struct ptop_tsacct_counters cnt(uint64_t runtime, uint64_t ru,
+				       uint64_t rs)
+{
+	struct ptop_tsacct_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.runtime_ns = runtime;
+	c.raw_user = ru;
+	c.raw_sys = rs;
+	strcpy(c.comm, "x");
+	return c;
+}
+
+/* Scan these tasks (grouped by tgid, in order), then sweep and emit. */
+static void scan(struct fx *f, const struct task *t, int n)
+{
+	struct ptop_tsacct_group *g = NULL;
+	struct ptop_tsacct_thread *th;
+	uint32_t cur = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct ptop_tsacct_counters c;
+
+		if (t[i].tgid != cur) {
+			if (g)
+				ptop_tsacct_scan_group_end(&f->a, g);
+			cur = t[i].tgid;
+			assert_int_equal(ptop_tsacct_scan_group(&f->a, cur,
+				t[i].start, t[i].ppid, t[i].state ? t[i].state : 'S',
+				"grp", 4, &g), 0);
+		}
+		assert_int_equal(ptop_tsacct_scan_thread(&f->a, g, t[i].tid,
+			t[i].start, t[i].state ? t[i].state : 'S', "thr", &th),
+			0);
+		if (!th)
+			continue;
+		c = cnt(t[i].runtime, t[i].ru, t[i].rs);
+		ptop_tsacct_scan_counters(&f->a, th, &c);
+	}
+	if (g)
+		ptop_tsacct_scan_group_end(&f->a, g);
+	ptop_tsacct_scan_end(&f->a);
+	assert_int_equal(ptop_tsacct_sweep(&f->a), 0);
+	assert_int_equal(ptop_tsacct_emit(&f->a), 0);
+}
+
+static const struct ptop_ts_record *rec(struct fx *f, int kind, uint32_t pid,
+					int exit)
+{
+	size_t i;
+
+	for (i = 0; i < f->s.nrecs; i++) {
+		const struct ptop_ts_record *r = &f->s.recs[i];
+
+		if (r->kind == kind && r->pid == pid &&
+		    !!(r->flags & PTOP_TS_RECF_EXIT) == exit)
+			return r;
+	}
+	return NULL;
+}
+
+static uint64_t own(const struct ptop_ts_record *r)
+{
+	return r->utime_ns + r->stime_ns;
+}
+
+static uint64_t xt(const struct ptop_ts_record *r)
+{
+	return r->xutime_ns + r->xstime_ns;
+}
+
+static uint64_t ct(const struct ptop_ts_record *r)
+{
+	return r->cutime_ns + r->cstime_ns;
+}
+
+static int do_exit(struct fx *f, uint32_t pid, uint32_t tgid, uint32_t ppid,
+		   uint64_t runtime)
+{
+	struct ptop_tsacct_counters c = cnt(runtime, 1, 1);
+
+	c.exit_code = 0x100;
+	return ptop_tsacct_exit(&f->a, pid, tgid, ppid, 5 * TICK + 3, &c,
+				f->a.now_ns);
+}
+
+/* init(1) -> sh(100) -> app(200, two threads) */
+static const struct task base[] = {
+	{ 1, 1, 0, 1 * TICK, 5000, 1, 1, 0 },
+	{ 100, 100, 1, 2 * TICK, 4000, 1, 3, 0 },
+	{ 200, 200, 100, 3 * TICK, 1000, 1, 3, 0 },
+	{ 201, 200, 100, 4 * TICK, 2000, 1, 1, 0 },
+};
+
+static void open_and_first(struct fx *f)
+{
+	struct ptop_tsacct_group *g;
+
+	/* the open: structure only (no counters), nothing emitted */
+	gen(f);
+	scan(f, base, 0);
+	assert_int_equal(ptop_tsacct_scan_group(&f->a, 1, TICK, 0, 'S', "i",
+						0, &g), 0);
+	ptop_tsacct_scan_group_end(&f->a, g);	/* no thread: dropped */
+	gen(f);
+	scan(f, base, 4);
+}
+
+static void test_live_records(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	assert_int_equal(f->s.nrecs, 4 + 3);
+	r = rec(f, PTOP_TS_KIND_THREAD, 200, 0);
+	assert_non_null(r);
+	assert_int_equal(r->utime_ns, 250);
+	assert_int_equal(r->stime_ns, 750);
+	assert_int_equal(r->start_ns, 3 * TICK);
+	assert_int_equal(r->acct_ptgid, 100);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_non_null(r);
+	assert_int_equal(r->nthreads, 2);
+	assert_int_equal(r->acct_ptgid, 100);
+	assert_int_equal(r->flags, PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C);
+	assert_int_equal(xt(r) + ct(r), 0);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(r->acct_ptgid, 1);
+	assert_int_equal(f->a.lost, 0);
+}
+
+static void test_thread_exit_x(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(do_exit(f, 201, 200, 100, 2600), 0);
+	scan(f, base, 3);
+	r = rec(f, PTOP_TS_KIND_THREAD, 201, 1);
+	assert_non_null(r);
+	assert_int_equal(own(r), 2600);
+	assert_int_equal(r->start_ns, 4 * TICK);	/* as reported alive */
+	assert_true(r->utime_ns >= 1000 && r->stime_ns >= 1000);
+	assert_null(rec(f, PTOP_TS_KIND_THREAD, 201, 0));
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_int_equal(xt(r), 2600);
+	assert_int_equal(r->nthreads, 1);
+	assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+}
+
+static void test_group_exit_folds(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r, *g;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(do_exit(f, 201, 200, 100, 2500), 0);
+	assert_int_equal(do_exit(f, 200, 200, 100, 1200), 0);
+	scan(f, base, 2);
+	g = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	assert_non_null(g);
+	assert_int_equal(own(g), 0);
+	assert_int_equal(xt(g), 3700);
+	assert_int_equal(g->folded_into, 100);
+	assert_int_equal(g->folded_start_ns, 2 * TICK);
+	assert_int_equal(g->exit_code, 0x100);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 3700);
+}
+
+/* sh forks a middle that forks an orphan and dies; the orphan dies later */
+static void test_orphan_through_dead_middle(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+	static const struct task later[] = {
+		{ 1, 1, 0, 1 * TICK, 5000, 1, 1, 0 },
+		{ 100, 100, 1, 2 * TICK, 4000, 1, 3, 0 },
+		{ 301, 301, 1, 9 * TICK, 700, 1, 0, 0 },	/* ppid init now */
+	};
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 8 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 301, 301, 300, 9 * TICK), 0);
+	assert_int_equal(do_exit(f, 300, 300, 100, 50), 0);
+	/* 200 dies too, the orphan lives on */
+	assert_int_equal(do_exit(f, 201, 200, 100, 2000), 0);
+	assert_int_equal(do_exit(f, 200, 200, 100, 1000), 0);
+	scan(f, later, 3);
+	r = rec(f, PTOP_TS_KIND_GROUP, 300, 1);
+	assert_int_equal(r->folded_into, 100);
+	r = rec(f, PTOP_TS_KIND_GROUP, 301, 0);
+	assert_non_null(r);
+	assert_int_equal(r->ppid, 1);
+	assert_int_equal(r->acct_ptgid, 100);	/* nearest live, not init */
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 50 + 3000);
+
+	gen(f);
+	assert_int_equal(do_exit(f, 301, 301, 1, 900), 0);
+	scan(f, later, 2);
+	r = rec(f, PTOP_TS_KIND_GROUP, 301, 1);
+	assert_int_equal(r->folded_into, 100);
+	assert_int_equal(xt(r), 900);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 50 + 3000 + 900);
+	assert_int_equal(r->acct_ptgid, 1);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/* A chain of dead groups: the c* of each travels up with it. */
+static void test_dead_chain(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 100, 0), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 400, 0), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 402, 402, 401, 0), 0);
+	assert_int_equal(do_exit(f, 402, 402, 401, 7), 0);	/* into 401 */
+	assert_int_equal(do_exit(f, 400, 400, 100, 11), 0);	/* into 100 */
+	assert_int_equal(do_exit(f, 401, 401, 1, 13), 0);	/* 400 dead */
+	scan(f, base, 4);
+	r = rec(f, PTOP_TS_KIND_GROUP, 402, 1);
+	assert_int_equal(r->folded_into, 401);
+	r = rec(f, PTOP_TS_KIND_GROUP, 401, 1);
+	assert_int_equal(r->folded_into, 100);
+	assert_int_equal(xt(r) + ct(r), 13 + 7);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 7 + 11 + 13);
+}
+
+/* Born and died between two reads: a new task with an estimated start. */
+static void test_unknown_exit(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(do_exit(f, 700, 700, 100, 333), 0);
+	scan(f, base, 4);
+	r = rec(f, PTOP_TS_KIND_THREAD, 700, 1);
+	assert_non_null(r);
+	assert_int_equal(r->start_ns, 5 * TICK);	/* tick-truncated */
+	assert_int_equal(own(r), 333);
+	r = rec(f, PTOP_TS_KIND_GROUP, 700, 1);
+	assert_int_equal(r->folded_into, 100);
+	assert_int_equal(r->acct_ptgid, 100);
+}
+
+/* Gone without an exit record: closed with the last reported counters. */
+static void test_lost_thread(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	scan(f, base, 3);	/* 201 vanished */
+	assert_int_equal(f->a.lost, 1);
+	r = rec(f, PTOP_TS_KIND_THREAD, 201, 1);
+	assert_non_null(r);
+	assert_int_equal(own(r), 2000);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_int_equal(xt(r), 2000);
+	/* the whole group vanishes: closed and folded */
+	gen(f);
+	scan(f, base, 2);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	assert_non_null(r);
+	assert_int_equal(xt(r), 3000);
+	assert_int_equal(r->folded_into, 100);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 3000);
+}
+
+/* The same pid with another start: the old one is closed, a new one born */
+static void test_pid_reuse(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+	struct task t[4];
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(t));
+	t[2].start = t[3].start = 50 * TICK;
+	t[2].runtime = 10;
+	t[3].runtime = 20;
+	gen(f);
+	scan(f, t, 4);
+	assert_int_equal(f->a.lost, 1);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	assert_non_null(r);
+	assert_int_equal(r->start_ns, 3 * TICK);
+	assert_int_equal(xt(r), 3000);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_non_null(r);
+	assert_int_equal(r->start_ns, 50 * TICK);
+	assert_int_equal(xt(r), 0);
+	r = rec(f, PTOP_TS_KIND_THREAD, 200, 0);
+	assert_int_equal(own(r), 10);
+}
+
+/* An exited, not yet reaped process stays in /proc as a zombie. */
+static void test_zombie(void **state)
+{
+	struct fx *f = *state;
+	struct task t[4];
+	int i;
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(t));
+	gen(f);
+	assert_int_equal(do_exit(f, 201, 200, 100, 2000), 0);
+	assert_int_equal(do_exit(f, 200, 200, 100, 1000), 0);
+	t[2].state = 'Z';
+	scan(f, t, 3);
+	assert_non_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+	for (i = 0; i < 5; i++) {
+		gen(f);
+		scan(f, t, 3);
+		assert_null(rec(f, PTOP_TS_KIND_THREAD, 200, 0));
+		assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 0));
+		assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+	}
+}
+
+/* A leader that exited while its threads live: a zombie leader. */
+static void test_zombie_leader(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+	struct task t[4];
+	int i;
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(t));
+	gen(f);
+	assert_int_equal(do_exit(f, 200, 200, 100, 1500), 0);
+	t[2].state = 'Z';
+	scan(f, t, 4);
+	for (i = 0; i < 4; i++) {
+		assert_null(rec(f, PTOP_TS_KIND_THREAD, 200, 0));
+		r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+		assert_non_null(r);
+		assert_int_equal(xt(r), 1500);
+		assert_int_equal(r->nthreads, 1);
+		gen(f);
+		scan(f, t, 4);
+	}
+}
+
+/* The scan met a child before its FORK event: the fork parent wins. */
+static void test_fork_after_scan(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+	struct task t[5];
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 600, 600, 1, 60 * TICK, 10, 1, 1, 0 };
+	gen(f);
+	scan(f, t, 5);	/* ppid 1: its parent 300 died already */
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 200, 0), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 600, 600, 300, 0), 0);
+	assert_int_equal(do_exit(f, 300, 300, 200, 5), 0);
+	gen(f);
+	assert_int_equal(do_exit(f, 600, 600, 1, 40), 0);
+	scan(f, base, 4);
+	r = rec(f, PTOP_TS_KIND_GROUP, 600, 1);
+	assert_int_equal(r->folded_into, 200);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_int_equal(ct(r), 45);
+}
+
+/* The user/system split of a thread never goes backwards. */
+static void test_split_monotonic(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+	struct task t[4];
+	uint64_t u, s;
+
+	open_and_first(f);
+	r = rec(f, PTOP_TS_KIND_THREAD, 100, 0);
+	u = r->utime_ns;
+	s = r->stime_ns;
+	memcpy(t, base, sizeof(t));
+	t[1].runtime = 4100;
+	t[1].ru = 100;	/* the raw split swings to all user */
+	t[1].rs = 0;
+	gen(f);
+	scan(f, t, 4);
+	r = rec(f, PTOP_TS_KIND_THREAD, 100, 0);
+	assert_int_equal(own(r), 4100);
+	assert_true(r->stime_ns >= s && r->utime_ns >= u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_live_records),
+		T(test_thread_exit_x),
+		T(test_group_exit_folds),
+		T(test_orphan_through_dead_middle),
+		T(test_dead_chain),
+		T(test_unknown_exit),
+		T(test_lost_thread),
+		T(test_pid_reuse),
+		T(test_zombie),
+		T(test_zombie_leader),
+		T(test_fork_after_scan),
+		T(test_split_monotonic),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
