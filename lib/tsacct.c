@@ -20,6 +20,15 @@ void ptop_tsacct_init(struct ptop_tsacct *a, uint64_t tick_ns)
 	a->tick_ns = tick_ns ? tick_ns : 1;
 }
 
+/* comm: at most PTOP_TS_COMM_LEN - 1 chars, NUL padded */
+static void ta_comm(char *dst, const char *src)
+{
+	size_t n = strnlen(src, PTOP_TS_COMM_LEN - 1);
+
+	memset(dst, 0, PTOP_TS_COMM_LEN);
+	memcpy(dst, src, n);
+}
+
 /* --- groups ------------------------------------------------------------ */
 
 group_t *ptop_tsacct_group_find(struct ptop_tsacct *a, uint32_t tgid)
@@ -225,9 +234,9 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 		ta_take_counters(t, c);
 		code = c->exit_code;
 		if (!g->comm[0])
-			memcpy(g->comm, c->comm, sizeof(g->comm) - 1);
+			ta_comm(g->comm, c->comm);
 		if (!t->comm[0])
-			memcpy(t->comm, c->comm, sizeof(t->comm) - 1);
+			ta_comm(t->comm, c->comm);
 		if (!g->ppid)
 			g->ppid = c->ppid;
 		if (!g->uid)
@@ -433,7 +442,7 @@ int ptop_tsacct_scan_group(struct ptop_tsacct *a, uint32_t tgid,
 	g->start_exact = 1;
 	g->ppid = ppid;
 	g->state = state;
-	memcpy(g->comm, comm, sizeof(g->comm) - 1);
+	ta_comm(g->comm, comm);
 	g->rss_kb = rss_kb;
 	g->seen_gen = a->gen;
 	g->nseen = 0;
@@ -486,7 +495,7 @@ int ptop_tsacct_scan_thread(struct ptop_tsacct *a, group_t *g, uint32_t tid,
 	t->start_ns = start_ns;
 	t->start_exact = 1;
 	t->state = state;
-	memcpy(t->comm, comm, sizeof(t->comm) - 1);
+	ta_comm(t->comm, comm);
 	*out = t;
 	return 0;
 }
