@@ -129,12 +129,29 @@ static void fix_split(struct ptop_ts_record *r, const struct ptop_ts_record *p)
 	if (!p)
 		return;
 	keep_monotonic(&r->utime_ns, &r->stime_ns, p->utime_ns, p->stime_ns);
-	if (r->kind == PTOP_TS_KIND_GROUP) {
-		keep_monotonic(&r->xutime_ns, &r->xstime_ns, p->xutime_ns,
-			       p->xstime_ns);
-		keep_monotonic(&r->cutime_ns, &r->cstime_ns, p->cutime_ns,
-			       p->cstime_ns);
+	if (r->kind != PTOP_TS_KIND_GROUP)
+		return;
+	/*
+	 * x* and c* of the same group (same pid and start time) only grow.
+	 * A source that derives them (procfs: group minus live threads, each
+	 * rounded on its own) can dip by a tick; hold the previous value, so
+	 * the dip is neither shown as a new incarnation nor counted twice
+	 * when it comes back.
+	 */
+	if (ptop_rec_x(r) < ptop_rec_x(p)) {
+		r->xutime_ns = p->xutime_ns;
+		r->xstime_ns = p->xstime_ns;
+		r->xsteal_ns = p->xsteal_ns;
 	}
+	if (ptop_rec_c(r) < ptop_rec_c(p)) {
+		r->cutime_ns = p->cutime_ns;
+		r->cstime_ns = p->cstime_ns;
+		r->csteal_ns = p->csteal_ns;
+	}
+	keep_monotonic(&r->xutime_ns, &r->xstime_ns, p->xutime_ns,
+		       p->xstime_ns);
+	keep_monotonic(&r->cutime_ns, &r->cstime_ns, p->cutime_ns,
+		       p->cstime_ns);
 }
 
 static int is_exit(const struct ptop_ts_record *r)

@@ -126,6 +126,26 @@ static void test_split_monotonic(void **state)
 	assert_int_equal(t->stime_ns, 120 * MS);
 }
 
+/* A derived x* that dips by a tick is held, not a new incarnation. */
+static void test_x_dip_held(void **state)
+{
+	struct fixture *f = *state;
+	const struct ptop_snap *cur;
+	struct ptop_sample *s = fake_sample(&f->fs, 1000 * MS, 1, 0);
+
+	fake_proc(s, 100, 1, 10, 0, 0, "a");
+	fake_group(s, 100)->xstime_ns = 670 * MS;
+	fake_group(s, 100)->cutime_ns = 50 * MS;
+	s = fake_sample(&f->fs, 2000 * MS, 1, 0);
+	fake_proc(s, 100, 1, 10, 0, 0, "a");
+	fake_group(s, 100)->xstime_ns = 660 * MS;
+	fake_group(s, 100)->cutime_ns = 40 * MS;
+	cur = replay(f, PTOP_CAP_X | PTOP_CAP_C);
+
+	assert_int_equal(ptop_snap_find_group(cur, 100, 10)->xstime_ns, 670 * MS);
+	assert_int_equal(ptop_snap_find_group(cur, 100, 10)->cutime_ns, 50 * MS);
+}
+
 static void test_pid_reuse_incremental(void **state)
 {
 	struct fixture *f = *state;
@@ -167,6 +187,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_incremental_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_replaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_monotonic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_x_dip_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_reuse_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_and_first, setup, teardown),
 	};
