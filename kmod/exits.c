@@ -9,6 +9,12 @@
  * at release time, under siglock), so the group's final total is read under
  * siglock as "threads still linked + signal sums", exactly as a pass does.
  *
+ * The exiting thread is current, on this CPU, and its se.sum_exec_runtime
+ * was last brought up to date at its last tick or switch; the probe adds
+ * the time since then (sched_clock_cpu() of this CPU minus se.exec_start,
+ * which this same CPU's runqueue clock set: one CPU's clock, never compared
+ * across CPUs) as system time, so the final record does not lag a tick.
+ *
  * Every record has a position (head counts records ever written). An
  * answer "since N" returns the records written between the start of pass N
  * and the start of this pass; if the ring overwrote some of them, the
@@ -20,6 +26,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -135,6 +142,14 @@ static void push(struct exit_ent *e, bool dedup)
 	put_refs(&old);
 }
 
+/* Runtime of current not yet in se.sum_exec_runtime; preemption is off. */
+static u64 pending_runtime(struct task_struct *p)
+{
+	s64 delta = sched_clock_cpu(smp_processor_id()) - p->se.exec_start;
+
+	return delta > 0 && delta < NSEC_PER_SEC ? delta : 0;
+}
+
 static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 {
 	struct signal_struct *sig = p->signal;
@@ -142,8 +157,10 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	struct exit_ent th = {}, gr = {};
 	bool group_dead, twins = false;
 	unsigned long flags;
+	u64 pending = pending_runtime(p);
 
 	ptop_ts_fill_thread(&th.rec, p);
+	th.rec.stime_ns += pending;
 	th.rec.exit_code = p->exit_code;
 	set_ident(&th, p);
 	th.pid = get_pid(task_pid(p));
@@ -153,6 +170,7 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	group_dead = !atomic_read(&sig->live);
 	if (group_dead) {
 		ptop_ts_fill_group_locked(&gr.rec, p);
+		gr.rec.stime_ns += pending;
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
 			if (t != p && !t->exit_state)

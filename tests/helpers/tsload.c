@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tsload: task loads for the ptop_taskstats module tests.
+ *
+ *   tsload sleepers N      N children sleeping in pause(); prints "ready N"
+ *                          and sleeps until killed (children die with it)
+ *   tsload busy N          N busy children until killed
+ *   tsload shortlived N MS N children one after another, each burns MS ms
+ *                          of CPU then exits; prints "child PID CPU_NS
+ *                          RUSAGE_NS" per child (its own
+ *                          CLOCK_PROCESS_CPUTIME_ID right before _exit, and
+ *                          the wait4() rusage total, which includes the
+ *                          exit path) and "done N"
+ *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t clk(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void child_setup(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static pid_t spawn(void (*fn)(long), long arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("fork");
+		exit(1);
+	}
+	if (!pid) {
+		child_setup();
+		fn(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void do_pause(long arg)
+{
+	for (;;)
+		pause();
+}
+
+static void do_busy(long arg)
+{
+	volatile uint64_t x = 0;
+
+	for (;;)
+		x++;
+}
+
+static void do_burn(long ms)
+{
+	uint64_t end = clk(CLOCK_PROCESS_CPUTIME_ID) + ms * 1000000ULL;
+	volatile uint64_t x = 0;
+	int fd = 3;
+	char line[64];
+	int n;
+
+	while (clk(CLOCK_PROCESS_CPUTIME_ID) < end)
+		for (int i = 0; i < 1000; i++)
+			x += i;
+	n = snprintf(line, sizeof(line), "child %d %llu\n", getpid(),
+		     (unsigned long long)clk(CLOCK_PROCESS_CPUTIME_ID));
+	if (write(fd, line, n) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+static void *thr(void *arg)
+{
+	return arg;
+}
+
+int main(int argc, char **argv)
+{
+	long i, n;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: tsload sleepers|busy|shortlived|forkstorm ARG...\n");
+		return 2;
+	}
+	n = atol(argv[2]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "sleepers") || !strcmp(argv[1], "busy")) {
+		int busy = argv[1][0] == 'b';
+
+		for (i = 0; i < n; i++)
+			spawn(busy ? do_busy : do_pause, 0);
+		printf("ready %ld\n", n);
+		for (;;)
+			pause();
+	}
+	if (!strcmp(argv[1], "shortlived") && argc > 3) {
+		long ms = atol(argv[3]);
+		int pfd[2];
+		char buf[128];
+		struct rusage ru;
+		ssize_t k;
+
+		for (i = 0; i < n; i++) {
+			pid_t pid;
+
+			if (pipe(pfd))
+				return 1;
+			pid = fork();
+			if (!pid) {
+				close(pfd[0]);
+				if (dup2(pfd[1], 3) < 0)
+					_exit(1);
+				do_burn(ms);
+			}
+			close(pfd[1]);
+			k = read(pfd[0], buf, sizeof(buf) - 1);
+			close(pfd[0]);
+			if (wait4(pid, NULL, 0, &ru) < 0)
+				return 1;
+			if (k > 1) {
+				buf[k - 1] = 0;	/* drop the newline */
+				printf("%s %llu\n", buf, (unsigned long long)
+				       ((ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+					(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL));
+			}
+		}
+		printf("done %ld\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "forkstorm")) {
+		uint64_t end = clk(CLOCK_MONOTONIC) + n * 1000000000ULL;
+		unsigned long forks = 0;
+
+		while (clk(CLOCK_MONOTONIC) < end) {
+			pthread_t t;
+			pid_t pid = fork();
+
+			if (!pid) {
+				if (!pthread_create(&t, NULL, thr, NULL))
+					pthread_join(t, NULL);
+				_exit(0);
+			}
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+			forks++;
+		}
+		printf("forks %lu\n", forks);
+		return 0;
+	}
+	fprintf(stderr, "tsload: unknown mode %s\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,45 @@
+# Sourced by tests/vm/test_kmod_*.sh (inside the VM, see tests/vm/run).
+# shellcheck shell=bash
+set -u
+KO=${PTOP_VM_KMOD_FILE:-$PTOP_REPO/build/kmod/ptop_taskstats.ko}
+STATE=/proc/ptop_taskstats_state
+fail=0
+ok()  { echo "ok   - $*"; }
+bad() { echo "FAIL - $*"; fail=1; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+finish() {
+	[ $fail = 0 ] && echo "$1: all checks passed" || echo "$1: FAILED"
+	exit $fail
+}
+
+require_module() {
+	if [ "${PTOP_VM_KMOD:-}" != loaded ] || ! [ -e /proc/taskstats ]; then
+		echo "FAIL - the ptop_taskstats module is not loaded"
+		exit 1
+	fi
+}
+
+# state VALUE-NAME: one number from the module's state file
+state() { awk -v k="$1" '$1 == k { print $2 }' "$STATE"; }
+
+# the seq of an answer line printed by tsquery
+seq_of() { sed -n 's/^answer .*seq=\([0-9]*\).*/\1/p'; }
+field() { sed -n "s/^answer .*$1=\\([0-9]*\\).*/\\1/p"; }
+
+# counters that must be back to zero when no reader is active
+check_idle_state() {
+	local o a
+	o=$(state open_files); a=$(state answer_bytes)
+	check "$1: open_files back to 0 (got $o)" [ "$o" = 0 ]
+	check "$1: answer_bytes back to 0 (got $a)" [ "$a" = 0 ]
+}
+
+# no kernel complaint so far (the harness checks again at the end)
+check_dmesg() {
+	if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' >/dev/null; then
+		bad "$1: dmesg shows a kernel problem"
+		dmesg | grep -E -A20 'WARNING:|BUG:|Oops|general protection' | head -40
+	else
+		ok "$1: dmesg clean"
+	fi
+}
