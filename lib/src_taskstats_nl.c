@@ -8,6 +8,13 @@
  * TASKSTATS_CMD_GET per thread. The precise runtime is
  * cpu_run_virtual_total (se.sum_exec_runtime, ns); ac_utime/ac_stime (us,
  * tick-sampled) only give the user/system split (ptop_cputime_adjust()).
+ * (cpu_run_real_total is utime+stime: tick based.) On 6.18 (taskstats v16)
+ * the delay accounting fields are filled with kernel.task_delayacct=0; the
+ * open probes it, sets the sysctl to 1 (restored at close) only when the
+ * probe reads 0, and if that fails too uses ac_utime+ac_stime as runtime
+ * for live and dead tasks alike (consistency over precision), without
+ * PTOP_CAP_NS. A running task's sum_exec_runtime is as of its last tick or
+ * switch (at most one tick behind).
  *
  * Dead threads: final stats from the exit listener (one message per dead
  * thread), fed to the accounting hierarchy (lib/tsacct.h): a group's
