@@ -12,7 +12,8 @@
  * had at the previous pass. A task whose hash differs gets changed_seq =
  * this pass's sequence number; otherwise it keeps the changed_seq it had.
  * A task not in the previous pass's table (new, or not tracked) gets the
- * current sequence number too.
+ * current sequence number too: a task forked after answer N is always
+ * reported, so no sched_process_fork probe is needed for that.
  *
  * Why no task can be missed: if anything a reader saw in answer N changed
  * afterwards, then some later pass M (N < M <= now) was the first to see

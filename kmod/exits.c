@@ -142,10 +142,20 @@ static void push(struct exit_ent *e, bool dedup)
 	put_refs(&old);
 }
 
-/* Runtime of current not yet in se.sum_exec_runtime; preemption is off. */
+/*
+ * Runtime of current not yet in se.sum_exec_runtime; preemption is off.
+ * se.exec_start is in the runqueue's clock_task, which equals this CPU's
+ * sched_clock_cpu() domain only when no irq or steal time is taken out of
+ * it; otherwise the record keeps the (at most one tick old) kernel value.
+ */
 static u64 pending_runtime(struct task_struct *p)
 {
-	s64 delta = sched_clock_cpu(smp_processor_id()) - p->se.exec_start;
+	s64 delta;
+
+	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
+	    IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
+		return 0;
+	delta = sched_clock_cpu(smp_processor_id()) - p->se.exec_start;
 
 	return delta > 0 && delta < NSEC_PER_SEC ? delta : 0;
 }

@@ -121,7 +121,6 @@ static const struct proc_ops ptop_ts_fops = {
 	.proc_release = ptop_ts_release,
 	.proc_read = ptop_ts_read,
 	.proc_write = ptop_ts_write,
-	.proc_lseek = no_llseek,
 };
 #else
 static const struct file_operations ptop_ts_fops = {
@@ -130,7 +129,6 @@ static const struct file_operations ptop_ts_fops = {
 	.release = ptop_ts_release,
 	.read = ptop_ts_read,
 	.write = ptop_ts_write,
-	.llseek = no_llseek,
 };
 #endif
 

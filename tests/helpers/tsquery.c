@@ -233,6 +233,7 @@ static int decode(const struct buf *b, int print)
 {
 	const struct ptop_ts_answer *a = (const void *)b->p;
 	unsigned int i, thr = 0, grp = 0, te = 0, ge = 0;
+	unsigned long long idle = 0;
 	size_t off;
 
 	if (b->len < sizeof(*a) || a->size < sizeof(*a) ||
@@ -240,6 +241,13 @@ static int decode(const struct buf *b, int print)
 		fprintf(stderr, "tsquery: short or bad answer (%zu bytes)\n",
 			b->len);
 		return 1;
+	}
+	for (i = 0; i < a->ncpu; i++) {
+		const struct ptop_ts_cpu *c = (const void *)(b->p + a->size +
+					       i * sizeof(*c));
+
+		if (c->online)
+			idle += c->idle_ns + c->iowait_ns;
 	}
 	off = a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
 	if (off + (size_t)a->count * a->rec_size != b->len) {
@@ -265,11 +273,12 @@ static int decode(const struct buf *b, int print)
 			       r->exit_code, (unsigned long long)r->start_ns,
 			       (unsigned long long)r->nvcsw, r->comm);
 	}
-	printf("answer seq=%llu count=%u bytes=%zu flags=0x%x ncpu=%u threads=%u groups=%u thread_exits=%u group_exits=%u resync=%d more=%d next_pid=%u\n",
+	printf("answer seq=%llu count=%u bytes=%zu flags=0x%x ncpu=%u threads=%u groups=%u thread_exits=%u group_exits=%u resync=%d more=%d next_pid=%u time=%llu idle=%llu\n",
 	       (unsigned long long)a->seq_now, a->count, b->len, a->flags,
 	       a->ncpu, thr, grp, te, ge,
 	       !!(a->flags & PTOP_TS_ANSF_RESYNC),
-	       !!(a->flags & PTOP_TS_ANSF_MORE), a->next_pid);
+	       !!(a->flags & PTOP_TS_ANSF_MORE), a->next_pid,
+	       (unsigned long long)a->time_ns, (unsigned long long)idle);
 	return 0;
 }
 

@@ -71,6 +71,14 @@ rmmod ptop_taskstats && insmod "$KO" || bad "reload with defaults"
 m=$(stat -c '%a %U %G' /proc/taskstats)
 check "default: /proc/taskstats is 600 root root ($m)" [ "$m" = "600 root root" ]
 
+# pid namespaces: a reader in a new one sees only its own tasks, numbered
+# as it sees them (pid 1 = itself), over both transports
+for t in "" "-n"; do
+	out=$(unshare --pid --fork --mount-proc tsquery $t -r 2>&1)
+	pids=$(awk '$1 == "rec" && $2 == "G" { print $3 }' <<<"$out" | tr '\n' ' ')
+	check "new pid namespace ${t:-/proc}: only pid 1 (itself) is reported (got: $pids)" [ "$pids" = "1 " ]
+done
+
 check "the module still answers over /proc" tsquery -t
 check "the module still answers over netlink" tsquery -n -t
 check_idle_state "bad input"

@@ -39,6 +39,15 @@ done
 n=$(grep -c '^' "$W/stable")
 check "the comparison covered the 50 sleepers ($n long-lived processes)" [ "$n" -ge 50 ]
 
+# without the module: a clear error, no fallback when the source is forced
+rmmod ptop_taskstats || bad "rmmod"
+for s in kmod kmod_nl; do
+	out=$(ptop -b -n 1 -o PID --source=$s 2>&1); rc=$?
+	check "--source=$s without the module fails (status $rc) saying so: $(head -n1 <<<"$out")" \
+		eval '[ $rc != 0 ] && grep -q "module is not loaded" <<<"$out"'
+done
+insmod "$KO" || bad "insmod"
+
 kill $sl; wait 2>/dev/null
 check_idle_state "ptop"
 check_dmesg "ptop"
