@@ -20,6 +20,9 @@ struct ptop_pfs {
 	size_t bufsz;
 	long hz;		/* USER_HZ: sysconf(_SC_CLK_TCK) */
 	long page_kb;		/* page size in KiB */
+	uint64_t *cpu_idle_ns;	/* per CPU idle+iowait from stat, ticks */
+	unsigned int ncpu_idle;	/* entries in cpu_idle_ns */
+	unsigned int cap_idle;
 };
 
 int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root);
@@ -69,6 +72,17 @@ int ptop_pfs_parse_schedstat(const char *buf, uint64_t *run_ns,
 /* <proc_root>/stat: summed CPU counters in ns, online CPUs (cpuN lines). */
 int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
 		      unsigned int *ncpu);
+/* Idle and iowait in ns from <root>/timer_list (root only); -errno if not */
+int ptop_pfs_read_idle_ns(struct ptop_pfs *p, struct ptop_cpu_sum *sum);
+/*
+ * A scan of every task takes time (hundreds of ms on a loaded machine),
+ * and task counters are read all along it. Time and CPU counters are read
+ * at both ends and the sample gets their midpoint, so that consecutive
+ * samples line up with the tasks' counters on average.
+ * Call _begin before the task scan and _end after it.
+ */
+int ptop_pfs_sample_begin(struct ptop_pfs *p, struct ptop_sample *out);
+int ptop_pfs_sample_end(struct ptop_pfs *p, struct ptop_sample *out);
 
 /*
  * Enumeration. fn is called with the directory fd of each task; it returns

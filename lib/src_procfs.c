@@ -193,15 +193,16 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	struct procfs_scan sc = { .src = src, .pp = pp, .out = out };
 	int ret;
 
-	out->time_ns = ptop_pfs_mono_ns();
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
-	ret = ptop_pfs_read_cpu(&pp->pfs, &out->cpu, &out->ncpu);
+	ret = ptop_pfs_sample_begin(&pp->pfs, out);
 	if (ret) {
 		ptop_src_set_err(src, "%s/stat: %s", src->cfg.proc_root,
 				 strerror(-ret));
 		return ret;
 	}
 	ret = ptop_pfs_for_each_group(&pp->pfs, procfs_group, &sc);
+	if (!ret)
+		ret = ptop_pfs_sample_end(&pp->pfs, out);
 	if (ret) {
 		ptop_src_set_err(src, "scanning %s: %s", src->cfg.proc_root,
 				 strerror(-ret));

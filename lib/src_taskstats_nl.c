@@ -450,9 +450,8 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	p->acct.gen++;
 	p->acct.lost = 0;
 	p->acct.out = out;
-	out->time_ns = ptop_pfs_mono_ns();
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
-	ret = ptop_pfs_read_cpu(&p->pfs, &out->cpu, &out->ncpu);
+	ret = ptop_pfs_sample_begin(&p->pfs, out);
 	if (ret) {
 		ptop_src_set_err(src, "%s/stat: %s", src->cfg.proc_root,
 				 strerror(-ret));
@@ -465,6 +464,8 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	/* tasks that died during the scan: closed in this sample too */
 	if (!ret)
 		ret = tn_process_events(p);
+	if (!ret)
+		ret = ptop_pfs_sample_end(&p->pfs, out);
 	if (!ret)
 		ret = ptop_tsacct_sweep(&p->acct);
 	if (!ret)

@@ -54,15 +54,24 @@ m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+)", wl)
 if not m:
     sys.exit("workload printed nothing: " + wl)
 burned, parent = int(m.group(1)) / 1e9, m.group(3)
-c_s, worst, n = 0.0, 0.0, 0
+c_s, worst, n, noisy = 0.0, 0.0, 0, 0
 interval = None
 for line in out.splitlines():
     h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%", line)
     if h:
         interval = float(h.group(1))
         acc, cap = float(h.group(2)), float(h.group(3))
-        worst = max(worst, abs(acc - cap) / cap * 100)
-        n += 1
+        continue
+    st = re.match(r"idle .* steal ([\d.]+)%", line)
+    if st and interval:
+        # the guest kernel's steal counter lags behind when the host is
+        # oversubscribed (it is credited at most a tick per tick): such an
+        # interval cannot be judged, and is counted as noisy instead
+        if float(st.group(1)) <= 0.01 * cap:
+            worst = max(worst, abs(acc - cap) / cap * 100)
+            n += 1
+        else:
+            noisy += 1
         continue
     f = line.split()
     if not interval or len(f) != 10:
@@ -73,6 +82,8 @@ for line in out.splitlines():
         c_s += float(f[8]) / 100 * interval
     elif f[0] == parent and f[4] != "-":
         c_s += (float(f[4]) + float(f[5])) / 100 * interval
+if noisy:
+    print(f"note: {noisy} interval(s) with steal > 1% of capacity not judged", file=sys.stderr)
 print(f"{c_s:.4f} {burned:.4f} {worst:.3f} {n}")
 EOF
 	local rc=$?
@@ -86,7 +97,7 @@ check() {	# NAME SOURCE MODE ARGS...
 	local r c burned worst n
 	r=$(run "$source" "$@") || { echo "FAIL $name: run failed"; fail=1; return; }
 	read -r c burned worst n <<<"$r"
-	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, worst interval off by ${worst}% of capacity, $n intervals"
+	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, worst judged interval off by ${worst}% of capacity, $n intervals judged"
 	echo "$r" >"$RESULTS/$name.$source"
 }
 
@@ -95,7 +106,7 @@ within() {	# A B PCT: |A-B| <= PCT% of B
 	python3 -c "import sys; a,b,p=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= p/100*b else 1)" "$@"
 }
 
-for mode in "normal 400" "selfreap 200 5" "orphan 4 100"; do
+for mode in "normal 400" "selfreap 200 5" "orphan 40 10"; do
 	name=${mode%% *}
 	# shellcheck disable=SC2086
 	check "$name" taskstats $mode
@@ -108,12 +119,12 @@ for mode in "normal 400" "selfreap 200 5" "orphan 4 100"; do
 		echo "FAIL $name: an interval's accounted share is off by ${worst}% (> 1%)"
 		fail=1
 	fi
-	[ "$n" -ge 5 ] || { echo "FAIL $name: only $n intervals"; fail=1; }
+	[ "$n" -ge 4 ] || { echo "FAIL $name: only $n of 6 intervals could be judged (host steal too high; the machine is too busy for this test)"; fail=1; }
 done
 
 # procfs: the waited child is seen (tick precision), self-reaped children
 # and orphans are not: /proc only has cutime of children that were waited for.
-for mode in "normal 400" "selfreap 200 5" "orphan 4 100"; do
+for mode in "normal 400" "selfreap 200 5" "orphan 40 10"; do
 	name=${mode%% *}
 	# shellcheck disable=SC2086
 	check "$name" procfs $mode
@@ -122,11 +133,11 @@ read -r c burned _ <"$RESULTS/normal.procfs" &&
 	{ within "$c" "$burned" 5 || { echo "FAIL normal: procfs c* ${c}s vs ${burned}s"; fail=1; }; }
 read -r c burned _ <"$RESULTS/selfreap.procfs" &&
 	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.1*float(sys.argv[2]) else 1)" "$c" "$burned" &&
-	  echo "procfs misses self-reaped children: saw ${c}s of ${burned}s (documented)" ||
+	  echo "procfs misses self-reaped children: saw ${c}s of ${burned}s (documented in README)" ||
 	  { echo "FAIL selfreap: procfs unexpectedly saw ${c}s of ${burned}s"; fail=1; }; }
 read -r c burned _ <"$RESULTS/orphan.procfs" &&
-	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.1*float(sys.argv[2]) else 1)" "$c" "$burned" &&
-	  echo "procfs misses double-forked orphans: saw ${c}s of ${burned}s (documented)" ||
+	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.8*float(sys.argv[2]) else 1)" "$c" "$burned" &&
+	  echo "procfs misses what double-forked orphans burn after its last look at them: saw ${c}s of ${burned}s (documented in README)" ||
 	  { echo "FAIL orphan: procfs unexpectedly saw ${c}s of ${burned}s"; fail=1; }; }
 rm -rf "$RESULTS"
 exit $fail
