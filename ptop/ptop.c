@@ -27,6 +27,7 @@ enum {
 	OPT_EVENTS,
 	OPT_TREE,
 	OPT_NO_CONFIG,
+	OPT_FORMAT,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
@@ -64,6 +66,7 @@ static void usage(FILE *f)
 "      --threads          one row per thread instead of per process\n"
 "      --source=NAME      auto, kmod, kmod_nl, taskstats, procfs\n"
 "      --tree             interactive view starts in tree mode\n"
+"      --format=FMT       batch output: text (default), csv, json\n"
 "  -c, --config=FILE      read (and save to) FILE instead of the default\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
 "      --no-config        ignore the config file (built-in defaults)\n"
@@ -194,6 +197,14 @@ int main(int argc, char **argv)
 		case OPT_SOURCE:
 			source = optarg;
 			break;
+		case OPT_FORMAT:
+			if (ui_format_parse(optarg) < 0) {
+				fprintf(stderr, "ptop: unknown format '%s' (text, csv, json)\n",
+					optarg);
+				return 2;
+			}
+			app.view.format = ui_format_parse(optarg);
+			break;
 		case OPT_TREE:
 			tree = true;
 			break;
@@ -235,7 +246,11 @@ int main(int argc, char **argv)
 			rc_path[0] = '\0';
 		ret = rc_path[0] ? cfg_load(rc_path, &rc, rc_err, sizeof(rc_err))
 				 : -ENOENT;
-		if (ret && ret != -ENOENT) {
+		if (ret == -EACCES && !cfg_file) {
+			/* e.g. sudo -u with $HOME still the caller's: defaults */
+			fprintf(stderr, "ptop: %s (using defaults)\n", rc_err);
+			rc_path[0] = '\0';
+		} else if (ret && ret != -ENOENT) {
 			/* never overwritten: the user fixes it */
 			fprintf(stderr, "ptop: %s\n", rc_err);
 			return 2;

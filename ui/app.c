@@ -58,7 +58,7 @@ int ui_batch_run(struct ui_app *app, FILE *out)
 	long shown = 0;
 	int ret;
 
-	if (app->src->note[0])
+	if (app->src->note[0] && app->view.format == UI_FMT_TEXT)
 		fprintf(out, "# source %s: %s\n", app->src->ops->name,
 			app->src->note);
 	for (;;) {
@@ -66,7 +66,7 @@ int ui_batch_run(struct ui_app *app, FILE *out)
 		if (ret < 0)
 			return 1;
 		if (ret > 0) {
-			ret = ui_batch_print(out, &app->view, &app->iv);
+			ret = ui_batch_print(out, &app->view, &app->iv, shown == 0);
 			if (ret == -EPIPE)
 				return 0;	/* reader went away: quietly */
 			if (ret) {

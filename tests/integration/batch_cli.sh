@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# ptop -b as scripts use it: formats that parse, sums that match the rows,
+# pipes that close early, and bad options that fail cleanly (exit 2, a
+# message naming the problem, no output).
+set -uo pipefail
+B=${B:-build}
+PTOP=$B/ptop
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+
+# text: headline + system line + header + rows + V:V:S per interval
+out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
+[ "$(grep -c '^ptop .* accounted .* of 200\|^ptop .* accounted .* of ' <<<"$out")" = 2 ] &&
+	ok "text: two headlines" || bad "text: headlines: $out"
+[ "$(grep -c '^  V:V:S' <<<"$out")" = 2 ] && ok "text: two V:V:S rows" || bad "text: V:V:S rows"
+
+# the V:V:S total is the sum of every row's total (all rows shown)
+python3 - "$out" <<'PY' && ok "text: V:V:S equals the sum of the rows" || bad "text: V:V:S != sum of rows"
+import sys
+block = sys.argv[1].split("\n\n")[0].splitlines()
+start = [i for i, l in enumerate(block) if l.split()[:1] == ["PID"]][0] + 1
+rows = [l.split() for l in block[start:] if not l.lstrip().startswith("V:V:S")]
+vvs = [l.split() for l in block if l.lstrip().startswith("V:V:S")][0]
+s = sum(float(r[3]) for r in rows)
+# each row is rounded to 0.01: allow that much per row
+sys.exit(0 if abs(s - float(vvs[3])) <= 0.005 * len(rows) + 0.01 else 1)
+PY
+
+# json: one object per interval, rows keyed by column name
+"$PTOP" -b -n 2 -d 0.2 --source=procfs --format=json -o PID,USER,user,ste,total,COMMAND |
+python3 -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 2, lines
+for l in lines:
+    d = json.loads(l)
+    for k in ("time_s", "interval_s", "ncpu", "source", "accounted_pct", "capacity_pct", "exact", "rows", "sum"):
+        assert k in d, k
+    assert d["source"] == "procfs"
+    assert isinstance(d["exact"], bool)
+    r = d["rows"][0]
+    assert set(r) == {"PID", "USER", "user", "ste", "total", "COMMAND"}, r
+    assert r["ste"] is None          # procfs cannot measure steal per task
+    assert isinstance(r["PID"], int) and isinstance(r["COMMAND"], str)
+    assert abs(sum(x["total"] for x in d["rows"]) - d["sum"]["total"]) < 0.01 * len(d["rows"]) + 0.01
+' && ok "json: parses, schema, null for unmeasured, sum" || bad "json"
+
+# csv: same number of fields on every line, one header
+"$PTOP" -b -n 2 -d 0.2 --source=procfs --format=csv -o PID,USER,total,COMMAND |
+python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert rows[0][:6] == ["time_s", "interval_s", "source", "accounted_pct", "capacity_pct", "exact"], rows[0]
+assert rows[0][6:] == ["PID", "USER", "total", "COMMAND"]
+assert all(len(r) == len(rows[0]) for r in rows)
+assert sum(1 for r in rows if r[6] == "V:V:S") == 2
+' && ok "csv: one header, constant width, two sum rows" || bad "csv"
+
+# a reader that goes away early: quiet, exit 0
+err=$( { "$PTOP" -b -d 0.1 -n 50 --source=procfs | head -1 >/dev/null; } 2>&1 )
+st=${PIPESTATUS[0]}
+[ -z "$err" ] && ok "ptop -b | head: nothing on stderr" || bad "ptop -b | head printed: $err"
+"$PTOP" -b -d 0.1 -n 50 --source=procfs | head -1 >/dev/null
+[ "${PIPESTATUS[0]}" = 0 ] && ok "ptop -b | head: exit 0" || bad "ptop -b | head: exit ${PIPESTATUS[0]}"
+
+# bad input: exit 2, a clear message, no output on stdout
+expect2() {	# DESCRIPTION PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	local o e st
+	o=$("$PTOP" "$@" 2>/tmp/ptop_err.$$)
+	st=$?
+	e=$(cat /tmp/ptop_err.$$)
+	if [ $st = 2 ] && [ -z "$o" ] && grep -q -- "$pat" <<<"$e"; then
+		ok "$what: exit 2, '$e'"
+	else
+		bad "$what: exit $st, stdout '$o', stderr '$e'"
+	fi
+}
+expect2 "unknown column" "unknown column 'nope'" -b -n 1 -o PID,nope
+expect2 "unknown sort column" "unknown sort column" -b -n 1 -s bogus
+expect2 "bad delay" "bad delay" -b -n 1 -d 0
+expect2 "bad delay text" "bad delay" -b -n 1 -d abc
+expect2 "bad count" "bad count" -b -n -3
+expect2 "bad pid" "bad pid" -b -n 1 -p 12x
+expect2 "unknown format" "unknown format" -b -n 1 --format=xml
+expect2 "unknown source" "unknown source" -b -n 1 --source=magic
+expect2 "stray argument" "unexpected argument" -b extra
+rm -f /tmp/ptop_err.$$
+
+# -p: only those rows; the sum stays over all tasks
+out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs -p 1 -o PID,total,COMMAND)
+n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
+[ "$n" = 1 ] && ok "-p 1: one row" || bad "-p 1: $n rows: $out"
+
+# unprivileged: procfs works, taskstats is refused with a reason
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	o=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$PTOP" -b -n 1 -d 0.2 --source=procfs -o PID,COMMAND 2>&1)
+	[ $? = 0 ] && grep -q "^ptop " <<<"$o" && ok "unprivileged procfs works" || bad "unprivileged procfs: $o"
+	# (HOME is still root's here: its config is unreadable and skipped)
+	o=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$PTOP" -b -n 1 --source=taskstats 2>&1)
+	st=$?
+	[ $st = 1 ] && grep -qi "CAP_NET_ADMIN\|permission\|not permitted" <<<"$o" &&
+		ok "unprivileged taskstats refused: $o" || bad "unprivileged taskstats: exit $st: $o"
+	o=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$PTOP" -b -n 1 -d 0.2 -o PID,COMMAND 2>&1)
+	[ $? = 0 ] && grep -q "source procfs" <<<"$o" && ok "unprivileged auto falls back to procfs" ||
+		bad "unprivileged auto: $o"
+fi
+exit $fail
