@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "lib/cputime.h"
 #include "tstime.h"
@@ -376,13 +377,60 @@ static int sysctl_set(int v)
 	return ret;
 }
 
-/* Does the kernel fill cpu_run_virtual_total? 1, 0, or -errno. */
+/*
+ * Does the kernel fill cpu_run_virtual_total? 1, 0, or -errno. Asked
+ * about a child forked now (delay accounting is allocated at fork, so
+ * after setting the sysctl only new tasks can tell) once it slept (the
+ * runtime of a task that never left the CPU may still read 0).
+ */
 static int ts_precise(struct tstime_src *s)
 {
-	struct ptop_tsnl_stats st;
-	int ret = ptop_tsnl_get_pid(&s->ts, gettid(), &st);
+	int go[2], up[2], ret;
+	char c = 0;
+	pid_t pid;
 
-	return ret ? ret : st.run_virtual_ns > 0;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(up, O_CLOEXEC)) {
+		ret = -errno;
+		goto out_go;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out_up;
+	}
+	if (!pid) {
+		/* say so, sleep (the runtime is folded in) until released */
+		close(go[1]);
+		close(up[0]);
+		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(up[1]);
+	up[1] = -1;
+	if (read(up[0], &c, 1) == 1) {
+		struct ptop_tsnl_stats st;
+
+		ret = ptop_tsnl_get_pid(&s->ts, pid, &st);
+		if (!ret)
+			ret = st.run_virtual_ns > 0;
+	} else {
+		ret = -EIO;
+	}
+	close(go[1]);
+	go[1] = -1;
+	waitpid(pid, NULL, 0);
+out_up:
+	close(up[0]);
+	if (up[1] >= 0)
+		close(up[1]);
+out_go:
+	close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
+	return ret;
 }
 
 static int ts_open(struct tstime_src *s, char *err, size_t errlen)
