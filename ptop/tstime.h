@@ -2,8 +2,8 @@
 /*
  * tstime: time(1) for a whole process tree. Shared between
  * tstime.c (argv, output), tstime_run.c (spawn, signals, wait),
- * tstime_src.c (where the CPU times come from) and tstime_fmt.c (output
- * formats).
+ * tstime_src.c (picks the source: tstime_kmod.c, tstime_tsnl.c, or the
+ * rusage of tstime_run.c) and tstime_fmt.c (output formats).
  */
 #ifndef PTOP_TSTIME_H
 #define PTOP_TSTIME_H
@@ -76,7 +76,6 @@ void tstime_run_close(struct tstime_run *r);
 /* The exit status a shell would show for r->status. */
 int tstime_run_exit_status(const struct tstime_run *r, int *sig);
 
-/* tstime_src.c */
 enum tstime_src_kind {
 	TSTIME_SRC_KMOD,
 	TSTIME_SRC_TASKSTATS,
@@ -108,7 +107,24 @@ struct tstime_src {
 	char info[256];			/* for -v: how it went */
 };
 
-/* name: NULL = best available, else "kmod", "taskstats", "rusage". */
+/* tstime_kmod.c */
+int tstime_kmod_open(struct tstime_src *s, char *err, size_t errlen);
+int tstime_kmod_begin(struct tstime_src *s);
+int tstime_kmod_end(struct tstime_src *s, struct tstime_result *res,
+		    char *err, size_t errlen);
+void tstime_kmod_close(struct tstime_src *s);
+
+/* tstime_tsnl.c */
+int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen);
+void tstime_ts_drain(void *arg);
+int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
+		  struct tstime_result *res);
+void tstime_ts_close(struct tstime_src *s);
+
+/*
+ * tstime_src.c: name NULL = best available, else "kmod", "taskstats",
+ * "rusage".
+ */
 int tstime_src_open(struct tstime_src *s, const char *name, int tree,
 		    char *err, size_t errlen);
 const char *tstime_src_name(const struct tstime_src *s);

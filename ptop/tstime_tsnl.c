@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tstime's taskstats source, for a stock kernel: the exit listener sends
+ * the final counters of every task that exits (lib/tsnl); the ones that
+ * descend from tstime are told apart by lib/tree_acct from proc connector
+ * fork events (lib/cnproc). Exact; costs one message per exiting task of
+ * the whole system; needs CAP_NET_ADMIN. The ns runtime needs
+ * kernel.task_delayacct=1 on older kernels: set while tstime runs and
+ * restored, as the taskstats_nl source of ptop does (newer kernels fill it
+ * regardless).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "tstime.h"
+
+#define DELAYACCT	"/proc/sys/kernel/task_delayacct"
+#define TS_RCVBUF	(8 << 20)
+
+static int sysctl_get(void)
+{
+	char b[16] = "";
+	int fd = open(DELAYACCT, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	return n > 0 ? atoi(b) : -EIO;
+}
+
+static int sysctl_set(int v)
+{
+	char b[16];
+	int fd = open(DELAYACCT, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(b, sizeof(b), "%d\n", v);
+	if (write(fd, b, strlen(b)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Does the kernel fill cpu_run_virtual_total? 1, 0, or -errno. Asked
+ * about a child forked now (delay accounting is allocated at fork, so
+ * after setting the sysctl only new tasks can tell) once it slept (the
+ * runtime of a task that never left the CPU may still read 0).
+ */
+static int ts_precise(struct tstime_src *s)
+{
+	int go[2], up[2], ret;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(up, O_CLOEXEC)) {
+		ret = -errno;
+		goto out_go;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out_up;
+	}
+	if (!pid) {
+		/* say so, sleep (the runtime is folded in) until released */
+		close(go[1]);
+		close(up[0]);
+		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(up[1]);
+	up[1] = -1;
+	if (read(up[0], &c, 1) == 1) {
+		struct ptop_tsnl_stats st;
+
+		ret = ptop_tsnl_get_pid(&s->ts, pid, &st);
+		if (!ret)
+			ret = st.run_virtual_ns > 0;
+	} else {
+		ret = -EIO;
+	}
+	close(go[1]);
+	go[1] = -1;
+	waitpid(pid, NULL, 0);
+out_up:
+	close(up[0]);
+	if (up[1] >= 0)
+		close(up[1]);
+out_go:
+	close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
+	return ret;
+}
+
+int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = ptop_tsnl_open(&s->ts);
+	if (ret) {
+		snprintf(err, errlen, ret == -ENOENT ?
+			 "the kernel has no taskstats genetlink family" :
+			 "taskstats netlink: %s", strerror(-ret));
+		return ret;
+	}
+	s->ts_open = 1;
+	ret = ts_precise(s);
+	if (ret == -EPERM || ret == -EACCES) {
+		snprintf(err, errlen, "taskstats needs CAP_NET_ADMIN (run as root)");
+		return -EPERM;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "taskstats query: %s", strerror(-ret));
+		return ret;
+	}
+	/*
+	 * Newer kernels fill the runtime without delay accounting: then
+	 * leave the sysctl alone. Set to 1 by someone else: it may be
+	 * needed, keep it set (ts_keep_delayacct()).
+	 */
+	if (!ret && sysctl_get() == 0 && !sysctl_set(1)) {
+		s->old_delayacct = 0;
+		ret = ts_precise(s);
+		if (ret <= 0) {
+			sysctl_set(0);
+			s->old_delayacct = -1;
+		}
+	}
+	s->keep_delayacct = ret > 0 &&
+		     (s->old_delayacct >= 0 || sysctl_get() == 1);
+	ret = ptop_tsnl_listen(&s->ts, NULL, TS_RCVBUF);
+	if (ret) {
+		snprintf(err, errlen, "taskstats exit listener: %s",
+			 strerror(-ret));
+		return ret == -EACCES ? -EPERM : ret;
+	}
+	ret = ptop_cnproc_open(&s->cn, TS_RCVBUF);
+	if (ret) {
+		snprintf(err, errlen, "proc connector: %s", strerror(-ret));
+		return ret == -EACCES ? -EPERM : ret;
+	}
+	s->cn_open = 1;
+	ret = ptop_tree_acct_init(&s->ta, getpid());
+	if (ret) {
+		snprintf(err, errlen, "%s", strerror(-ret));
+		return ret;
+	}
+	s->ta_open = 1;
+	return 0;
+}
+
+static int ts_on_exit(void *arg, const struct ptop_tsnl_stats *pid,
+		      const struct ptop_tsnl_stats *tgid)
+{
+	return ptop_tree_acct_exit(arg, pid);
+}
+
+static int ts_on_event(void *arg, const struct ptop_cnproc_event *ev)
+{
+	return ptop_tree_acct_event(arg, ev);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * The kernel allocates a task's delay accounting at fork only while
+ * kernel.task_delayacct is 1; without it the task's exit record has no
+ * ns runtime. Another program that had set it (ptop, another tstime) may
+ * restore 0 while our tree runs: set it again, and restore 0 at the end.
+ */
+static void ts_keep_delayacct(struct tstime_src *s)
+{
+	uint64_t now = mono_ns();
+
+	if (!s->keep_delayacct || now - s->delayacct_checked < 5000000ULL)
+		return;
+	s->delayacct_checked = now;
+	if (sysctl_get() == 0 && !sysctl_set(1) && s->old_delayacct < 0)
+		s->old_delayacct = 0;
+}
+
+/* Records first: the kernel sends a task's record before its EXIT. */
+void tstime_ts_drain(void *arg)
+{
+	struct tstime_src *s = arg;
+	int lost = 0;
+
+	ts_keep_delayacct(s);
+
+	if (ptop_tsnl_drain(&s->ts, ts_on_exit, &s->ta, &lost))
+		lost = 1;
+	if (ptop_cnproc_drain(&s->cn, ts_on_event, &s->ta, &lost))
+		lost = 1;
+	if (lost)
+		ptop_tree_acct_lost(&s->ta);
+}
+
+int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
+		  struct tstime_result *res)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = s->ts.lfd, .events = POLLIN },
+		{ .fd = s->cn.fd, .events = POLLIN },
+	};
+	int i, ret;
+
+	/*
+	 * The last EXIT events may be sent after the task was reaped: wait
+	 * a little for our records to pair (records of unrelated tasks
+	 * keep arriving, so do not wait for silence).
+	 */
+	for (i = 0; i < 20; i++) {
+		tstime_ts_drain(s);
+		if (!ptop_tree_acct_pending(&s->ta))
+			break;
+		poll(pfd, 2, 10);
+	}
+	ret = ptop_tree_acct_finish(&s->ta);
+	if (ret)
+		return ret;
+	res->user_ns = s->ta.user_ns;
+	res->sys_ns = s->ta.sys_ns;
+	res->procs = s->ta.procs;
+	res->threads = s->ta.threads;
+	res->max_rss_kb = s->ta.max_rss_kb;
+	res->exact = !s->ta.lost && !s->ta.tick_based;
+	res->tree_avail = 1;
+	res->comms = s->ta.comms;
+	res->ncomms = s->ta.ncomms;
+	snprintf(s->info, sizeof(s->info),
+		 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based%s",
+		 (unsigned long long)s->ta.paired,
+		 (unsigned long long)s->ta.by_ppid,
+		 (unsigned long long)s->ta.tick_based,
+		 s->ta.lost ? ", messages lost" : "");
+	if (s->ta.lost)
+		snprintf(s->warn, sizeof(s->warn),
+			 "netlink messages were lost (ENOBUFS): the total may miss tasks");
+	else if (s->ta.tick_based)
+		snprintf(s->warn, sizeof(s->warn),
+			 "%llu exit records had no ns runtime: tick-sampled times used",
+			 (unsigned long long)s->ta.tick_based);
+	return 0;
+}
+
+void tstime_ts_close(struct tstime_src *s)
+{
+	if (s->cn_open)
+		ptop_cnproc_close(&s->cn);
+	s->cn_open = 0;
+	if (s->ts_open)
+		ptop_tsnl_close(&s->ts);
+	s->ts_open = 0;
+	if (s->old_delayacct >= 0)
+		sysctl_set(s->old_delayacct);
+	s->old_delayacct = -1;
+	if (s->ta_open)
+		ptop_tree_acct_free(&s->ta);
+	s->ta_open = 0;
+}
