@@ -228,6 +228,35 @@ void ptop_ts_exits_detach(void)
 }
 
 /*
+ * Was an EXIT record of this task (group: of this thread group) written at
+ * a position before 'before'? Only the last DEDUP_SCAN records are looked
+ * at: the caller asks for tasks that are inside do_exit() right now, whose
+ * record, if any, is among the newest.
+ */
+bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
+			    u64 before)
+{
+	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
+	bool found = false;
+	u64 i, stop;
+
+	spin_lock(&ring_lock);
+	if (before > head)
+		before = head;
+	stop = before > DEDUP_SCAN ? before - DEDUP_SCAN : 0;
+	if (head > ring_size && stop < head - ring_size)
+		stop = head - ring_size;
+	for (i = before; i > stop && !found; i--) {
+		const struct exit_ent *e = &ring[(i - 1) % ring_size];
+
+		found = e->rec.kind == kind && e->rec.start_ns == start_ns &&
+			(group ? e->tgid : e->pid) == pid;
+	}
+	spin_unlock(&ring_lock);
+	return found;
+}
+
+/*
  * Copy the records at positions [from, to) visible to the reader; returns
  * their number, or -ENOSPC when the ring has overwritten some of them.
  */

@@ -68,6 +68,8 @@ int ptop_ts_exits_attach(void);
 void ptop_ts_exits_detach(void);
 u64 ptop_ts_exits_head(void);
 u32 ptop_ts_exits_used(void);
+bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
+			    u64 before);
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       const struct ptop_ts_query *q,
 		       struct ptop_ts_record *out, u32 max);

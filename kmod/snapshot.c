@@ -13,9 +13,12 @@
  *    by signal->utime/stime), both read under siglock so a thread moving
  *    from "linked" to "dead" is counted exactly once; nvcsw..majflt include
  *    dead threads (as /proc/PID/stat does); rss of the group's mm.
- * Threads that are exiting (PF_EXITING) and groups whose last thread is
- * exiting (signal->live == 0) are left out: exits.c reports them with their
- * final counters.
+ * A thread inside do_exit() is reported as live until the EXIT record that
+ * exits.c writes for it exists: a thread or group whose record was written
+ * before this pass began is left out (that record is in this answer or an
+ * earlier one); one whose record comes later is in this answer as live and
+ * in the next one as EXIT. So every task a reader has seen ends with
+ * exactly one EXIT record, and no answer has a task both live and dead.
  */
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -194,6 +197,7 @@ struct walk {
 	const struct ptop_ts_query *q;
 	struct ptop_ts_snap *snap;
 	u64 seq;
+	u64 exit_head;		/* EXIT records written before this pass */
 	u64 since;		/* 0: report every task */
 	u32 cap;		/* records the walk may use */
 	bool threads;
@@ -212,6 +216,33 @@ static struct ptop_ts_record *add(struct walk *w,
 
 	*dst = *r;
 	return dst;
+}
+
+/* Has this thread's EXIT record been written before the pass began? */
+static bool thread_gone(const struct walk *w, struct task_struct *t)
+{
+	if (t->exit_state)	/* past exit_notify(): the probe ran */
+		return true;
+	if (!(t->flags & PF_EXITING))
+		return false;
+	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
+				      w->exit_head);
+}
+
+/* The same for the group; siglock held. */
+static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
+{
+	struct signal_struct *sig = leader->signal;
+	struct task_struct *t;
+
+	if (atomic_read(&sig->live))
+		return false;
+	__for_each_thread(sig, t)
+		if (!t->exit_state)
+			return ptop_ts_exits_recorded(task_tgid(leader), true,
+						      leader->start_boottime,
+						      w->exit_head);
+	return true;		/* every thread is past its probe */
 }
 
 static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
@@ -237,7 +268,7 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	}
 
 	for_each_thread(leader, t) {
-		if (t->flags & PF_EXITING)
+		if (thread_gone(w, t))
 			continue;
 		memset(&r, 0, sizeof(r));
 		fill_ident(&r, t, w->q);
@@ -252,7 +283,7 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	sh = ptop_ts_lock_sighand(leader, &flags);
 	if (!sh)
 		return;
-	if (!atomic_read(&leader->signal->live)) {
+	if (group_gone_locked(w, leader)) {
 		spin_unlock_irqrestore(&sh->siglock, flags);
 		return;
 	}
@@ -352,6 +383,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	ptop_ts_track_begin(threads + groups);
 	w.seq = ptop_ts_seq_next(head);
 	w.cap = cap;
+	w.exit_head = head;
 
 	snap->ans->version = PTOP_TS_ANSWER_VERSION;
 	snap->ans->size = sizeof(struct ptop_ts_answer);

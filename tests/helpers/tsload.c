@@ -10,7 +10,8 @@
  *                          RUSAGE_NS" per child (its own
  *                          CLOCK_PROCESS_CPUTIME_ID right before _exit, and
  *                          the wait4() rusage total, which includes the
- *                          exit path) and "done N"
+ *                          exit path) and "done N"; with a 4th argument
+ *                          "thread", each child first runs a thread
  *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
  */
 #include <pthread.h>
@@ -68,6 +69,9 @@ static void do_busy(long arg)
 		x++;
 }
 
+static void *thr(void *arg);
+static int with_thread;
+
 static void do_burn(long ms)
 {
 	uint64_t end = clk(CLOCK_PROCESS_CPUTIME_ID) + ms * 1000000ULL;
@@ -76,6 +80,12 @@ static void do_burn(long ms)
 	char line[64];
 	int n;
 
+	if (with_thread) {
+		pthread_t t;
+
+		if (!pthread_create(&t, NULL, thr, NULL))
+			pthread_join(t, NULL);
+	}
 	while (clk(CLOCK_PROCESS_CPUTIME_ID) < end)
 		for (int i = 0; i < 1000; i++)
 			x += i;
@@ -112,6 +122,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "shortlived") && argc > 3) {
 		long ms = atol(argv[3]);
+
+		with_thread = argc > 4 && !strcmp(argv[4], "thread");
 		int pfd[2];
 		char buf[128];
 		struct rusage ru;

@@ -72,6 +72,39 @@ sys.exit(0 if ok else 1)
 PY
 check "every child has THREAD+EXIT and GROUP+EXIT records, runtimes within one tick (95%)" [ $? = 0 ]
 
+# groups with a dead thread: the GROUP+EXIT total (linked threads + x*) is
+# what the whole process burned; x* (HAS_X) holds the thread's part once the
+# thread is released (pthread_join() can return a moment before that: then
+# the thread is still counted among the linked ones)
+s=$(tsquery -t | seq_of)
+tsload shortlived 300 2 thread >"$W/tchildren"
+tsquery -t -s "$s" -r >"$W/tinc"
+python3 - "$W" "$HZ_NS" <<'PY'
+import sys
+w, tick = sys.argv[1], int(sys.argv[2])
+burned = {}
+for line in open(f"{w}/tchildren"):
+    f = line.split()
+    if f[0] == "child":
+        burned[f[1]] = int(f[3])
+ge, gx = {}, {}
+for line in open(f"{w}/tinc"):
+    f = line.split()
+    if f[0] == "rec" and f[1] == "GE":
+        ge[f[2]] = int(f[7]) + int(f[8])
+        gx[f[2]] = (int(f[6], 16) & 0x2, int(f[8]))
+d = sorted(ge[p] - burned[p] for p in burned if p in ge)
+bad = [x for x in d if abs(x) > tick]
+nox = [p for p in burned if p in gx and not gx[p][0]]
+withx = sum(1 for p in burned if p in gx and gx[p][1] > 0)
+print(f"children with a thread: {len(burned)}, GROUP+EXIT found {len(d)}, "
+      f"record - burned p5 {d[len(d) // 20]} p50 {d[len(d) // 2]} p95 {d[len(d) * 19 // 20]} ns, "
+      f"outside one tick {len(bad)}, x* > 0 in {withx}, HAS_X missing in {len(nox)}")
+sys.exit(0 if len(d) == len(burned) == 300 and len(bad) <= 15 and not nox
+         and withx >= 150 else 1)
+PY
+check "300 children with a dead thread: GROUP+EXIT total within one tick (95%), HAS_X, x* mostly filled" [ $? = 0 ]
+
 # the ring is bounded: more exits than it holds -> RESYNC, never a silent loss
 rmmod ptop_taskstats && insmod "$KO" exit_ring_size=256 || bad "reload with exit_ring_size=256"
 s=$(tsquery -t | seq_of)
