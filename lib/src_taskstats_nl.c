@@ -10,8 +10,9 @@
  * tick-sampled) only give the user/system split (ptop_cputime_adjust()).
  * (cpu_run_real_total is utime+stime: tick based.) On 6.18 (taskstats v16)
  * the delay accounting fields are filled with kernel.task_delayacct=0; the
- * open probes it, sets the sysctl to 1 (restored at close) only when the
- * probe reads 0, and if that fails too uses ac_utime+ac_stime as runtime
+ * open probes it, sets the sysctl to 1 only when the probe reads 0 (and
+ * leaves it on: another ptop or tstime may rely on it by then, and turning
+ * it off under them would make their runtimes read 0), and if that fails too uses ac_utime+ac_stime as runtime
  * for live and dead tasks alike (consistency over precision), without
  * PTOP_CAP_NS. A running task's sum_exec_runtime is as of its last tick or
  * switch (at most one tick behind).
@@ -60,7 +61,7 @@ struct tn_priv {
 	size_t nexits, exits_cap;
 	uint64_t boot_off;	/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	int precise;		/* runtime = cpu_run_virtual_total */
-	int old_delayacct;	/* -1: untouched, else the value to restore */
+	int old_delayacct;	/* -1: untouched, 0: we turned it on (left on) */
 };
 
 /* The kernel's counters in the hierarchy's terms. */
@@ -333,8 +334,6 @@ static void taskstats_nl_close(struct ptop_src *src)
 	ptop_cnproc_close(&p->cn);
 	ptop_tsnl_close(&p->ts);
 	ptop_pfs_close(&p->pfs);
-	if (p->old_delayacct >= 0)
-		tn_sysctl_set(p->old_delayacct);
 	ptop_tsacct_free(&p->acct);
 	free(p->exits);
 	free(p);
@@ -382,7 +381,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 		p->old_delayacct = 0;
 		ret = tn_probe_precise(p);
 		p->precise = ret > 0;
-		how = p->precise ? "; kernel.task_delayacct set to 1 while open" :
+		how = p->precise ? "; set kernel.task_delayacct=1 (left on)" :
 			"";
 		if (!p->precise) {
 			tn_sysctl_set(0);

@@ -5,9 +5,9 @@
  * descend from tstime are told apart by lib/tree_acct from proc connector
  * fork events (lib/cnproc). Exact; costs one message per exiting task of
  * the whole system; needs CAP_NET_ADMIN. The ns runtime needs
- * kernel.task_delayacct=1 on older kernels: set while tstime runs and
- * restored, as the taskstats_nl source of ptop does (newer kernels fill it
- * regardless).
+ * kernel.task_delayacct=1 on older kernels: set and left on, as the
+ * taskstats_nl source of ptop does, since another reader may rely on it by
+ * the time we end (newer kernels fill it regardless).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -272,9 +272,7 @@ void tstime_ts_close(struct tstime_src *s)
 	if (s->ts_open)
 		ptop_tsnl_close(&s->ts);
 	s->ts_open = 0;
-	if (s->old_delayacct >= 0)
-		sysctl_set(s->old_delayacct);
-	s->old_delayacct = -1;
+	s->old_delayacct = -1;	/* left on: see the top of this file */
 	if (s->ta_open)
 		ptop_tree_acct_free(&s->ta);
 	s->ta_open = 0;
