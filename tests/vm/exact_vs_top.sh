@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# ptop's headline, measured: one busy loop per vCPU plus a tree that forks
+# continually (tests/helpers/ptop_churn.c: waited children, self-reaped
+# children, double-fork orphans, an 8-thread process, a non-leader exec),
+# watched side by side by `ptop -b -d 1 -n 20` and `top -b -d 1`.
+#
+#   tests/vm/run tests/vm/exact_vs_top.sh [SOURCE]     (default kmod)
+#
+# Asserts, for ptop: every interval's rows + idle = ncpu x interval within
+# 0.5% (the worst is printed), and the churn root's dead descendants (on
+# their own rows while alive, then on the root's c* columns) add up to what
+# they measured of themselves within 1%. For top, it records how far the
+# sum of its %CPU column plus idle falls from ncpu x 100%.
+# Results: build/bench/exact_vs_top.{dat,md} (bench/exact_vs_top.sh turns
+# them into the committed report and plot).
+set -uo pipefail
+SRC=${1:-kmod}
+REPO=${PTOP_REPO:-$(pwd)}
+OUT=$REPO/build/bench
+N=20
+mkdir -p "$OUT"
+ncpu=$(nproc)
+
+if [ "$SRC" = kmod ] && [ ! -e /proc/taskstats ]; then
+	echo "FAIL: /proc/taskstats missing: is the module loaded? (PTOP_VM_KMOD=${PTOP_VM_KMOD:-})"
+	exit 1
+fi
+
+ptop_workload spin "$ncpu" &
+spin=$!
+trap 'kill $spin 2>/dev/null; pkill -f "ptop_workload spin" 2>/dev/null' EXIT
+sleep 0.5
+
+ptop -b -d 1 -n $N --source="$SRC" \
+	-o PID,PPID,user,sys,ste,cuser,csys,cste,xuser,xsys,xste,total,COMMAND \
+	>"$OUT/ptop.txt" 2>"$OUT/ptop.err" &
+p1=$!
+# top's first report is since boot: one more, dropped when parsing
+top -b -d 1 -n $((N + 1)) -w 512 >"$OUT/top.txt" 2>&1 &
+p2=$!
+ptop_churn -w 2 -l 4 $((N - 8)) >"$OUT/churn.txt"
+wait $p1
+st=$?
+wait $p2
+if [ $st != 0 ]; then
+	echo "FAIL: ptop exited $st: $(cat "$OUT/ptop.err")"
+	exit 1
+fi
+
+python3 - "$OUT" "$ncpu" "$SRC" <<'EOF'
+import re, sys
+out, ncpu, src = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+churn = open(out + "/churn.txt").read()
+m = re.search(r"burned_ns=(\d+) tasks=(\d+) root=(\d+)", churn)
+if not m:
+    sys.exit("FAIL: churn printed nothing: " + churn)
+burned, ntasks, root = int(m.group(1)) / 1e9, int(m.group(2)), m.group(3)
+
+ptop, seen, interval = [], 0.0, None
+names = ("ch-wait", "ch-ign", "ch-selfreap", "ch-middle", "ch-orphan",
+         "ch-threads", "ch-exec")
+for line in open(out + "/ptop.txt"):
+    h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%\s+(\S+)", line)
+    if h:
+        interval = float(h.group(1))
+        ptop.append((float(h.group(2)), float(h.group(3)), h.group(4)))
+        continue
+    f = line.split()
+    if not interval or len(f) != 13 or not f[0].isdigit():
+        continue
+    if f[12] in names:
+        seen += float(f[11]) / 100 * interval
+    elif f[0] == root:
+        seen += sum(float(x) for x in f[5:8] if x != "-") / 100 * interval
+
+top, cur = [], None
+for line in open(out + "/top.txt"):
+    if line.startswith("top - "):
+        if cur is not None:
+            top.append(cur)
+        cur = {"tasks": 0.0, "idle": None}
+        continue
+    c = re.match(r"%Cpu\(s\):(.*)", line)
+    if c and cur is not None:
+        v = dict((k, float(n)) for n, k in re.findall(r"([\d.]+) (\w\w)", c.group(1)))
+        cur["idle"] = (v.get("id", 0) + v.get("wa", 0) + v.get("st", 0)) * ncpu
+        continue
+    f = line.split()
+    if cur is not None and len(f) >= 12 and f[0].isdigit():
+        cur["tasks"] += float(f[8])
+if cur is not None:
+    top.append(cur)
+top = top[1:]   # the first report is since boot
+
+cap = 100.0 * ncpu
+with open(out + "/exact_vs_top.dat", "w") as d:
+    d.write("# interval ptop_accounted_pct top_accounted_pct capacity_pct\n")
+    for i in range(min(len(ptop), len(top))):
+        d.write(f"{i + 1} {ptop[i][0]:.2f} {top[i]['tasks'] + top[i]['idle']:.2f} {cap:.2f}\n")
+
+worst = max(abs(a - c) / c * 100 for a, c, _ in ptop)
+tworst = max(abs(t["tasks"] + t["idle"] - cap) / cap * 100 for t in top) if top else float("nan")
+tmean = sum(abs(t["tasks"] + t["idle"] - cap) for t in top) / len(top) / cap * 100 if top else float("nan")
+inexact = sum(1 for *_, e in ptop if e != "exact")
+with open(out + "/exact_vs_top.md", "w") as md:
+    md.write(f"| | intervals | worst interval off | mean off |\n|---|---|---|---|\n")
+    pmean = sum(abs(a - c) for a, c, _ in ptop) / len(ptop) / cap * 100
+    md.write(f"| ptop --source={src} | {len(ptop)} | {worst:.2f}% | {pmean:.3f}% |\n")
+    md.write(f"| top -b -d 1 | {len(top)} | {tworst:.2f}% | {tmean:.3f}% |\n")
+    md.write(f"\nchurn: {ntasks} descendants burned {burned:.3f} s; ptop showed {seen:.3f} s "
+             f"of it ({(seen - burned) / burned * 100:+.2f}%)\n")
+print(open(out + "/exact_vs_top.md").read())
+
+fail = 0
+if len(ptop) != 20:
+    print(f"FAIL: {len(ptop)} ptop intervals, not 20"); fail = 1
+if worst > 0.5:
+    print(f"FAIL: ptop's worst interval is {worst:.2f}% off ncpu x 100% (> 0.5%)"); fail = 1
+if inexact:
+    print(f"FAIL: {inexact} interval(s) marked inexact"); fail = 1
+if abs(seen - burned) > 0.01 * burned:
+    print(f"FAIL: descendants burned {burned:.3f} s, ptop showed {seen:.3f} s (> 1% off)"); fail = 1
+print(f"ptop worst interval: {worst:.3f}% off; top worst: {tworst:.2f}% off")
+sys.exit(fail)
+EOF
