@@ -252,7 +252,7 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	struct ptop_ts_record r;
 	struct task_struct *t;
 	unsigned long flags;
-	bool emit = false;
+	bool emit = false, truncated = false;
 	u64 changed;
 
 	if (!w->full && tgid >= w->q->cmd.start_pid) {
@@ -275,17 +275,21 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		ptop_ts_fill_thread(&r, t);
 		changed = ptop_ts_track_update(task_pid_nr(t), false,
 					       r.start_ns, &r, w->seq);
-		if (emit && w->threads && want(w, changed) &&
-		    ans->count < w->cap)
-			add(w, &r);
+		if (emit && w->threads && want(w, changed)) {
+			/* one slot stays free for the group record */
+			if (ans->count + 1 < w->cap)
+				add(w, &r);
+			else
+				truncated = true;
+		}
 	}
 
 	sh = ptop_ts_lock_sighand(leader, &flags);
 	if (!sh)
-		return;
+		goto out;
 	if (group_gone_locked(w, leader)) {
 		spin_unlock_irqrestore(&sh->siglock, flags);
-		return;
+		goto out;
 	}
 	memset(&r, 0, sizeof(r));
 	ptop_ts_fill_group_locked(&r, leader);
@@ -297,6 +301,19 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 				       &r, w->seq);
 	if (emit && want(w, changed) && ans->count < w->cap)
 		add(w, &r);
+	else if (emit && want(w, changed))
+		truncated = true;
+out:
+	/*
+	 * Only a group with more threads than the whole answer may hold
+	 * gets here: it cannot be paged by tgid, so say where to go on.
+	 */
+	if (truncated && !w->full) {
+		w->full = true;
+		ans->flags |= PTOP_TS_ANSF_MORE;
+		ans->next_pid = tgid + 1;
+		pr_warn_once("a thread group has more threads than max_records: answers for it are truncated\n");
+	}
 }
 
 static void walk_all(struct walk *w)

@@ -5,6 +5,8 @@
  *   tsload sleepers N      N children sleeping in pause(); prints "ready N"
  *                          and sleeps until killed (children die with it)
  *   tsload busy N          N busy children until killed
+ *   tsload threads N       one process with N threads sleeping in pause();
+ *                          prints "ready N" and sleeps until killed
  *   tsload shortlived N MS N children one after another, each burns MS ms
  *                          of CPU then exits; prints "child PID CPU_NS
  *                          RUSAGE_NS" per child (its own
@@ -101,6 +103,13 @@ static void *thr(void *arg)
 	return arg;
 }
 
+static void *sleeper(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
 	long i, n;
@@ -116,6 +125,21 @@ int main(int argc, char **argv)
 
 		for (i = 0; i < n; i++)
 			spawn(busy ? do_busy : do_pause, 0);
+		printf("ready %ld\n", n);
+		for (;;)
+			pause();
+	}
+	if (!strcmp(argv[1], "threads")) {
+		pthread_attr_t a;
+		pthread_t t;
+
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 64 * 1024);
+		for (i = 0; i < n; i++)
+			if (pthread_create(&t, &a, sleeper, NULL)) {
+				perror("pthread_create");
+				return 1;
+			}
 		printf("ready %ld\n", n);
 		for (;;)
 			pause();
