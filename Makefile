@@ -77,6 +77,8 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 .PHONY: all run check unit-check asan-check integration-check vm-check \
 	dkms-check deps test-deps install uninstall clean kmod
 .DEFAULT_GOAL := all
+# keep objects that pattern rules made on the way (no rebuilds, no rm noise)
+.SECONDARY:
 
 all: $(BINS)
 
@@ -110,6 +112,7 @@ $(B)/obj/tests/unit/%.o: tests/unit/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/tests/unit/test_%: $(B)/obj/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(LIB_A)
+	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PC_LIBS) -lm
 
