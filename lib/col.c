@@ -303,5 +303,7 @@ void ptop_col_sort(struct ptop_row *rows, size_t n, int id, bool ascending)
 {
 	struct sort_ctx ctx = { &ptop_cols[id], ascending };
 
+	if (n < 2)
+		return;
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &ctx);
 }

@@ -580,7 +580,13 @@ static void test_threads(void **state)
 		      "burned %llu ns\n", (unsigned long long)(xb - xa),
 		      (unsigned long long)dead, (unsigned long long)measured);
 	assert_int_equal(xb - xa, dead);
-	assert_within(dead, measured, 2.0);
+	/*
+	 * Against what the threads measured of themselves: never less, and
+	 * at most 2% more plus each thread's start and exit path, which it
+	 * cannot measure (about 0.5 ms each under ASan).
+	 */
+	assert_true(dead >= measured);
+	assert_true(dead <= measured + measured / 50 + 4 * 1000000ULL);
 
 	/* the last thread goes: the group dies and folds into us */
 	close(go[1]);
