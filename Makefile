@@ -75,7 +75,7 @@ UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check \
-	dkms-check deps test-deps install uninstall clean kmod
+	dkms-check deps test-deps install uninstall clean kmod dkms-install
 .DEFAULT_GOAL := all
 # keep objects that pattern rules made on the way (no rebuilds, no rm noise)
 .SECONDARY:
@@ -186,6 +186,11 @@ run: deps
 # --- kernel module ----------------------------------------------------------
 kmod:
 	$(MAKE) -C kmod
+
+# copies the module's sources to $(DESTDIR)/usr/src/ptop_taskstats-<ver>;
+# then: dkms install ptop_taskstats/<ver> && modprobe ptop_taskstats
+dkms-install:
+	$(MAKE) -C kmod dkms-install DESTDIR=$(DESTDIR)
 
 # --- install ----------------------------------------------------------------
 install: all
