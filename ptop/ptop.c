@@ -10,14 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "config/cfg.h"
 
-#define PTOP_NICE -10	/* priority taken when run as root */
 #include "ui/app.h"
 #include "ui/curses_view.h"
+#include "ui/events.h"
 
 enum {
 	OPT_THREADS = 256,
@@ -40,6 +39,7 @@ static const struct option long_opts[] = {
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
@@ -66,6 +66,8 @@ static void usage(FILE *f)
 "      --threads          one row per thread instead of per process\n"
 "      --source=NAME      auto, kmod, kmod_nl, taskstats, procfs\n"
 "      --tree             interactive view starts in tree mode\n"
+"      --events           log process events (fork, exec, exit, reparent)\n"
+"                         with ns timestamps, from the ptop_taskstats module\n"
 "      --format=FMT       batch output: text (default), csv, json\n"
 "  -c, --config=FILE      read (and save to) FILE instead of the default\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
@@ -156,6 +158,7 @@ int main(int argc, char **argv)
 	static struct cfg rc;
 	static char rc_path[4096], rc_err[4400];
 	bool batch = false, tree = false, no_config = false, delay_set = false;
+	bool events = false;
 	char bad[64];
 	int opt, ret, status;
 
@@ -208,6 +211,9 @@ int main(int argc, char **argv)
 		case OPT_TREE:
 			tree = true;
 			break;
+		case OPT_EVENTS:
+			events = true;
+			break;
 		case 'c':
 			cfg_file = optarg;
 			break;
@@ -235,6 +241,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptop: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 2;
+	}
+
+	if (events) {
+		/* a live log, batch only: -d x -n bounds it in seconds */
+		signal(SIGPIPE, SIG_IGN);
+		return ui_events_run(stdout, app.delay_s, app.count);
 	}
 
 	/* the config file first; the options above override it */
@@ -307,14 +319,8 @@ int main(int argc, char **argv)
 	ptop_snapper_init(&app.snap, app.src);
 	ptop_interval_init(&app.iv);
 
-	/*
-	 * A snapshot reads every task's counters one after the other; on a
-	 * machine with hundreds of runnable tasks a normal-priority reader is
-	 * preempted midway and the snapshot smears over hundreds of ms. As
-	 * root, take a higher priority (as atop does); failure is harmless.
-	 */
-	if (geteuid() == 0 && getpriority(PRIO_PROCESS, 0) > PTOP_NICE)
-		setpriority(PRIO_PROCESS, 0, PTOP_NICE);
+	/* snapshots at real-time priority when allowed: see ui/app.c */
+	app.rt_sampling = geteuid() == 0;
 
 	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
 	signal(SIGPIPE, SIG_IGN);

@@ -4,6 +4,9 @@
 # double-forked orphans, and every interval must account for ncpu x 100%
 # while two busy loops keep the CPUs full.
 #
+# Each interval must account for ncpu x 100% within 1%, plus, in intervals
+# with exits, 0.25 ms per exit: the part of a dying task's exit path that the
+# stock kernel reports in no counter (see the comment in the parser).
 # For each workload (tests/helpers/ptop_workload.c), ptop runs around it;
 # the burners' time (on their own rows while alive, then on the workload
 # parent's c* columns, summed over intervals) must be within 2% of what
@@ -55,6 +58,7 @@ if not m:
     sys.exit("workload printed nothing: " + wl)
 burned, parent = int(m.group(1)) / 1e9, m.group(3)
 c_s, worst, n, noisy = 0.0, 0.0, 0, 0
+EXIT_TAIL_S = 0.00025
 interval = None
 for line in out.splitlines():
     h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%", line)
@@ -62,16 +66,23 @@ for line in out.splitlines():
         interval = float(h.group(1))
         acc, cap = float(h.group(2)), float(h.group(3))
         continue
-    st = re.match(r"idle .* steal ([\d.]+)%", line)
+    st = re.match(r"idle .* steal ([\d.]+)% .* exited (\d+)", line)
     if st and interval:
         # the guest kernel's steal counter lags behind when the host is
         # oversubscribed (it is credited at most a tick per tick): such an
         # interval cannot be judged, and is counted as noisy instead
-        if float(st.group(1)) <= 0.01 * cap:
-            worst = max(worst, abs(acc - cap) / cap * 100)
-            n += 1
-        else:
+        if float(st.group(1)) > 0.01 * cap:
             noisy += 1
+            continue
+        # The stock kernel writes a task's exit record in do_exit() before
+        # the task has finished exiting; the rest of its exit path (exit_mm,
+        # exit_files, exit_notify, the last schedule: ~0.1-0.2 ms here) is in
+        # no counter user space can read. Allow that much per exit, on top
+        # of the 1%; the module (VM tests) folds when time stops growing
+        # and is held to 0.5% without this allowance.
+        tail = int(st.group(2)) * EXIT_TAIL_S / interval * 100
+        worst = max(worst, max(0.0, abs(acc - cap) - tail) / cap * 100)
+        n += 1
         continue
     f = line.split()
     if not interval or len(f) != 10:
