@@ -44,7 +44,6 @@
 #include "tsnl.h"
 
 #define TN_RCVBUF	(8 << 20)
-#define TN_DELAYACCT	"/proc/sys/kernel/task_delayacct"
 
 /* A queued exit listener record, waiting for its connector EXIT. */
 struct tn_exit {
@@ -277,52 +276,6 @@ static int tn_scan(struct tn_priv *p, int get)
 	return ret;
 }
 
-/* --- delay accounting ------------------------------------------------ */
-
-static int tn_sysctl_get(void)
-{
-	char b[16] = "";
-	int fd = open(TN_DELAYACCT, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, b, sizeof(b) - 1);
-	close(fd);
-	return n > 0 ? atoi(b) : -EIO;
-}
-
-static int tn_sysctl_set(int v)
-{
-	char b[16];
-	int fd = open(TN_DELAYACCT, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	snprintf(b, sizeof(b), "%d\n", v);
-	if (write(fd, b, strlen(b)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Does the kernel fill cpu_run_virtual_total? Ask about ourselves. */
-static int tn_probe_precise(struct tn_priv *p)
-{
-	struct ptop_tsnl_stats st;
-	int ret;
-
-	/*
-	 * sum_exec_runtime is only brought up to date when a task is
-	 * switched out or ticked: sleep once so ours surely is.
-	 */
-	usleep(1000);
-	ret = ptop_tsnl_get_pid(&p->ts, gettid(), &st);
-	if (ret)
-		return ret;
-	return st.run_virtual_ns > 0;
-}
-
 /* --- ops ------------------------------------------------------------------ */
 
 static void taskstats_nl_close(struct ptop_src *src)
@@ -365,7 +318,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 				 "taskstats netlink: %s", strerror(-ret));
 		goto err;
 	}
-	ret = tn_probe_precise(p);
+	ret = ptop_tsnl_probe_precise(&p->ts);
 	if (ret == -EPERM || ret == -EACCES) {
 		ptop_src_set_err(src, "taskstats needs CAP_NET_ADMIN (run as root)");
 		ret = -EPERM;
@@ -377,14 +330,14 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 	p->precise = ret;
 	how = "";
-	if (!p->precise && tn_sysctl_get() == 0 && !tn_sysctl_set(1)) {
+	if (!p->precise && ptop_tsnl_delayacct_get() == 0 && !ptop_tsnl_delayacct_set(1)) {
 		p->old_delayacct = 0;
-		ret = tn_probe_precise(p);
+		ret = ptop_tsnl_probe_precise(&p->ts);
 		p->precise = ret > 0;
 		how = p->precise ? "; set kernel.task_delayacct=1 (left on)" :
 			"";
 		if (!p->precise) {
-			tn_sysctl_set(0);
+			ptop_tsnl_delayacct_set(0);
 			p->old_delayacct = -1;
 		}
 	}

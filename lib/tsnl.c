@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -358,4 +359,85 @@ int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
 				return ret;
 		}
 	}
+}
+
+/* --- delay accounting ----------------------------------------------- */
+
+#define PTOP_TSNL_DELAYACCT	"/proc/sys/kernel/task_delayacct"
+
+int ptop_tsnl_delayacct_get(void)
+{
+	char b[16] = "";
+	int fd = open(PTOP_TSNL_DELAYACCT, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	return n > 0 ? atoi(b) : -EIO;
+}
+
+int ptop_tsnl_delayacct_set(int v)
+{
+	char b[16];
+	int fd = open(PTOP_TSNL_DELAYACCT, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(b, sizeof(b), "%d\n", v);
+	if (write(fd, b, strlen(b)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int ptop_tsnl_probe_precise(struct ptop_tsnl *t)
+{
+	int go[2], up[2], ret;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(up, O_CLOEXEC)) {
+		ret = -errno;
+		goto out_go;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out_up;
+	}
+	if (!pid) {
+		/* say so, sleep (the runtime is folded in) until released */
+		close(go[1]);
+		close(up[0]);
+		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(up[1]);
+	up[1] = -1;
+	if (read(up[0], &c, 1) == 1) {
+		struct ptop_tsnl_stats st;
+
+		ret = ptop_tsnl_get_pid(t, pid, &st);
+		if (!ret)
+			ret = st.run_virtual_ns > 0;
+	} else {
+		ret = -EIO;
+	}
+	close(go[1]);
+	go[1] = -1;
+	waitpid(pid, NULL, 0);
+out_up:
+	close(up[0]);
+	if (up[1] >= 0)
+		close(up[1]);
+out_go:
+	close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
+	return ret;
 }

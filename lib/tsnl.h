@@ -52,6 +52,21 @@ void ptop_tsnl_close(struct ptop_tsnl *t);
 int ptop_tsnl_get_pid(struct ptop_tsnl *t, uint32_t pid,
 		      struct ptop_tsnl_stats *st);
 
+/*
+ * Delay accounting (kernel.task_delayacct): older kernels (6.1) fill the
+ * ns runtime (cpu_run_virtual_total) only when it is on. Read / write the
+ * sysctl: the value, or -errno.
+ */
+int ptop_tsnl_delayacct_get(void);
+int ptop_tsnl_delayacct_set(int on);
+/*
+ * Does the kernel fill cpu_run_virtual_total? 1, 0, or -errno. Asked
+ * about a child forked now (delay accounting is allocated at fork, so
+ * after setting the sysctl only new tasks can tell) once it slept (the
+ * runtime of a task that never left the CPU may still read 0).
+ */
+int ptop_tsnl_probe_precise(struct ptop_tsnl *t);
+
 /* Online CPUs as a cpu list ("0-3,6"), from /sys. 0 or -errno. */
 int ptop_tsnl_online_cpus(char *buf, size_t len);
 

@@ -21,91 +21,7 @@
 
 #include "tstime.h"
 
-#define DELAYACCT	"/proc/sys/kernel/task_delayacct"
 #define TS_RCVBUF	(8 << 20)
-
-static int sysctl_get(void)
-{
-	char b[16] = "";
-	int fd = open(DELAYACCT, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, b, sizeof(b) - 1);
-	close(fd);
-	return n > 0 ? atoi(b) : -EIO;
-}
-
-static int sysctl_set(int v)
-{
-	char b[16];
-	int fd = open(DELAYACCT, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	snprintf(b, sizeof(b), "%d\n", v);
-	if (write(fd, b, strlen(b)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/*
- * Does the kernel fill cpu_run_virtual_total? 1, 0, or -errno. Asked
- * about a child forked now (delay accounting is allocated at fork, so
- * after setting the sysctl only new tasks can tell) once it slept (the
- * runtime of a task that never left the CPU may still read 0).
- */
-static int ts_precise(struct tstime_src *s)
-{
-	int go[2], up[2], ret;
-	char c = 0;
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC))
-		return -errno;
-	if (pipe2(up, O_CLOEXEC)) {
-		ret = -errno;
-		goto out_go;
-	}
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		goto out_up;
-	}
-	if (!pid) {
-		/* say so, sleep (the runtime is folded in) until released */
-		close(go[1]);
-		close(up[0]);
-		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(up[1]);
-	up[1] = -1;
-	if (read(up[0], &c, 1) == 1) {
-		struct ptop_tsnl_stats st;
-
-		ret = ptop_tsnl_get_pid(&s->ts, pid, &st);
-		if (!ret)
-			ret = st.run_virtual_ns > 0;
-	} else {
-		ret = -EIO;
-	}
-	close(go[1]);
-	go[1] = -1;
-	waitpid(pid, NULL, 0);
-out_up:
-	close(up[0]);
-	if (up[1] >= 0)
-		close(up[1]);
-out_go:
-	close(go[0]);
-	if (go[1] >= 0)
-		close(go[1]);
-	return ret;
-}
 
 int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 {
@@ -119,7 +35,7 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 		return ret;
 	}
 	s->ts_open = 1;
-	ret = ts_precise(s);
+	ret = ptop_tsnl_probe_precise(&s->ts);
 	if (ret == -EPERM || ret == -EACCES) {
 		snprintf(err, errlen, "taskstats needs CAP_NET_ADMIN (run as root)");
 		return -EPERM;
@@ -133,16 +49,16 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 	 * leave the sysctl alone. Set to 1 by someone else: it may be
 	 * needed, keep it set (ts_keep_delayacct()).
 	 */
-	if (!ret && sysctl_get() == 0 && !sysctl_set(1)) {
+	if (!ret && ptop_tsnl_delayacct_get() == 0 && !ptop_tsnl_delayacct_set(1)) {
 		s->old_delayacct = 0;
-		ret = ts_precise(s);
+		ret = ptop_tsnl_probe_precise(&s->ts);
 		if (ret <= 0) {
-			sysctl_set(0);
+			ptop_tsnl_delayacct_set(0);
 			s->old_delayacct = -1;
 		}
 	}
 	s->keep_delayacct = ret > 0 &&
-		     (s->old_delayacct >= 0 || sysctl_get() == 1);
+		     (s->old_delayacct >= 0 || ptop_tsnl_delayacct_get() == 1);
 	ret = ptop_tsnl_listen(&s->ts, NULL, TS_RCVBUF);
 	if (ret) {
 		snprintf(err, errlen, "taskstats exit listener: %s",
@@ -196,7 +112,7 @@ static void ts_keep_delayacct(struct tstime_src *s)
 	if (!s->keep_delayacct || now - s->delayacct_checked < 5000000ULL)
 		return;
 	s->delayacct_checked = now;
-	if (sysctl_get() == 0 && !sysctl_set(1) && s->old_delayacct < 0)
+	if (ptop_tsnl_delayacct_get() == 0 && !ptop_tsnl_delayacct_set(1) && s->old_delayacct < 0)
 		s->old_delayacct = 0;
 }
 
