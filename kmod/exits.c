@@ -15,6 +15,12 @@
  * which this same CPU's runqueue clock set: one CPU's clock, never compared
  * across CPUs) as system time, so the final record does not lag a tick.
  *
+ * A group's EXIT record is pushed by acct.c, under its lock, together with
+ * the fold of the group's time into its accounting parent (folded_into,
+ * folded_start_ns): see acct.c for why that makes the fold and the record
+ * one event for every pass. The fork probe (acct.c) and the free probe
+ * (the reporting thread's time after this probe) live here too.
+ *
  * Every record has a position (head counts records ever written). An
  * answer "since N" returns the records written between the start of pass N
  * and the start of this pass; if the ring overwrote some of them, the
@@ -44,6 +50,7 @@ struct exit_ent {
 	struct pid *pid;
 	struct pid *tgid;
 	struct pid *parent;
+	struct pid *fold;		/* GROUP: the group that received T + C */
 	kuid_t uid;
 };
 
@@ -51,7 +58,7 @@ static DEFINE_SPINLOCK(ring_lock);
 static struct exit_ent *ring;
 static u32 ring_size;
 static u64 head;			/* records ever written */
-static struct tracepoint *tp_exit;
+static struct tracepoint *tp_exit, *tp_fork, *tp_free;
 
 int ptop_ts_exits_init(void)
 {
@@ -65,6 +72,7 @@ static void put_refs(struct exit_ent *e)
 	put_pid(e->pid);
 	put_pid(e->tgid);
 	put_pid(e->parent);
+	put_pid(e->fold);
 }
 
 void ptop_ts_exits_exit(void)
@@ -104,10 +112,8 @@ static void set_ident(struct exit_ent *e, struct task_struct *t)
 	e->uid = task_uid(t);
 	rcu_read_lock();
 	parent = rcu_dereference(t->real_parent);
-	if (parent) {
+	if (parent)
 		e->parent = get_pid(task_tgid(parent));
-		e->rec.folded_start_ns = parent->group_leader->start_boottime;
-	}
 	rcu_read_unlock();
 }
 
@@ -160,14 +166,40 @@ static u64 pending_runtime(struct task_struct *p)
 	return delta > 0 && delta < NSEC_PER_SEC ? delta : 0;
 }
 
+struct group_exit {
+	struct exit_ent e;
+	bool twins;
+};
+
+/* Under acct_lock (acct.c): the group's c* and fold target, then push. */
+static void push_group(void *arg, const struct ptop_tri *c,
+		       struct pid *fold_pid, u64 fold_start)
+{
+	struct group_exit *g = arg;
+	struct exit_ent *gr = &g->e;
+
+	gr->rec.cutime_ns = c->u;
+	gr->rec.cstime_ns = c->s;
+	gr->rec.csteal_ns = c->st;
+	gr->rec.flags |= PTOP_TS_RECF_HAS_C;
+	gr->fold = get_pid(fold_pid);
+	gr->rec.folded_start_ns = fold_start;
+	push(gr, g->twins);
+}
+
 static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 {
 	struct signal_struct *sig = p->signal;
 	struct task_struct *leader = p->group_leader, *t;
-	struct exit_ent th = {}, gr = {};
+	struct exit_ent th = {};
+	struct group_exit g = {};
+	struct exit_ent *gr = &g.e;
+	struct pid *execer = NULL;
+	u64 execer_start = 0;
 	bool group_dead, twins = false;
 	unsigned long flags;
-	u64 pending = pending_runtime(p);
+	u64 pending = pending_runtime(p), steal;
+	struct ptop_tri tot;
 
 	ptop_ts_fill_thread(&th.rec, p);
 	th.rec.stime_ns += pending;
@@ -178,53 +210,138 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 
 	spin_lock_irqsave(&p->sighand->siglock, flags);
 	group_dead = !atomic_read(&sig->live);
+	/* a non-leader exec: the old leader goes, the exec'er takes over */
+	if (p == leader && sig->group_exec_task && sig->group_exec_task != p) {
+		execer = get_pid(task_pid(sig->group_exec_task));
+		execer_start = sig->group_exec_task->start_boottime;
+	}
 	if (group_dead) {
-		ptop_ts_fill_group_locked(&gr.rec, p);
-		gr.rec.stime_ns += pending;
+		ptop_ts_fill_group_locked(&gr->rec, p, 0);
+		gr->rec.stime_ns += pending;
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
 			if (t != p && !t->exit_state)
 				twins = true;
-		gr.rec.exit_code = (sig->flags & SIGNAL_GROUP_EXIT) ?
+		gr->rec.exit_code = (sig->flags & SIGNAL_GROUP_EXIT) ?
 				   sig->group_exit_code : p->exit_code;
 	}
 	spin_unlock_irqrestore(&p->sighand->siglock, flags);
 
 	push(&th, false);
+	/* the thread's steal leaves the table: into x*, or with the group */
+	steal = ptop_ts_steal_take(p);
+	if (steal && !group_dead)
+		ptop_ts_acct_thread_steal(leader, steal);
+	if (execer) {
+		ptop_ts_acct_exec_takeover(leader, execer, execer_start);
+		put_pid(execer);
+	}
+	ptop_ts_events_exit(p, group_dead);
 	if (!group_dead)
 		return;
-	set_ident(&gr, leader);
-	gr.pid = get_pid(task_tgid(p));
-	gr.tgid = get_pid(task_tgid(p));
-	gr.rec.nthreads = 0;
-	push(&gr, twins);
+	set_ident(gr, leader);
+	gr->pid = get_pid(task_tgid(p));
+	gr->tgid = get_pid(task_tgid(p));
+	tot.u = gr->rec.utime_ns + gr->rec.xutime_ns;
+	tot.s = gr->rec.stime_ns + gr->rec.xstime_ns;
+	tot.st = gr->rec.steal_ns + gr->rec.xsteal_ns;
+	gr->rec.nthreads = 0;
+	g.twins = twins;
+	ptop_ts_acct_group_dead(leader, p, p->se.sum_exec_runtime + pending,
+				&tot, push_group, &g);
 }
+
+static void ptop_ts_probe_free(void *data, struct task_struct *p)
+{
+	ptop_ts_acct_free(p);
+}
+
+static void ptop_ts_probe_fork(void *data, struct task_struct *parent,
+			       struct task_struct *child)
+{
+	ptop_ts_acct_fork(parent, child);
+	ptop_ts_events_fork(parent, child);
+}
+
+struct tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
 
 static void find_tp(struct tracepoint *tp, void *priv)
 {
-	if (!strcmp(tp->name, "sched_process_exit"))
-		*(struct tracepoint **)priv = tp;
+	struct tp_find *f = priv;
+
+	if (!strcmp(tp->name, f->name))
+		f->tp = tp;
 }
 
+struct tracepoint *ptop_ts_find_tracepoint(const char *name)
+{
+	struct tp_find f = { .name = name };
+
+	for_each_kernel_tracepoint(find_tp, &f);
+	if (!f.tp)
+		pr_err("tracepoint %s not found\n", name);
+	return f.tp;
+}
+
+/* The exit probe first: a group forked in between is found at its exit. */
 int ptop_ts_exits_attach(void)
 {
 	int ret;
 
-	for_each_kernel_tracepoint(find_tp, &tp_exit);
-	if (!tp_exit) {
-		pr_err("tracepoint sched_process_exit not found\n");
+	tp_exit = ptop_ts_find_tracepoint("sched_process_exit");
+	tp_fork = ptop_ts_find_tracepoint("sched_process_fork");
+	tp_free = ptop_ts_find_tracepoint("sched_process_free");
+	if (!tp_exit || !tp_fork || !tp_free)
 		return -ENOENT;
+	ret = tracepoint_probe_register(tp_free, ptop_ts_probe_free, NULL);
+	if (ret) {
+		pr_err("cannot attach to sched_process_free: %d\n", ret);
+		return ret;
 	}
 	ret = tracepoint_probe_register(tp_exit, ptop_ts_probe_exit, NULL);
-	if (ret)
+	if (ret) {
 		pr_err("cannot attach to sched_process_exit: %d\n", ret);
+		goto err_exit;
+	}
+	ret = tracepoint_probe_register(tp_fork, ptop_ts_probe_fork, NULL);
+	if (ret) {
+		pr_err("cannot attach to sched_process_fork: %d\n", ret);
+		goto err_fork;
+	}
+	return 0;
+
+err_fork:
+	tracepoint_probe_unregister(tp_exit, ptop_ts_probe_exit, NULL);
+err_exit:
+	tracepoint_probe_unregister(tp_free, ptop_ts_probe_free, NULL);
+	tracepoint_synchronize_unregister();
 	return ret;
 }
 
 void ptop_ts_exits_detach(void)
 {
+	tracepoint_probe_unregister(tp_fork, ptop_ts_probe_fork, NULL);
+	tracepoint_probe_unregister(tp_free, ptop_ts_probe_free, NULL);
 	tracepoint_probe_unregister(tp_exit, ptop_ts_probe_exit, NULL);
 	tracepoint_synchronize_unregister();
+}
+
+/*
+ * Is this thread, still linked to its group, one whose EXIT record was
+ * written before position exit_head (0: only threads past exit_notify)?
+ * Its time then belongs to x*, not to the live threads.
+ */
+bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
+{
+	if (t->exit_state)	/* past exit_notify(): the probe ran */
+		return true;
+	if (!exit_head || !(t->flags & PF_EXITING))
+		return false;
+	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
+				      exit_head);
 }
 
 /*
@@ -286,7 +403,12 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 			continue;
 		r->ppid = pid_nr_ns(e->parent, ns);
 		r->acct_ptgid = r->ppid;
-		r->folded_into = r->ppid;
+		if (e->rec.kind == PTOP_TS_KIND_GROUP) {
+			r->folded_into = pid_nr_ns(e->fold, ns);
+			r->acct_ptgid = r->folded_into;
+			if (!r->folded_into)
+				r->folded_start_ns = 0;
+		}
 		r->uid = from_kuid_munged(q->user_ns, e->uid);
 		n++;
 	}

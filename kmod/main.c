@@ -29,6 +29,7 @@ MODULE_PARM_DESC(reader_gid,
 atomic_long_t ptop_ts_open_files = ATOMIC_LONG_INIT(0);
 atomic_long_t ptop_ts_answer_bytes = ATOMIC_LONG_INIT(0);
 atomic_long_t ptop_ts_answers = ATOMIC_LONG_INIT(0);
+atomic_long_t ptop_ts_steal_bytes = ATOMIC_LONG_INIT(0);
 
 int ptop_ts_reader_gid(void)
 {
@@ -50,9 +51,16 @@ static int __init ptop_ts_init(void)
 	ret = ptop_ts_act_init();
 	if (ret)
 		goto err_act;
+	ret = ptop_ts_acct_init();
+	if (ret)
+		goto err_acct;
 	ret = ptop_ts_exits_attach();
 	if (ret)
 		goto err_attach;
+	ptop_ts_acct_populate();
+	ret = ptop_ts_listen_init();
+	if (ret)
+		goto err_listen;
 	ret = ptop_ts_proc_init();
 	if (ret)
 		goto err_proc;
@@ -65,8 +73,12 @@ static int __init ptop_ts_init(void)
 err_nl:
 	ptop_ts_proc_exit();
 err_proc:
+	ptop_ts_listen_exit();
+err_listen:
 	ptop_ts_exits_detach();
 err_attach:
+	ptop_ts_acct_exit();
+err_acct:
 	ptop_ts_act_exit();
 err_act:
 	ptop_ts_exits_exit();
@@ -75,9 +87,12 @@ err_act:
 
 static void __exit ptop_ts_exit(void)
 {
+	/* the requested sources first: no event is sent to a family going */
+	ptop_ts_listen_exit();
 	ptop_ts_nl_exit();
 	ptop_ts_proc_exit();
 	ptop_ts_exits_detach();
+	ptop_ts_acct_exit();
 	ptop_ts_act_exit();
 	ptop_ts_exits_exit();
 }

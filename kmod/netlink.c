@@ -7,6 +7,11 @@
  * out, cb->args[1] holding the next record index, so nothing is lost to a
  * full socket buffer: netlink calls the dump again when there is room.
  * Every message carries PTOP_TS_A_ANSWER; the first one also the CPUs.
+ *
+ * A dump with PTOP_TS_CMDF_STEAL makes its socket a steal listener, and
+ * PTOP_TS_CMD_LISTEN (A_FLAGS 1/0) an events listener, until the socket
+ * is released (listen.c). Events go to the multicast group
+ * PTOP_TS_EVENTS_GROUP, one PTOP_TS_CMD_EVENT message per event.
  */
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
@@ -67,6 +72,13 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	ret = ptop_ts_cmd_check(&d->q.cmd);
 	if (ret)
 		goto err_free;
+	if (d->q.cmd.flags & PTOP_TS_CMDF_STEAL) {
+		ret = ptop_ts_listen_nl(sock_net(cb->skb->sk),
+					NETLINK_CB(cb->skb).portid,
+					PTOP_TS_LISTEN_STEAL, true);
+		if (ret)
+			goto err_free;
+	}
 
 	/* start runs in the requester's context */
 	d->q.pid_ns = get_pid_ns(task_active_pid_ns(current));
@@ -137,6 +149,16 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
+static int ptop_ts_nl_listen(struct sk_buff *skb, struct genl_info *info)
+{
+	bool on = true;
+
+	if (info->attrs[PTOP_TS_A_FLAGS])
+		on = nla_get_u32(info->attrs[PTOP_TS_A_FLAGS]) != 0;
+	return ptop_ts_listen_nl(genl_info_net(info), info->snd_portid,
+				 PTOP_TS_LISTEN_EVENTS, on);
+}
+
 static const struct genl_ops ptop_ts_nl_ops[] = {
 	{
 		.cmd = PTOP_TS_CMD_PIDS,
@@ -145,6 +167,15 @@ static const struct genl_ops ptop_ts_nl_ops[] = {
 		.dumpit = ptop_ts_nl_dump,
 		.done = ptop_ts_nl_done,
 	},
+	{
+		.cmd = PTOP_TS_CMD_LISTEN,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ptop_ts_nl_listen,
+	},
+};
+
+static const struct genl_multicast_group ptop_ts_nl_mcgrps[] = {
+	{ .name = PTOP_TS_EVENTS_GROUP, .flags = GENL_UNS_ADMIN_PERM },
 };
 
 static struct genl_family ptop_ts_nl_family __ro_after_init = {
@@ -155,10 +186,32 @@ static struct genl_family ptop_ts_nl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = ptop_ts_nl_ops,
 	.n_ops = ARRAY_SIZE(ptop_ts_nl_ops),
+	.mcgrps = ptop_ts_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ptop_ts_nl_mcgrps),
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
 	.resv_start_op = PTOP_TS_CMD_PIDS,
 #endif
 };
+
+/* One event to the multicast group; any context. 0 or -errno. */
+int ptop_ts_nl_event(const struct ptop_ts_event *ev)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = genlmsg_new(nla_total_size(sizeof(*ev)), GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put(skb, 0, 0, &ptop_ts_nl_family, 0, PTOP_TS_CMD_EVENT);
+	if (!hdr || nla_put(skb, PTOP_TS_A_EVENT, sizeof(*ev), ev)) {
+		nlmsg_free(skb);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	ret = genlmsg_multicast(&ptop_ts_nl_family, skb, 0, 0, GFP_ATOMIC);
+	return ret == -ESRCH ? 0 : ret;
+}
 
 int ptop_ts_nl_init(void)
 {

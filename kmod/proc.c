@@ -28,6 +28,7 @@ struct ptop_ts_file {
 	struct ptop_ts_snap snap;
 	size_t off;
 	bool asked;
+	bool steal;			/* a steal listener (listen.c) */
 };
 
 static struct proc_dir_entry *pde_ts, *pde_state;
@@ -51,6 +52,8 @@ static int ptop_ts_release(struct inode *inode, struct file *file)
 {
 	struct ptop_ts_file *f = file->private_data;
 
+	if (f->steal)
+		ptop_ts_listen_file(false);
 	ptop_ts_snap_free(&f->snap);
 	put_pid_ns(f->q.pid_ns);
 	put_user_ns(f->q.user_ns);
@@ -76,6 +79,11 @@ static ssize_t ptop_ts_write(struct file *file, const char __user *buf,
 		return ret;
 
 	mutex_lock(&f->lock);
+	if ((cmd.flags & PTOP_TS_CMDF_STEAL) && !f->steal) {
+		/* a listener until the file is released */
+		f->steal = true;
+		ptop_ts_listen_file(true);
+	}
 	f->q.cmd = cmd;
 	f->off = 0;
 	f->asked = false;
@@ -134,6 +142,10 @@ static const struct file_operations ptop_ts_fops = {
 
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
+	long live, dead, nomem, nsteal, nevents, sent, failed;
+	bool steal_on, events_on;
+	u64 folds, unfolded, late;
+
 	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
 	seq_printf(m, "seq %llu\n", ptop_ts_seq_now());
 	seq_printf(m, "answers %ld\n", atomic_long_read(&ptop_ts_answers));
@@ -145,6 +157,25 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "exit_ring_size %u\n", ptop_ts_exit_ring_size);
 	seq_printf(m, "exits_total %llu\n", ptop_ts_exits_head());
 	seq_printf(m, "max_records %u\n", ptop_ts_max_records);
+	ptop_ts_acct_counts(&live, &dead, &nomem, &folds, &unfolded, &late);
+	seq_printf(m, "acct_groups %ld\n", live);
+	seq_printf(m, "acct_dead %ld\n", dead);
+	seq_printf(m, "acct_nomem %ld\n", nomem);
+	seq_printf(m, "acct_folds %llu\n", folds);
+	seq_printf(m, "acct_unfolded_ns %llu\n", unfolded);
+	seq_printf(m, "acct_late_ns %llu\n", late);
+	ptop_ts_listen_counts(&nsteal, &nevents, &steal_on, &events_on);
+	seq_printf(m, "steal_listeners %ld\n", nsteal);
+	seq_printf(m, "steal_probe %s\n", steal_on ? "attached" : "detached");
+	seq_printf(m, "steal_clock %s\n", ptop_ts_steal_clock() ? "yes" : "no");
+	seq_printf(m, "steal_bytes %ld\n", atomic_long_read(&ptop_ts_steal_bytes));
+	seq_printf(m, "steal_charges %ld\n", ptop_ts_steal_switches());
+	seq_printf(m, "steal_dropped %ld\n", ptop_ts_steal_dropped());
+	seq_printf(m, "event_listeners %ld\n", nevents);
+	seq_printf(m, "exec_probe %s\n", events_on ? "attached" : "detached");
+	ptop_ts_events_counts(&sent, &failed);
+	seq_printf(m, "events_sent %ld\n", sent);
+	seq_printf(m, "events_failed %ld\n", failed);
 	return 0;
 }
 

@@ -13,6 +13,7 @@ struct pid;
 struct pid_namespace;
 struct user_namespace;
 struct task_struct;
+struct tracepoint;
 
 /* main.c: parameters and the counters shown in the state file */
 extern unsigned int ptop_ts_max_records;
@@ -20,6 +21,12 @@ extern unsigned int ptop_ts_exit_ring_size;
 extern atomic_long_t ptop_ts_open_files;
 extern atomic_long_t ptop_ts_answer_bytes;
 extern atomic_long_t ptop_ts_answers;
+extern atomic_long_t ptop_ts_steal_bytes;
+
+/* user, system, steal ns */
+struct ptop_tri {
+	u64 u, s, st;
+};
 
 /* One question: the command plus who asks (for pid and uid numbers). */
 struct ptop_ts_query {
@@ -45,7 +52,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap);
 void ptop_ts_snap_free(struct ptop_ts_snap *snap);
 void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t);
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
-			       struct task_struct *leader);
+			       struct task_struct *leader, u64 exit_head);
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 
 /* activity.c: answer sequence numbers and per-task change tracking */
@@ -61,6 +68,27 @@ void ptop_ts_track_end(void);
 size_t ptop_ts_track_bytes(void);
 int ptop_ts_reader_gid(void);
 
+/* acct.c: the accounting-parent hierarchy (c*) */
+int ptop_ts_acct_init(void);
+void ptop_ts_acct_populate(void);
+void ptop_ts_acct_exit(void);
+void ptop_ts_acct_fork(struct task_struct *parent, struct task_struct *child);
+void ptop_ts_acct_group_dead(struct task_struct *leader,
+			     struct task_struct *p, u64 p_rt,
+			     const struct ptop_tri *tot,
+			     void (*push)(void *arg, const struct ptop_tri *c,
+					  struct pid *fold_pid, u64 fold_start),
+			     void *arg);
+void ptop_ts_acct_exec_takeover(struct task_struct *leader,
+				struct pid *execer, u64 execer_start);
+void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal);
+u64 ptop_ts_acct_pass_begin(void);
+void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
+		       struct pid_namespace *ns);
+void ptop_ts_acct_counts(long *live, long *dead, long *nomem, u64 *folds,
+			 u64 *unfolded, u64 *late);
+void ptop_ts_acct_free(struct task_struct *p);
+
 /* exits.c: EXIT records from the sched_process_exit tracepoint */
 int ptop_ts_exits_init(void);
 void ptop_ts_exits_exit(void);
@@ -68,13 +96,44 @@ int ptop_ts_exits_attach(void);
 void ptop_ts_exits_detach(void);
 u64 ptop_ts_exits_head(void);
 u32 ptop_ts_exits_used(void);
+struct tracepoint *ptop_ts_find_tracepoint(const char *name);
+bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head);
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 			    u64 before);
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       const struct ptop_ts_query *q,
 		       struct ptop_ts_record *out, u32 max);
 
+/* listen.c: requested event sources (steal probe, events) */
+#define PTOP_TS_LISTEN_STEAL	(1U << 0)
+#define PTOP_TS_LISTEN_EVENTS	(1U << 1)
+struct net;
+int ptop_ts_listen_init(void);
+void ptop_ts_listen_exit(void);
+void ptop_ts_listen_file(bool on);
+int ptop_ts_listen_nl(const struct net *net, u32 portid, u32 kinds, bool on);
+void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
+			   bool *events_attached);
+
+/* steal.c: per-task steal from a sched_switch probe */
+bool ptop_ts_steal_clock(void);
+bool ptop_ts_steal_attached(void);
+int ptop_ts_steal_attach(void);
+void ptop_ts_steal_detach(void);
+u64 ptop_ts_steal_of(struct task_struct *t);
+u64 ptop_ts_steal_take(struct task_struct *t);
+long ptop_ts_steal_dropped(void);
+long ptop_ts_steal_switches(void);
+
+/* events.c: process events to the genl multicast group */
+int ptop_ts_events_attach(void);
+void ptop_ts_events_detach(void);
+void ptop_ts_events_fork(struct task_struct *parent, struct task_struct *child);
+void ptop_ts_events_exit(struct task_struct *p, bool group_dead);
+void ptop_ts_events_counts(long *sent, long *failed);
+
 /* proc.c, netlink.c */
+int ptop_ts_nl_event(const struct ptop_ts_event *ev);
 int ptop_ts_proc_init(void);
 void ptop_ts_proc_exit(void);
 int ptop_ts_nl_init(void);

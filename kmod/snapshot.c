@@ -10,9 +10,12 @@
  *    and faults of the thread.
  *  - GROUP: the same times summed over the threads still linked to the
  *    group, x* = the group's dead threads (signal->sum_sched_runtime split
- *    by signal->utime/stime), both read under siglock so a thread moving
- *    from "linked" to "dead" is counted exactly once; nvcsw..majflt include
- *    dead threads (as /proc/PID/stat does); rss of the group's mm.
+ *    by signal->utime/stime, plus linked threads whose EXIT record exists),
+ *    both read under siglock so a thread moving from "linked" to "dead" is
+ *    counted exactly once; neither part of x* goes backwards (acct.c keeps
+ *    the last split); c* = dead descendants folded in, as of the moment the
+ *    pass began (acct.c); nvcsw..majflt include dead threads (as
+ *    /proc/PID/stat does); rss of the group's mm.
  * A thread inside do_exit() is reported as live until the EXIT record that
  * exits.c writes for it exists: a thread or group whose record was written
  * before this pass began is left out (that record is in this answer or an
@@ -63,18 +66,41 @@ u64 ptop_ts_scale(u64 total, u64 part, u64 all)
 	return mul_u64_u64_div_u64(total, part, all);
 }
 
+/*
+ * A thread's user, system and steal ns. user + system = sum_exec_runtime
+ * split as cputime_adjust() does; with the steal probe attached and
+ * without PARAVIRT_TIME_ACCOUNTING (stolen time is then inside the
+ * runtime), the steal measured for the thread is taken out of that total,
+ * in proportion, so that user + system + steal is still the runtime.
+ */
+static void thread_times(struct task_struct *t, struct ptop_tri *v)
+{
+	u64 total;
+
+	task_cputime_adjusted(t, &v->u, &v->s);
+	v->st = ptop_ts_steal_of(t);
+	if (!v->st || IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
+		return;
+	total = v->u + v->s;
+	if (v->st > total)
+		v->st = total;
+	v->u = ptop_ts_scale(total - v->st, v->u, total);
+	v->s = total - v->st - v->u;
+}
+
 /* The thread's own counters; identity is filled by the caller. */
 void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
 {
-	u64 ut, st;
+	struct ptop_tri v;
 
 	r->version = PTOP_TS_RECORD_VERSION;
 	r->size = sizeof(*r);
 	r->kind = PTOP_TS_KIND_THREAD;
 	r->flags |= PTOP_TS_RECF_HAS_RDELAY;
-	task_cputime_adjusted(t, &ut, &st);
-	r->utime_ns = ut;
-	r->stime_ns = st;
+	thread_times(t, &v);
+	r->utime_ns = v.u;
+	r->stime_ns = v.s;
+	r->steal_ns = v.st;
 	r->rdelay_ns = t->sched_info.run_delay;
 	r->nvcsw = t->nvcsw;
 	r->nivcsw = t->nivcsw;
@@ -82,13 +108,19 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
 	r->majflt = t->maj_flt;
 }
 
-/* Group counters; the caller holds leader->sighand->siglock. */
+/*
+ * Group counters; the caller holds leader->sighand->siglock. Threads still
+ * linked whose EXIT record was written before exit_head (see
+ * ptop_ts_thread_gone()) count as dead threads (x*), as a pass leaves
+ * their THREAD records out: the group's T is the same either way, and the
+ * time of a thread moves to x* at the moment its own record stops.
+ */
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
-			       struct task_struct *leader)
+			       struct task_struct *leader, u64 exit_head)
 {
+	struct ptop_tri gone = { 0 }, v;
 	struct signal_struct *sig = leader->signal;
 	struct task_struct *t;
-	u64 ut, st;
 
 	r->version = PTOP_TS_RECORD_VERSION;
 	r->size = sizeof(*r);
@@ -99,10 +131,17 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 	r->minflt = sig->min_flt;
 	r->majflt = sig->maj_flt;
 	__for_each_thread(sig, t) {
-		task_cputime_adjusted(t, &ut, &st);
-		r->utime_ns += ut;
-		r->stime_ns += st;
+		thread_times(t, &v);
 		r->rdelay_ns += t->sched_info.run_delay;
+		if (ptop_ts_thread_gone(t, exit_head)) {
+			gone.u += v.u;
+			gone.s += v.s;
+			gone.st += v.st;
+		} else {
+			r->utime_ns += v.u;
+			r->stime_ns += v.s;
+			r->steal_ns += v.st;
+		}
 		r->nvcsw += t->nvcsw;
 		r->nivcsw += t->nivcsw;
 		r->minflt += t->min_flt;
@@ -110,7 +149,9 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 	}
 	r->xstime_ns = ptop_ts_scale(sig->sum_sched_runtime, sig->stime,
 				     sig->utime + sig->stime);
-	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns;
+	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns + gone.u;
+	r->xstime_ns += gone.s;
+	r->xsteal_ns = gone.st;
 	r->nthreads = atomic_read(&sig->live);
 }
 
@@ -202,6 +243,7 @@ struct walk {
 	u32 cap;		/* records the walk may use */
 	bool threads;
 	bool full;
+	u16 recf;		/* flags every record gets (HAS_STEAL) */
 };
 
 static bool want(const struct walk *w, u64 changed)
@@ -215,18 +257,14 @@ static struct ptop_ts_record *add(struct walk *w,
 	struct ptop_ts_record *dst = &w->snap->recs[w->snap->ans->count++];
 
 	*dst = *r;
+	dst->flags |= w->recf;
 	return dst;
 }
 
 /* Has this thread's EXIT record been written before the pass began? */
 static bool thread_gone(const struct walk *w, struct task_struct *t)
 {
-	if (t->exit_state)	/* past exit_notify(): the probe ran */
-		return true;
-	if (!(t->flags & PF_EXITING))
-		return false;
-	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
-				      w->exit_head);
+	return ptop_ts_thread_gone(t, w->exit_head);
 }
 
 /* The same for the group; siglock held. */
@@ -252,6 +290,7 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	struct ptop_ts_record r;
 	struct task_struct *t;
 	unsigned long flags;
+	struct ptop_ts_record *lrec = NULL;
 	bool emit = false, truncated = false;
 	u64 changed;
 
@@ -277,10 +316,14 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 					       r.start_ns, &r, w->seq);
 		if (emit && w->threads && want(w, changed)) {
 			/* one slot stays free for the group record */
-			if (ans->count + 1 < w->cap)
-				add(w, &r);
-			else
+			if (ans->count + 1 < w->cap) {
+				struct ptop_ts_record *d = add(w, &r);
+
+				if (t == leader)
+					lrec = d;
+			} else {
 				truncated = true;
+			}
 		}
 	}
 
@@ -292,11 +335,18 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		goto out;
 	}
 	memset(&r, 0, sizeof(r));
-	ptop_ts_fill_group_locked(&r, leader);
+	ptop_ts_fill_group_locked(&r, leader, w->exit_head);
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	fill_ident(&r, leader, w->q);
 	fill_mem(&r, leader);
+	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
+	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
+		/* the exec'er, now the leader: its identity before the exec */
+		lrec->flags |= PTOP_TS_RECF_EXEC;
+		lrec->exec_old_pid = r.exec_old_pid;
+		lrec->exec_old_start_ns = r.exec_old_start_ns;
+	}
 	changed = ptop_ts_track_update(task_tgid_nr(leader), true, r.start_ns,
 				       &r, w->seq);
 	if (emit && want(w, changed) && ans->count < w->cap)
@@ -366,7 +416,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	}
 	rcu_read_unlock();
 
-	head = ptop_ts_exits_head();
+	head = ptop_ts_acct_pass_begin();
 	if (since) {
 		if (!ptop_ts_seq_lookup(since, &from_head) ||
 		    head - from_head > ptop_ts_exit_ring_size ||
@@ -409,6 +459,16 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	snap->ans->boottime_ns = ktime_get_boottime_ns();
 	snap->ans->ncpu = ncpu;
 	snap->ans->rec_size = sizeof(struct ptop_ts_record);
+	snap->ans->flags |= PTOP_TS_ANSF_CHILDREN;
+	if (q->cmd.flags & PTOP_TS_CMDF_STEAL) {
+		/* the reader is a listener (proc.c, netlink.c) by now */
+		if (!ptop_ts_steal_clock())
+			snap->ans->flags |= PTOP_TS_ANSF_NO_STEAL_CLOCK;
+		else if (ptop_ts_steal_attached())
+			snap->ans->flags |= PTOP_TS_ANSF_STEAL;
+	}
+	if (snap->ans->flags & PTOP_TS_ANSF_STEAL)
+		w.recf = PTOP_TS_RECF_HAS_STEAL;
 	if (IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
 		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
@@ -427,6 +487,8 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 			since = 0;
 		} else {
 			snap->ans->count = n;
+			while (n--)
+				snap->recs[n].flags |= w.recf;
 		}
 	}
 

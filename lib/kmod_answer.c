@@ -10,8 +10,43 @@ void ptop_kmod_cmd(const struct ptop_kmod_since *st, struct ptop_ts_cmd *cmd)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->cmd = PTOP_TS_CMD_PIDS;
-	cmd->flags = PTOP_TS_CMDF_THREADS;
+	cmd->flags = PTOP_TS_CMDF_THREADS | st->cmd_flags;
 	cmd->since_seq = st->seq;
+}
+
+void ptop_kmod_since_init(struct ptop_kmod_since *st, unsigned int need)
+{
+	memset(st, 0, sizeof(*st));
+	if (need & PTOP_NEED_STEAL)
+		st->cmd_flags |= PTOP_TS_CMDF_STEAL;
+}
+
+unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st)
+{
+	unsigned int caps = PTOP_KMOD_CAPS;
+
+	if (st->ans_flags & PTOP_TS_ANSF_CHILDREN)
+		caps |= PTOP_CAP_C | PTOP_CAP_C_COMPLETE;
+	if ((st->ans_flags & PTOP_TS_ANSF_STEAL) &&
+	    !(st->ans_flags & PTOP_TS_ANSF_NO_STEAL_CLOCK))
+		caps |= PTOP_CAP_STEAL;
+	return caps;
+}
+
+void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st)
+{
+	const char *c = (st->ans_flags & PTOP_TS_ANSF_CHILDREN) ? "" :
+			"no c* (module too old); ";
+
+	if (st->ans_flags & PTOP_TS_ANSF_NO_STEAL_CLOCK)
+		snprintf(src->note, sizeof(src->note),
+			 "ptop_taskstats module: %sno steal clock in this kernel: no per-task steal", c);
+	else if (!(st->cmd_flags & PTOP_TS_CMDF_STEAL))
+		snprintf(src->note, sizeof(src->note),
+			 "ptop_taskstats module: %sper-task steal not asked for", c);
+	else
+		snprintf(src->note, sizeof(src->note), "ptop_taskstats module%s%s",
+			 *c ? ": " : "", c);
 }
 
 int ptop_kmod_check_answer(const struct ptop_ts_answer *a, size_t have,
@@ -85,6 +120,7 @@ void ptop_kmod_finish(struct ptop_kmod_since *st, uint64_t since,
 	if (a->flags & PTOP_TS_ANSF_IRQ_APART)
 		out->sys_apart |= PTOP_SYS_IRQ_APART;
 	st->seq = a->seq_now;
+	st->ans_flags = a->flags;
 }
 
 int ptop_kmod_parse(struct ptop_kmod_since *st, uint64_t since, int page,

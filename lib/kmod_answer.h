@@ -16,7 +16,22 @@
 /* "Active since" state of one source: the seq of its last answer. */
 struct ptop_kmod_since {
 	uint64_t seq;		/* 0: next answer is a full one */
+	uint32_t cmd_flags;	/* PTOP_TS_CMDF_* besides THREADS (STEAL) */
+	uint32_t ans_flags;	/* PTOP_TS_ANSF_* of the last first page */
 };
+
+/* PTOP_CMDF_STEAL when the caller needs steal (PTOP_NEED_STEAL). */
+void ptop_kmod_since_init(struct ptop_kmod_since *st, unsigned int need);
+
+/*
+ * The source's caps after an answer: c* (complete: self-reaped children
+ * and orphans included) when the module says it fills them; per-task
+ * steal only when asked for and measured (a kernel without a steal clock
+ * gives none: the columns then say '-', not 0).
+ */
+unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st);
+/* src->note: what the module cannot measure here */
+void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st);
 
 /* The command for the next read: threads, since the last answer. */
 void ptop_kmod_cmd(const struct ptop_kmod_since *st, struct ptop_ts_cmd *cmd);

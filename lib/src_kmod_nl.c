@@ -150,8 +150,10 @@ static int kmod_nl_read(struct ptop_src *src, struct ptop_sample *out)
 			cmd.since_seq = 0;
 	}
 	p->out = NULL;
-	if (!ret)
+	if (!ret) {
 		ptop_kmod_finish(&p->since, since, &first, out);
+		src->caps = ptop_kmod_caps(&p->since);
+	}
 	return ret;
 }
 
@@ -176,6 +178,7 @@ static int kmod_nl_open(struct ptop_src *src)
 	if (!p)
 		return -ENOMEM;
 	src->priv = p;
+	ptop_kmod_since_init(&p->since, src->cfg.need);
 	p->sk = nl_socket_alloc();
 	if (!p->sk) {
 		ret = -ENOMEM;
@@ -209,9 +212,8 @@ static int kmod_nl_open(struct ptop_src *src)
 	}
 	if (ret)
 		goto err;
-	src->caps = PTOP_KMOD_CAPS;
-	snprintf(src->note, sizeof(src->note),
-		 "ptop_taskstats module: no c* and no per-task steal yet");
+	src->caps = ptop_kmod_caps(&p->since);
+	ptop_kmod_note(src, &p->since);
 	return 0;
 
 err:

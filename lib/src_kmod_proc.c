@@ -22,8 +22,12 @@ struct kp_priv {
 	size_t cap;
 };
 
+static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out);
+static void kmod_proc_close(struct ptop_src *src);
+
 static int kmod_proc_open(struct ptop_src *src)
 {
+	struct ptop_sample probe;
 	struct kp_priv *p;
 	char path[4096];
 	int ret;
@@ -48,9 +52,17 @@ static int kmod_proc_open(struct ptop_src *src)
 		return ret;
 	}
 	src->priv = p;
-	src->caps = PTOP_KMOD_CAPS;
-	snprintf(src->note, sizeof(src->note),
-		 "ptop_taskstats module: no c* and no per-task steal yet");
+	ptop_kmod_since_init(&p->since, src->cfg.need);
+	/* what the module fills shows in its answers: ask once now */
+	ptop_sample_init(&probe);
+	ret = kmod_proc_read(src, &probe);
+	ptop_sample_free(&probe);
+	p->since.seq = 0;
+	if (ret) {
+		kmod_proc_close(src);
+		return ret;
+	}
+	ptop_kmod_note(src, &p->since);
 	return 0;
 }
 
@@ -124,8 +136,10 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 		if (ret)
 			return ret;
 		a = (const void *)p->buf;
-		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid)
+		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid) {
+			src->caps = ptop_kmod_caps(&p->since);
 			return 0;
+		}
 		cmd.start_pid = a->next_pid;
 		if (a->flags & PTOP_TS_ANSF_RESYNC)
 			cmd.since_seq = 0;

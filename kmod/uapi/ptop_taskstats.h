@@ -36,6 +36,7 @@ enum ptop_ts_cmd_id {
 	PTOP_TS_CMD_UNSPEC,
 	PTOP_TS_CMD_PIDS,	/* task records, "active since seq N" */
 	PTOP_TS_CMD_EVENT,	/* multicast: one process event */
+	PTOP_TS_CMD_LISTEN,	/* A_FLAGS 1: this socket listens to events */
 	__PTOP_TS_CMD_MAX,
 };
 #define PTOP_TS_CMD_MAX (__PTOP_TS_CMD_MAX - 1)
@@ -146,6 +147,15 @@ struct ptop_ts_record {
 	__u64 majflt;
 	__u64 rss_kb;		/* GROUP: resident set size */
 	__u64 hiwater_rss_kb;	/* GROUP: peak resident set size */
+	/*
+	 * RECF_EXEC (the group leader's THREAD record, and the GROUP record):
+	 * a non-leader thread exec'ed and took over the leader's pid and
+	 * start_ns; this is the identity it had before, so that its counters
+	 * continue from that thread's, not from the old leader's.
+	 */
+	__u32 exec_old_pid;
+	__u32 pad2;
+	__u64 exec_old_start_ns;
 };
 
 /* genetlink attributes of PTOP_TS_CMD_PIDS and PTOP_TS_CMD_EVENT */

@@ -7,6 +7,8 @@
  *	"answer seq=... count=... bytes=..." and with -r one line per record:
  *	"rec KIND pid tgid ppid state flags runtime xruntime exit_code start_ns
  *	 nvcsw comm" (KIND: T, G, TE, GE).
+ *	-S asks for per-task steal (PTOP_TS_CMDF_STEAL); -H SECS keeps the
+ *	file or socket open SECS seconds after the answer (a listener).
  *   tsquery -b MODE
  *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
  *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
@@ -64,6 +66,16 @@ static void buf_add(struct buf *b, const void *d, size_t n)
 }
 
 /* /proc/taskstats: one write, reads until EOF; returns 0 or -errno */
+static double hold_s;
+
+static void hold(void)
+{
+	if (hold_s > 0) {
+		fflush(stdout);
+		usleep((useconds_t)(hold_s * 1e6));
+	}
+}
+
 static int query_proc(const struct ptop_ts_cmd *cmd, struct buf *out)
 {
 	char chunk[65536];
@@ -81,6 +93,10 @@ static int query_proc(const struct ptop_ts_cmd *cmd, struct buf *out)
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
 		buf_add(out, chunk, n);
 	n = n < 0 ? -errno : 0;
+	if (!n && hold_s > 0) {
+		printf("holding\n");
+		hold();
+	}
 	close(fd);
 	return n;
 }
@@ -218,6 +234,10 @@ static int query_nl(const struct ptop_ts_cmd *cmd, struct buf *out,
 	free(at.p);
 	if (!ret)
 		ret = nl_recv(pids_cb, &na);
+	if (!ret && hold_s > 0) {
+		printf("holding\n");
+		hold();
+	}
 	close(nl_fd);
 	if (ret)
 		return ret;
@@ -399,8 +419,10 @@ int main(int argc, char **argv)
 	int opt, nl = 0, print = 0, ret;
 	struct buf b = { 0 };
 
-	while ((opt = getopt(argc, argv, "nts:p:m:rb:")) != -1) {
+	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:")) != -1) {
 		switch (opt) {
+		case 'S': c.flags |= PTOP_TS_CMDF_STEAL; break;
+		case 'H': hold_s = atof(optarg); break;
 		case 'n': nl = 1; break;
 		case 't': c.flags |= PTOP_TS_CMDF_THREADS; break;
 		case 's': c.since_seq = strtoull(optarg, NULL, 0); break;
@@ -409,7 +431,7 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-s SEQ] [-p PID] [-m MAX] [-r] | -b MODE\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] | -b MODE\n");
 			return 2;
 		}
 	}

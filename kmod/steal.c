@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-task steal: a sched_switch probe, attached only while a reader asks
+ * for steal (listen.c), charges the CPU's steal delta since the previous
+ * switch on that CPU to the task that is switched out (it was the one on
+ * the CPU). The CPU's steal is the kernel's own kcpustat steal counter.
+ *
+ * The probe runs under the runqueue lock with interrupts off: no
+ * allocation there. Per-thread values live in a table allocated when the
+ * probe is attached (open addressing, key = global pid + start time,
+ * raw spinlock); a full table drops charges and counts them
+ * (steal_dropped in the state file). At a thread's exit its steal moves
+ * to its group (x*), at the group's death with the group's T into the
+ * fold target's c* (acct.c), as runtime does.
+ *
+ * A kernel without a steal clock (no CONFIG_PARAVIRT, or a guest whose
+ * hypervisor gives none, e.g. qemu TCG: every CPU's steal is still 0) is
+ * reported as such (PTOP_TS_ANSF_NO_STEAL_CLOCK) instead of zeros that
+ * would look measured.
+ */
+#include <linux/hash.h>
+#include <linux/kernel_stat.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/tracepoint.h>
+#include "ptop_ts.h"
+
+#define STEAL_SLOTS	(1U << 16)
+#define TOMB		((u32)-1)
+
+struct steal_ent {
+	u64 start_ns;
+	u64 steal;
+	u32 pid;			/* global; 0 free, TOMB deleted */
+	u32 pad;
+};
+
+static DEFINE_RAW_SPINLOCK(steal_lock);
+static struct steal_ent *table;		/* NULL: probe not attached */
+static u32 used;
+static DEFINE_PER_CPU(u64, last_steal);
+static struct tracepoint *tp_switch;
+static atomic_long_t steal_dropped = ATOMIC_LONG_INIT(0);
+static atomic_long_t steal_switches = ATOMIC_LONG_INIT(0);
+
+static u64 cpu_steal(int cpu)
+{
+	return kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
+}
+
+bool ptop_ts_steal_clock(void)
+{
+	int cpu;
+
+	if (!IS_ENABLED(CONFIG_PARAVIRT))
+		return false;
+	for_each_possible_cpu(cpu)
+		if (cpu_steal(cpu))
+			return true;
+	return false;
+}
+
+static struct steal_ent *find(u32 pid, u64 start, bool insert)
+{
+	struct steal_ent *tomb = NULL;
+	u32 i, n;
+
+	i = hash_32(pid ^ (u32)start, 16);
+	for (n = 0; n < STEAL_SLOTS; n++, i = (i + 1) & (STEAL_SLOTS - 1)) {
+		struct steal_ent *e = &table[i];
+
+		if (!e->pid)
+			break;
+		if (e->pid == TOMB) {
+			if (!tomb)
+				tomb = e;
+			continue;
+		}
+		if (e->pid == pid && e->start_ns == start)
+			return e;
+	}
+	if (!insert || used >= STEAL_SLOTS - STEAL_SLOTS / 8)
+		return NULL;
+	if (!tomb) {
+		if (n == STEAL_SLOTS)
+			return NULL;
+		tomb = &table[i];
+		used++;
+	}
+	tomb->pid = pid;
+	tomb->start_ns = start;
+	tomb->steal = 0;
+	return tomb;
+}
+
+static void probe_switch(void *data, bool preempt, struct task_struct *prev,
+			 struct task_struct *next, unsigned int prev_state)
+{
+	int cpu = smp_processor_id();
+	u64 now = cpu_steal(cpu), d = now - __this_cpu_read(last_steal);
+	struct steal_ent *e;
+	unsigned long flags;
+
+	__this_cpu_write(last_steal, now);
+	if (!d || !prev->pid)
+		return;
+	raw_spin_lock_irqsave(&steal_lock, flags);
+	if (table) {
+		e = find(task_pid_nr(prev), prev->start_boottime, true);
+		if (e)
+			e->steal += d;
+		else
+			atomic_long_inc(&steal_dropped);
+	}
+	raw_spin_unlock_irqrestore(&steal_lock, flags);
+	atomic_long_inc(&steal_switches);
+}
+
+/* The thread's steal so far; 0 when not measured. */
+u64 ptop_ts_steal_of(struct task_struct *t)
+{
+	struct steal_ent *e;
+	unsigned long flags;
+	u64 v = 0;
+
+	if (!READ_ONCE(table))
+		return 0;
+	raw_spin_lock_irqsave(&steal_lock, flags);
+	if (table) {
+		e = find(task_pid_nr(t), t->start_boottime, false);
+		if (e)
+			v = e->steal;
+	}
+	raw_spin_unlock_irqrestore(&steal_lock, flags);
+	return v;
+}
+
+/* A thread exits: its steal leaves the table (the caller keeps it). */
+u64 ptop_ts_steal_take(struct task_struct *t)
+{
+	struct steal_ent *e;
+	unsigned long flags;
+	u64 v = 0;
+
+	if (!READ_ONCE(table))
+		return 0;
+	raw_spin_lock_irqsave(&steal_lock, flags);
+	if (table) {
+		e = find(task_pid_nr(t), t->start_boottime, false);
+		if (e) {
+			v = e->steal;
+			e->pid = TOMB;
+		}
+	}
+	raw_spin_unlock_irqrestore(&steal_lock, flags);
+	return v;
+}
+
+bool ptop_ts_steal_attached(void)
+{
+	return READ_ONCE(table) != NULL;
+}
+
+/* listen.c, process context, listen_mutex held */
+int ptop_ts_steal_attach(void)
+{
+	struct steal_ent *t;
+	int cpu, ret;
+
+	if (!tp_switch)
+		tp_switch = ptop_ts_find_tracepoint("sched_switch");
+	if (!tp_switch)
+		return -ENOENT;
+	t = kvcalloc(STEAL_SLOTS, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		per_cpu(last_steal, cpu) = cpu_steal(cpu);
+	raw_spin_lock_irq(&steal_lock);
+	table = t;
+	used = 0;
+	raw_spin_unlock_irq(&steal_lock);
+	ret = tracepoint_probe_register(tp_switch, probe_switch, NULL);
+	if (ret) {
+		pr_err("cannot attach to sched_switch: %d\n", ret);
+		raw_spin_lock_irq(&steal_lock);
+		table = NULL;
+		raw_spin_unlock_irq(&steal_lock);
+		kvfree(t);
+		return ret;
+	}
+	atomic_long_add(STEAL_SLOTS * sizeof(*t), &ptop_ts_steal_bytes);
+	return 0;
+}
+
+void ptop_ts_steal_detach(void)
+{
+	struct steal_ent *t;
+
+	tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
+	tracepoint_synchronize_unregister();
+	raw_spin_lock_irq(&steal_lock);
+	t = table;
+	table = NULL;
+	raw_spin_unlock_irq(&steal_lock);
+	kvfree(t);
+	atomic_long_sub(STEAL_SLOTS * sizeof(*t), &ptop_ts_steal_bytes);
+}
+
+long ptop_ts_steal_dropped(void)
+{
+	return atomic_long_read(&steal_dropped);
+}
+
+long ptop_ts_steal_switches(void)
+{
+	return atomic_long_read(&steal_switches);
+}
