@@ -28,6 +28,8 @@ struct work {
 	ssize_t *group_row;	/* per cur group: its row (or leader's row) */
 	struct ptop_ts_record *gexits;	/* GROUP EXIT records, sorted */
 	size_t ngexits;
+	const struct ptop_ts_record **execs; /* cur threads with RECF_EXEC */
+	size_t nexecs;
 };
 
 static uint64_t sat_sub(uint64_t a, uint64_t b, uint64_t *clamped)
@@ -273,8 +275,7 @@ static int make_rows(struct work *w)
 
 	for (i = 0; i < cur->nthreads; i++) {
 		const struct ptop_ts_record *t = &cur->threads[i];
-		const struct ptop_ts_record *pt =
-			ptop_snap_find_thread(prev, t->pid, t->start_ns);
+		const struct ptop_ts_record *pt = ptop_snap_prev_thread(prev, t);
 		const struct ptop_ts_record *g = ptop_snap_find_tgid(cur, t->tgid);
 		ssize_t gi = index_of(cur->groups, g);
 		struct ptop_row *row;
@@ -302,10 +303,41 @@ static int make_rows(struct work *w)
 	return 0;
 }
 
+/*
+ * Does thread t of the previous snapshot live on in the current one? As
+ * the record that ptop_snap_prev_thread() maps back to t: after a
+ * non-leader exec, the exec'er (with the old leader's key) continues its
+ * own old record, and the old leader is dead.
+ */
+static bool thread_lives_on(const struct work *w, const struct ptop_ts_record *t)
+{
+	const struct ptop_ts_record *c;
+	size_t i;
+
+	c = ptop_snap_find_thread(w->cur, t->pid, t->start_ns);
+	if (c && ptop_snap_prev_thread(w->prev, c) == t)
+		return true;
+	for (i = 0; i < w->nexecs; i++)
+		if (w->execs[i]->exec_old_pid == t->pid &&
+		    w->execs[i]->exec_old_start_ns == t->start_ns &&
+		    ptop_snap_prev_thread(w->prev, w->execs[i]) == t)
+			return true;
+	return false;
+}
+
 static int dead_work(struct work *w)
 {
 	const struct ptop_snap *cur = w->cur, *prev = w->prev;
 	size_t i, k;
+
+	for (i = 0, k = 0; i < cur->nthreads; i++)
+		k += !!(cur->threads[i].flags & PTOP_TS_RECF_EXEC);
+	w->execs = malloc((k ? k : 1) * sizeof(*w->execs));
+	if (!w->execs)
+		return -ENOMEM;
+	for (i = 0; i < cur->nthreads; i++)
+		if (cur->threads[i].flags & PTOP_TS_RECF_EXEC)
+			w->execs[w->nexecs++] = &cur->threads[i];
 
 	/* own time of each previous group's live threads, for T_d(k-1) */
 	for (i = 0; i < prev->nthreads; i++) {
@@ -317,7 +349,7 @@ static int dead_work(struct work *w)
 		if (pgi < 0)
 			continue;
 		tri_add(&w->prev_own[pgi], tri_own(t));
-		if (ptop_snap_find_thread(cur, t->pid, t->start_ns))
+		if (thread_lives_on(w, t))
 			continue;
 		/* thread died: its group, if alive, shows the rest in x */
 		pg = &prev->groups[pgi];
@@ -485,6 +517,7 @@ out:
 	free(w.group_row);
 	free(w.prev_own);
 	free(w.gexits);
+	free(w.execs);
 	return ret;
 }
 

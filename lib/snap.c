@@ -54,6 +54,28 @@ const struct ptop_ts_record *ptop_snap_find_thread(const struct ptop_snap *sn,
 	return find(sn->threads, sn->nthreads, pid, start_ns);
 }
 
+static int same_exec(const struct ptop_ts_record *a,
+		     const struct ptop_ts_record *b)
+{
+	return (a->flags & PTOP_TS_RECF_EXEC) && (b->flags & PTOP_TS_RECF_EXEC) &&
+	       a->exec_old_pid == b->exec_old_pid &&
+	       a->exec_old_start_ns == b->exec_old_start_ns;
+}
+
+const struct ptop_ts_record *ptop_snap_prev_thread(const struct ptop_snap *prev,
+						   const struct ptop_ts_record *t)
+{
+	const struct ptop_ts_record *p;
+
+	if (!prev)
+		return NULL;
+	p = ptop_snap_find_thread(prev, t->pid, t->start_ns);
+	if (!(t->flags & PTOP_TS_RECF_EXEC) || (p && same_exec(p, t)))
+		return p;
+	/* the interval of the exec: continue the exec'er's old record */
+	return ptop_snap_find_thread(prev, t->exec_old_pid, t->exec_old_start_ns);
+}
+
 const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
 						  uint32_t tgid,
 						  uint64_t start_ns)
@@ -212,18 +234,35 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 				i++;
 		}
 	}
-	free(upd);
-	/* drop the dead */
+	/*
+	 * Drop the dead. A record of this answer is live even when an EXIT
+	 * record has its key: after a non-leader exec the exec'er has the
+	 * old leader's pid and start time (see ptop_snap_prev_thread()).
+	 */
 	for (e = 0; e < nexits; e++) {
 		const struct ptop_ts_record *x = &exits[e];
 		struct ptop_ts_record *hit;
 
-		if (x->kind != kind)
+		if (x->kind != kind || find(upd, nupd, x->pid, x->start_ns))
 			continue;
 		hit = (struct ptop_ts_record *)find(*v, k, x->pid, x->start_ns);
 		if (hit)
 			hit->flags |= PTOP_TS_RECF_EXIT;
 	}
+	/* an exec'er's old record is continued by its new one: not live */
+	for (j = 0; j < nupd; j++) {
+		const struct ptop_ts_record *x = &upd[j];
+		struct ptop_ts_record *hit;
+
+		if (!(x->flags & PTOP_TS_RECF_EXEC) ||
+		    find(upd, nupd, x->exec_old_pid, x->exec_old_start_ns))
+			continue;
+		hit = (struct ptop_ts_record *)find(*v, k, x->exec_old_pid,
+						     x->exec_old_start_ns);
+		if (hit)
+			hit->flags |= PTOP_TS_RECF_EXIT;
+	}
+	free(upd);
 	for (i = 0, j = 0; i < k; i++)
 		if (!is_exit(&(*v)[i]))
 			(*v)[j++] = (*v)[i];
@@ -274,8 +313,7 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	if (prev) {
 		for (i = 0; i < next->nthreads; i++)
 			fix_split(&next->threads[i],
-				  ptop_snap_find_thread(prev, next->threads[i].pid,
-							next->threads[i].start_ns));
+				  ptop_snap_prev_thread(prev, &next->threads[i]));
 		for (i = 0; i < next->ngroups; i++)
 			fix_split(&next->groups[i],
 				  ptop_snap_find_group(prev, next->groups[i].pid,

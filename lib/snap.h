@@ -61,6 +61,15 @@ static inline const struct ptop_snap *ptop_snap_prev(const struct ptop_snapper *
 const struct ptop_ts_record *ptop_snap_find_thread(const struct ptop_snap *sn,
 						   uint32_t pid,
 						   uint64_t start_ns);
+/*
+ * The previous record of live thread t of a later snapshot: the one with
+ * its (pid, start_ns), except after a non-leader exec (t has
+ * PTOP_TS_RECF_EXEC): the exec'er took the leader's pid and start time,
+ * and continues the thread it was before (exec_old_pid/start), not the
+ * old leader, whose EXIT record has the same key. NULL: a new thread.
+ */
+const struct ptop_ts_record *ptop_snap_prev_thread(const struct ptop_snap *prev,
+						   const struct ptop_ts_record *t);
 const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
 						  uint32_t tgid,
 						  uint64_t start_ns);

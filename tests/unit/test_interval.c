@@ -328,6 +328,159 @@ static void test_missing_caps(void **state)
 	assert_balanced(f);
 }
 
+
+/*
+ * Module fold order: the middle group died first (its child moved to the
+ * grandparent then), the bottom one after it, in the same interval; each
+ * EXIT record names the live receiver directly.
+ */
+static void test_chain_middle_dies_first(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 0, 0, "top");
+	fake_proc(s, 200, 100, 20, 100 * MS, 0, "middle");
+	fake_group(s, 200)->cutime_ns = 50 * MS;	/* an earlier child */
+	fake_proc(s, 300, 200, 30, 200 * MS, 0, "bottom");
+	/* middle +100 ms then dies, bottom +300 ms then dies */
+	s = second(f, 400 * MS);
+	fake_proc(s, 100, 1, 10, 0, 0, "top");
+	fake_group(s, 100)->cutime_ns = 250 * MS + 500 * MS;
+	fake_exit_group(s, 200, 20, 200 * MS, 0, 50 * MS, 0, 100, 10);
+	fake_exit_group(s, 300, 30, 500 * MS, 0, 0, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 0, 0, 400 * MS, 0, 0, 0);
+	assert_int_equal(f->iv.nexited, 2);
+	assert_balanced(f);
+}
+
+/*
+ * Three dead generations in one interval, each folded into the next one
+ * up (bottom first): the chain of EXIT records leads to the live top.
+ */
+static void test_chain_three_dead(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 0, 0, "top");
+	fake_proc(s, 200, 100, 20, 10 * MS, 0, "a");
+	fake_proc(s, 300, 200, 30, 20 * MS, 0, "b");
+	fake_proc(s, 400, 300, 40, 30 * MS, 5 * MS, "c");
+	/* a +10, b +20, c +30/+5; c dies into b, b into a, a into top */
+	s = second(f, 65 * MS);
+	fake_proc(s, 100, 1, 10, 0, 0, "top");
+	fake_group(s, 100)->cutime_ns = 20 * MS + 40 * MS + 60 * MS;
+	fake_group(s, 100)->cstime_ns = 10 * MS;
+	fake_exit_group(s, 400, 40, 60 * MS, 10 * MS, 0, 0, 300, 30);
+	fake_exit_group(s, 300, 30, 40 * MS, 0, 60 * MS, 10 * MS, 200, 20);
+	fake_exit_group(s, 200, 20, 20 * MS, 0, 100 * MS, 10 * MS, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 0, 0, 60 * MS, 5 * MS, 0, 0);
+	assert_int_equal(f->iv.nexited, 3);
+	assert_balanced(f);
+}
+
+/*
+ * A subreaper: the orphan's real parent is the subreaper (its ppid), its
+ * accounting parent the shell that started the chain; a self-reaped child
+ * of a SIGCHLD-ignoring parent dies too. Each goes where it came from.
+ */
+static void test_subreaper_and_selfreaped(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 50, 1, 5, 0, 0, "subreaper");
+	fake_proc(s, 100, 50, 10, 0, 0, "shell");
+	fake_proc(s, 300, 50, 30, 100 * MS, 0, "orphan");
+	fake_group(s, 300)->acct_ptgid = 100;
+	fake_proc(s, 400, 100, 40, 10 * MS, 0, "selfreap");
+	/* orphan +200 ms, self-reaped +30 ms, both die */
+	s = second(f, 230 * MS);
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 50, 1, 5, 0, 0, "subreaper");
+	fake_proc(s, 100, 50, 10, 0, 0, "shell");
+	fake_group(s, 100)->cutime_ns = 300 * MS + 40 * MS;
+	fake_exit_group(s, 300, 30, 300 * MS, 0, 0, 0, 100, 10);
+	fake_exit_group(s, 400, 40, 40 * MS, 0, 0, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 0, 0, 230 * MS, 0, 0, 0);
+	assert_row(f, 50, 0, 0, 0, 0, 0, 0);
+	assert_row(f, 1, 0, 0, 0, 0, 0, 0);
+	assert_balanced(f);
+}
+
+/* Add a thread record that a non-leader exec made the leader. */
+static void fake_execer(struct ptop_sample *s, uint32_t tgid, uint64_t start,
+			uint64_t u, uint32_t old_pid, uint64_t old_start)
+{
+	struct ptop_ts_record *t;
+
+	fake_thread(s, tgid, tgid, start, u, 0);
+	t = &s->recs[s->nrecs - 1];
+	t->flags |= PTOP_TS_RECF_EXEC;
+	t->exec_old_pid = old_pid;
+	t->exec_old_start_ns = old_start;
+}
+
+/*
+ * Non-leader exec: thread 101 execs, takes over pid 100 and its start
+ * time; the old leader's time moves to x*. The exec'er (now "100") has
+ * less time than the old leader had: still no new incarnation, and no
+ * time lost or counted twice.
+ */
+static void test_nonleader_exec(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 100 * MS, 0, "mt");
+	fake_thread(s, 101, 100, 11, 50 * MS, 0);
+	fake_group(s, 100)->nthreads = 2;
+	/* leader +50 then exits (final 150); 101 +30 then execs */
+	s = second(f, 80 * MS);
+	fake_proc(s, 100, 1, 10, 0, 0, "new");
+	s->nrecs--;			/* the group only: the thread follows */
+	fake_execer(s, 100, 10, 80 * MS, 101, 11);
+	fake_group(s, 100)->xutime_ns = 150 * MS;
+	fake_exit_thread(s, 100, 100, 10, 150 * MS, 0);
+	s->flags |= PTOP_SAMPLE_INCREMENTAL;
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 30 * MS, 0, 0, 0, 50 * MS, 0);
+	/* the exec'er's old record is gone from the merged set, no ghost */
+	assert_null(ptop_snap_find_thread(ptop_snap_cur(&f->snap), 101, 11));
+	assert_non_null(ptop_snap_find_thread(ptop_snap_cur(&f->snap), 100, 10));
+	assert_balanced(f);
+}
+
+/* The interval after the exec: the exec'er continues from its own value. */
+static void test_nonleader_exec_after(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
+
+	fake_proc(s, 100, 1, 10, 0, 0, "new");
+	s->nrecs--;
+	fake_execer(s, 100, 10, 80 * MS, 101, 11);
+	fake_group(s, 100)->xutime_ns = 150 * MS;
+	s = second(f, 20 * MS);
+	fake_proc(s, 100, 1, 10, 0, 0, "new");
+	s->nrecs--;
+	fake_execer(s, 100, 10, 100 * MS, 101, 11);
+	fake_group(s, 100)->xutime_ns = 150 * MS;
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 20 * MS, 0, 0, 0, 0, 0);
+	assert_balanced(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +494,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_thread_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_thread_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_caps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chain_middle_dies_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chain_three_dead, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subreaper_and_selfreaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nonleader_exec, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nonleader_exec_after, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("interval", tests, NULL, NULL);
