@@ -14,7 +14,7 @@ _ptop()
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local cmd=${COMP_WORDS[0]} cols prefix
 	local opts="-b --batch -d --delay= -n --iterations= -o --columns=
-		-s --sort= -p --pid= --threads --source= --tree --format= -c --config=
+		-s --sort= -p --pid= --threads --source= --tree --events --format= -c --config=
 		--no-config --list-columns --list-sources -h --help -V --version"
 	local sources="auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs"
 

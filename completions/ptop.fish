@@ -33,6 +33,7 @@ complete -c ptop -s p -l pid -x -a '(__fish_complete_pids)' -d 'show only these 
 complete -c ptop -l threads -d 'one row per thread'
 complete -c ptop -l source -x -a 'auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs' -d 'where the numbers come from'
 complete -c ptop -l tree -d 'start the interactive view in tree mode'
+complete -c ptop -l events -d 'log process events with ns timestamps (module)'
 complete -c ptop -l format -x -a 'text csv json' -d 'batch output format'
 complete -c ptop -s c -l config -r -F -d 'configuration file'
 complete -c ptop -l no-config -d 'ignore the configuration file'
