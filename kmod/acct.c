@@ -22,6 +22,9 @@
  * group is thus in exactly one place in every answer: on its own live row,
  * or in its fold target's c*, never both, never neither.
  *
+ * The exit path after the EXIT record (see fold_tail()) is folded into the
+ * same receiver as it is spent, under the same rules.
+ *
  * A group whose threads report it dead more than once (several threads
  * past signal->live == 0 at once) folds only the growth since its last
  * fold. Dead records stay (as leaves of the tree) until the group leader
@@ -62,7 +65,12 @@ struct ptop_acct {
 	struct ptop_tri folded;		/* dead: T + C given to the parent so far */
 	u64 x_steal;			/* steal of the group's dead threads */
 	struct hlist_node rnode;	/* rep_hash, while reporter is set */
-	const struct task_struct *reporter; /* compared only */
+	/*
+	 * The thread that reported the group dead, until it is freed:
+	 * ptop_ts_acct_free() takes it out under acct_lock before the task
+	 * struct goes, so it may be read under acct_lock while here.
+	 */
+	struct task_struct *reporter;
 	u64 reporter_rt;		/* its runtime in the fold */
 	struct pid *exec_pid;		/* a non-leader exec'er's pid before */
 	u64 exec_old_start;		/* its start_ns before the exec */
@@ -235,6 +243,7 @@ static void reap_some(unsigned int max)
 void ptop_ts_acct_fork(struct task_struct *parent, struct task_struct *child)
 {
 	unsigned long flags;
+
 	if (!thread_group_leader(child))
 		return;
 	rcu_read_lock();
@@ -316,39 +325,65 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 }
 
 /*
- * sched_process_free (an RCU callback, after the task's last switch and its
- * release): the thread that reported its group dead has stopped for good;
- * the time it ran after the report (the rest of do_exit(): files, task
- * work, exit_notify(), the last switch) is folded now, as system time,
- * into the same receiver. Without this, that time would be in no record.
+ * The thread that reported its group dead runs on for a while: the rest
+ * of do_exit() (files, task work, exit_notify(), the last switch). That
+ * time, in no record otherwise, is folded as system time into the same
+ * receiver: at the start of every pass (fold_tails()) and for the last
+ * time at sched_process_free (an RCU callback after the task's last
+ * switch and its release, when it has stopped for good).
  */
+static void fold_tail(struct ptop_acct *a, u64 rt)
+{
+	u64 late = rt - a->reporter_rt;
+	struct ptop_acct *to;
+
+	if ((s64)late <= 0 || late >= NSEC_PER_SEC)
+		return;
+	for (to = a->parent; to && to->dead; to = to->parent)
+		;
+	if (to) {
+		struct ptop_tri amount = { .s = late };
+
+		fold(to, &amount);
+	} else {
+		acct_unfolded += late;
+	}
+	a->folded.s += late;
+	a->reporter_rt = rt;
+	acct_late_ns += late;
+}
+
+/*
+ * A pass begins: the reporting threads still in their exit path have run
+ * since; fold that now, before the pass's generation starts, so that time
+ * shows in the interval it was spent in. acct_lock held.
+ */
+static void fold_tails(void)
+{
+	struct ptop_acct *a;
+	int bkt;
+
+	hash_for_each(rep_hash, bkt, a, rnode) {
+		struct task_struct *p = a->reporter;
+		u64 rt = READ_ONCE(p->se.sum_exec_runtime);
+
+		fold_tail(a, rt + ptop_ts_running_extra(p));
+	}
+}
+
 void ptop_ts_acct_free(struct task_struct *p)
 {
-	struct ptop_acct *a, *found = NULL, *to;
+	struct ptop_acct *a, *found = NULL;
 	unsigned long flags;
-	u64 late;
 
 	spin_lock_irqsave(&acct_lock, flags);
 	hash_for_each_possible(rep_hash, a, rnode, hash_ptr(p, 8))
 		if (a->reporter == p)
 			found = a;
 	if (found) {
-		a = found;
-		late = p->se.sum_exec_runtime - a->reporter_rt;
-		if ((s64)late > 0 && late < NSEC_PER_SEC) {
-			struct ptop_tri amount = { .s = late };
-
-			for (to = a->parent; to && to->dead; to = to->parent)
-				;
-			if (to)
-				fold(to, &amount);
-			else
-				acct_unfolded += late;
-			a->folded.s += late;
-			acct_late_ns += late;
-		}
-		hash_del(&a->rnode);
-		a->reporter = NULL;
+		fold_tail(found, p->se.sum_exec_runtime);
+		hash_del(&found->rnode);
+		found->reporter = NULL;
 	}
 	spin_unlock_irqrestore(&acct_lock, flags);
 }
@@ -401,6 +436,7 @@ u64 ptop_ts_acct_pass_begin(void)
 
 	rcu_read_lock();
 	spin_lock_irqsave(&acct_lock, flags);
+	fold_tails();
 	acct_gen++;
 	head = ptop_ts_exits_head();
 	reap_some(REAP_BATCH * 4);
@@ -492,6 +528,7 @@ void ptop_ts_acct_counts(long *live, long *dead, long *nomem, u64 *folds,
 			 u64 *unfolded, u64 *late)
 {
 	unsigned long flags;
+
 	spin_lock_irqsave(&acct_lock, flags);
 	*live = acct_live;
 	*dead = acct_dead;

@@ -10,10 +10,9 @@
  * siglock as "threads still linked + signal sums", exactly as a pass does.
  *
  * The exiting thread is current, on this CPU, and its se.sum_exec_runtime
- * was last brought up to date at its last tick or switch; the probe adds
- * the time since then (sched_clock_cpu() of this CPU minus se.exec_start,
- * which this same CPU's runqueue clock set: one CPU's clock, never compared
- * across CPUs) as system time, so the final record does not lag a tick.
+ * was last brought up to date at its last tick or switch; the record
+ * includes the time since then (ptop_ts_running_extra(), as for every task
+ * on a CPU in a pass), so the final record does not lag a tick.
  *
  * A group's EXIT record is pushed by acct.c, under its lock, together with
  * the fold of the group's time into its accounting parent (folded_into,
@@ -148,24 +147,6 @@ static void push(struct exit_ent *e, bool dedup)
 	put_refs(&old);
 }
 
-/*
- * Runtime of current not yet in se.sum_exec_runtime; preemption is off.
- * se.exec_start is in the runqueue's clock_task, which equals this CPU's
- * sched_clock_cpu() domain only when no irq or steal time is taken out of
- * it; otherwise the record keeps the (at most one tick old) kernel value.
- */
-static u64 pending_runtime(struct task_struct *p)
-{
-	s64 delta;
-
-	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
-	    IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
-		return 0;
-	delta = sched_clock_cpu(smp_processor_id()) - p->se.exec_start;
-
-	return delta > 0 && delta < NSEC_PER_SEC ? delta : 0;
-}
-
 struct group_exit {
 	struct exit_ent e;
 	bool twins;
@@ -198,11 +179,12 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	u64 execer_start = 0;
 	bool group_dead, twins = false;
 	unsigned long flags;
-	u64 pending = pending_runtime(p), steal;
+	u64 steal, p_rt;
 	struct ptop_tri tot;
 
+	/* p is on this CPU: its runtime since the last tick is included */
 	ptop_ts_fill_thread(&th.rec, p);
-	th.rec.stime_ns += pending;
+	p_rt = th.rec.utime_ns + th.rec.stime_ns + th.rec.steal_ns;
 	th.rec.exit_code = p->exit_code;
 	set_ident(&th, p);
 	th.pid = get_pid(task_pid(p));
@@ -217,7 +199,6 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	}
 	if (group_dead) {
 		ptop_ts_fill_group_locked(&gr->rec, p, 0);
-		gr->rec.stime_ns += pending;
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
 			if (t != p && !t->exit_state)
@@ -247,8 +228,7 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	tot.st = gr->rec.steal_ns + gr->rec.xsteal_ns;
 	gr->rec.nthreads = 0;
 	g.twins = twins;
-	ptop_ts_acct_group_dead(leader, p, p->se.sum_exec_runtime + pending,
-				&tot, push_group, &g);
+	ptop_ts_acct_group_dead(leader, p, p_rt, &tot, push_group, &g);
 }
 
 static void ptop_ts_probe_free(void *data, struct task_struct *p)

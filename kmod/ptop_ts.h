@@ -54,6 +54,7 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t);
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head);
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
+u64 ptop_ts_running_extra(struct task_struct *t);
 
 /* activity.c: answer sequence numbers and per-task change tracking */
 int ptop_ts_act_init(void);

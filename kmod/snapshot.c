@@ -33,6 +33,7 @@
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/clock.h>
 #include <linux/kernel_stat.h>
 #include <linux/tick.h>
 #include <linux/cred.h>
@@ -67,6 +68,35 @@ u64 ptop_ts_scale(u64 total, u64 part, u64 all)
 }
 
 /*
+ * Runtime of a task that is on a CPU now, not yet in se.sum_exec_runtime:
+ * the scheduler brings that up to date only at a tick or a switch, so a
+ * running task's counter lags up to a tick, and much more when the host
+ * stops a vCPU (the stopped time is charged to the task at the next
+ * update, in a later answer). se.exec_start is in the clock of the task's
+ * runqueue, which is that CPU's sched_clock_cpu() when no irq or steal
+ * time is taken out of it (otherwise: 0, the counter as the kernel has
+ * it). One CPU's clock against the same CPU's clock; read after the
+ * runtime, so that a concurrent update_curr() can only make the sum a
+ * little short (made up by the next answer), never count twice.
+ */
+u64 ptop_ts_running_extra(struct task_struct *t)
+{
+	u64 start, now;
+
+	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
+	    IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
+		return 0;
+	if (!READ_ONCE(t->on_cpu))
+		return 0;
+	smp_rmb();	/* after the caller's read of sum_exec_runtime */
+	start = READ_ONCE(t->se.exec_start);
+	now = sched_clock_cpu(task_cpu(t));
+	if (now <= start || now - start >= NSEC_PER_SEC)
+		return 0;
+	return now - start;
+}
+
+/*
  * A thread's user, system and steal ns. user + system = sum_exec_runtime
  * split as cputime_adjust() does; with the steal probe attached and
  * without PARAVIRT_TIME_ACCOUNTING (stolen time is then inside the
@@ -75,9 +105,15 @@ u64 ptop_ts_scale(u64 total, u64 part, u64 all)
  */
 static void thread_times(struct task_struct *t, struct ptop_tri *v)
 {
-	u64 total;
+	u64 total, extra;
 
 	task_cputime_adjusted(t, &v->u, &v->s);
+	extra = ptop_ts_running_extra(t);
+	if (extra) {
+		total = v->u + v->s;
+		v->u = ptop_ts_scale(total + extra, v->u, total);
+		v->s = total + extra - v->u;
+	}
 	v->st = ptop_ts_steal_of(t);
 	if (!v->st || IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
 		return;
@@ -211,9 +247,22 @@ static void fill_mem(struct ptop_ts_record *r, struct task_struct *leader)
 	}
 }
 
-static void fill_cpus(struct ptop_ts_cpu *c, u32 n)
+/* a + (b - a) / 2 of two readings of a counter that only grows */
+static u64 mid(u64 a, u64 b)
+{
+	return b >= a ? a + (b - a) / 2 : b;
+}
+
+/*
+ * The CPUs' counters; called before the walk (again = false) and after it
+ * (again = true), which leaves the midpoint of the two readings: the
+ * tasks are read during the walk, so the answer's clock and the CPUs'
+ * counters are both taken as of the middle of it.
+ */
+static void fill_cpus(struct ptop_ts_cpu *c, u32 n, bool again)
 {
 	struct kernel_cpustat kcs;
+	struct ptop_ts_cpu v;
 	u32 cpu;
 	u64 us;
 
@@ -222,14 +271,23 @@ static void fill_cpus(struct ptop_ts_cpu *c, u32 n)
 			continue;
 		kcpustat_cpu_fetch(&kcs, cpu);
 		us = get_cpu_idle_time_us(cpu, NULL);
-		c->idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
-					      us * NSEC_PER_USEC;
+		v.idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
+					     us * NSEC_PER_USEC;
 		us = get_cpu_iowait_time_us(cpu, NULL);
-		c->iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
-						us * NSEC_PER_USEC;
-		c->steal_ns = kcs.cpustat[CPUTIME_STEAL];
-		c->irq_ns = kcs.cpustat[CPUTIME_IRQ];
-		c->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
+		v.iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
+					       us * NSEC_PER_USEC;
+		v.steal_ns = kcs.cpustat[CPUTIME_STEAL];
+		v.irq_ns = kcs.cpustat[CPUTIME_IRQ];
+		v.softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
+		if (again) {
+			c->idle_ns = mid(c->idle_ns, v.idle_ns);
+			c->iowait_ns = mid(c->iowait_ns, v.iowait_ns);
+			c->steal_ns = mid(c->steal_ns, v.steal_ns);
+			c->irq_ns = mid(c->irq_ns, v.irq_ns);
+			c->softirq_ns = mid(c->softirq_ns, v.softirq_ns);
+		} else {
+			*c = v;
+		}
 		c->online = cpu_online(cpu);
 	}
 }
@@ -394,7 +452,7 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 {
-	u64 since = q->cmd.since_seq, from_head = 0, head;
+	u64 since = q->cmd.since_seq, from_head = 0, head, t0, b0;
 	u32 groups = 0, threads = 0, nexits = 0, want_recs, cap;
 	u32 ncpu = nr_cpu_ids;
 	struct task_struct *p;
@@ -455,8 +513,6 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	snap->ans->version = PTOP_TS_ANSWER_VERSION;
 	snap->ans->size = sizeof(struct ptop_ts_answer);
 	snap->ans->seq_now = w.seq;
-	snap->ans->time_ns = ktime_get_ns();
-	snap->ans->boottime_ns = ktime_get_boottime_ns();
 	snap->ans->ncpu = ncpu;
 	snap->ans->rec_size = sizeof(struct ptop_ts_record);
 	snap->ans->flags |= PTOP_TS_ANSF_CHILDREN;
@@ -495,11 +551,16 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	if (resync)
 		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
 	w.since = since;
+	t0 = ktime_get_ns();
+	b0 = ktime_get_boottime_ns();
+	fill_cpus(snap->cpus, ncpu, false);
 	walk_all(&w);
+	snap->ans->time_ns = mid(t0, ktime_get_ns());
+	snap->ans->boottime_ns = mid(b0, ktime_get_boottime_ns());
+	fill_cpus(snap->cpus, ncpu, true);
 	ptop_ts_track_end();
 	mutex_unlock(&ptop_ts_pass_lock);
 
-	fill_cpus(snap->cpus, ncpu);
 	snap->len = hdr + (size_t)snap->ans->count * sizeof(struct ptop_ts_record);
 	atomic_long_inc(&ptop_ts_answers);
 	return 0;

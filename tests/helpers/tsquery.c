@@ -6,7 +6,8 @@
  *	one PIDS command over /proc/taskstats (-n: generic netlink), prints
  *	"answer seq=... count=... bytes=..." and with -r one line per record:
  *	"rec KIND pid tgid ppid state flags runtime xruntime exit_code start_ns
- *	 nvcsw comm" (KIND: T, G, TE, GE).
+ *	 nvcsw comm c=CRUNTIME fold=FOLDED_INTO acct=ACCT_PTGID" (KIND: T,
+ *	 G, TE, GE).
  *	-S asks for per-task steal (PTOP_TS_CMDF_STEAL); -H SECS keeps the
  *	file or socket open SECS seconds after the answer (a listener).
  *   tsquery -b MODE
@@ -285,13 +286,15 @@ static int decode(const struct buf *b, int print)
 		else
 			ex ? te++ : thr++;
 		if (print)
-			printf("rec %s%s %u %u %u %c 0x%x %llu %llu %u %llu %llu %.16s\n",
+			printf("rec %s%s %u %u %u %c 0x%x %llu %llu %u %llu %llu %.16s c=%llu fold=%u acct=%u\n",
 			       g ? "G" : "T", ex ? "E" : "", r->pid, r->tgid,
 			       r->ppid, r->state ? r->state : '?', r->flags,
 			       (unsigned long long)(r->utime_ns + r->stime_ns),
 			       (unsigned long long)(r->xutime_ns + r->xstime_ns),
 			       r->exit_code, (unsigned long long)r->start_ns,
-			       (unsigned long long)r->nvcsw, r->comm);
+			       (unsigned long long)r->nvcsw, r->comm,
+			       (unsigned long long)(r->cutime_ns + r->cstime_ns),
+			       r->folded_into, r->acct_ptgid);
 	}
 	printf("answer seq=%llu count=%u bytes=%zu flags=0x%x ncpu=%u threads=%u groups=%u thread_exits=%u group_exits=%u resync=%d more=%d next_pid=%u time=%llu idle=%llu\n",
 	       (unsigned long long)a->seq_now, a->count, b->len, a->flags,

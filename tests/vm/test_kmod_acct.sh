@@ -1,0 +1,105 @@
+#!/bin/bash
+# The accounting-parent hierarchy against the kernel's own numbers:
+#  - 200 waited children: the parent's final c* (its GROUP+EXIT record)
+#    equals the sum of the children's wait4() rusage totals (the kernel's
+#    precise runtime, exit path included: the module folds a group at its
+#    exit and the reporting thread's remaining exit path when it is freed),
+#    never less, more only by the few us a child still runs after its
+#    parent's wait (ms when the host preempts a TCG vCPU there);
+#  - this shell's c* grows by the T + C of the groups folded into it
+#    (folded_into) plus their exit paths after their EXIT records (folded
+#    when each is freed; a few ms each under TCG), never less;
+#  - orphans (double fork, reparented to init) and self-reaped children
+#    (SIGCHLD ignored) are folded where they came from, not into init.
+. "$(dirname "$0")/kmod_common.sh"
+require_module
+W=$(mktemp -d)
+me=$$
+
+s=$(tsquery -t -r | tee "$W/before" | seq_of)
+tsload shortlived 200 5 >"$W/children"
+sleep 0.3		# RCU callbacks: the last exit paths are folded at free
+tsquery -t -s "$s" -r >"$W/after"
+python3 - "$W" "$me" <<'PY'
+import sys, re
+w, me = sys.argv[1], sys.argv[2]
+def recs(f):
+    out = []
+    for l in open(f):
+        if l.startswith("rec "):
+            p = l.split()
+            kv = dict(x.split("=") for x in p if re.match(r"^(c|fold|acct)=", x))
+            out.append((p[1], p[2], int(p[7]), int(p[8]), int(kv["c"]), kv["fold"], kv["acct"]))
+    return out
+before = {r[1]: r for r in recs(f"{w}/before") if r[0] == "G"}
+after = recs(f"{w}/after")
+burned = sum(int(l.split()[3]) for l in open(f"{w}/children") if l.startswith("child "))
+n = sum(1 for l in open(f"{w}/children") if l.startswith("child "))
+ge = [r for r in after if r[0] == "GE"]
+tsload = [r for r in ge if r[4] > burned // 2]
+ok = True
+def say(c, m):
+    global ok
+    print(("ok   - " if c else "FAIL - ") + m)
+    ok &= c
+say(n == 200 and len(tsload) == 1, f"200 children waited for ({n}), tsload's GROUP+EXIT found ({len(tsload)})")
+if tsload:
+    c = tsload[0][4]
+    d = c - burned
+    # more only by the exit tail after the parent's wait (a host-preempted
+    # vCPU charges its stall to the exiting task); less only by the exit
+    # tail of the last child or two, when it is freed after tsload died
+    # (then it goes to tsload's receiver, this shell: checked below)
+    say(-10_000_000 <= d <= max(2_000_000, burned // 50),
+        f"tsload's c* {c} ns = sum of its children's wait4 totals {burned} ns ({d:+d} ns, {d / burned * 100:+.3f}%)")
+me_after = [r for r in after if r[0] == "G" and r[1] == me]
+if me_after and me in before:
+    dc = me_after[0][4] - before[me][4]
+    folded = sum(r[2] + r[3] + r[4] for r in ge if r[5] == me)
+    d = dc - folded
+    nf = sum(1 for r in ge if r[5] == me)
+    say(0 <= d <= 50_000_000 * nf,
+        f"this shell's c* grew {dc} ns = T + C of the {sum(1 for r in ge if r[5] == me)} groups folded into it {folded} ns ({d:+d} ns: their exit paths after the EXIT record)")
+else:
+    say(False, "this shell's GROUP record in both answers")
+sys.exit(0 if ok else 1)
+PY
+check "waited children: c* = the kernel's wait4 totals; folds add up" [ $? = 0 ]
+
+# orphans and self-reaped children: folded where they came from
+s=$(tsquery -t | seq_of)
+ptop_churn 2 >"$W/churn"
+root=$(sed -n 's/.*root=\([0-9]*\).*/\1/p' "$W/churn")
+sleep 0.3
+tsquery -t -s "$s" -r >"$W/churn_recs"
+python3 - "$W" "$root" "$me" <<'PY'
+import sys, re
+w, root, me = sys.argv[1:]
+ge = {}
+for l in open(f"{w}/churn_recs"):
+    if l.startswith("rec GE"):
+        p = l.split()
+        kv = dict(x.split("=") for x in p if re.match(r"^(c|fold|acct)=", x))
+        ge.setdefault(p[12], []).append((p[2], p[4], kv["fold"]))
+ok = True
+def say(c, m):
+    global ok
+    print(("ok   - " if c else "FAIL - ") + m)
+    ok &= c
+orph = ge.get("ch-orphan", [])
+say(len(orph) > 0 and all(f == root for _, pp, f in orph),
+    f"{len(orph)} orphans (real parent {sorted({pp for _, pp, _ in orph})}) folded into ch-root {root}")
+sr = ge.get("ch-selfreap", [])
+ign = [p for p, _, _ in ge.get("ch-ign", [])]
+say(len(sr) > 0 and len(ign) == 1 and all(f == ign[0] for _, _, f in sr),
+    f"{len(sr)} self-reaped children folded into ch-ign {ign}")
+say([f for _, _, f in ge.get("ch-root", [])] == [me], f"ch-root folded into this shell {me}")
+sys.exit(0 if ok else 1)
+PY
+check "orphans and self-reaped children are folded where they came from" [ $? = 0 ]
+check "no fold was lost (acct_unfolded_ns $(state acct_unfolded_ns))" [ "$(state acct_unfolded_ns)" = 0 ]
+echo "acct_groups $(state acct_groups) acct_dead $(state acct_dead) acct_folds $(state acct_folds) acct_late_ns $(state acct_late_ns)"
+check_idle_state "acct"
+check_dmesg "acct"
+rm -rf "$W"
+finish test_kmod_acct
