@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Monitor overhead, measured side by side in one run: the CPU time that
 # ptop (each source that works here), top and htop spend to refresh every
-# DELAY seconds for SECS seconds on a machine with NTASKS sleeping tasks.
+# DELAY seconds for SECS seconds on a machine with NTASKS sleeping tasks,
+# each in its interactive view on a pty (one screenful drawn).
 # The monitors run one after the other under the same load; each one's
 # CPU time (utime+stime, from /proc/<pid>/stat at the end) is divided by
 # top's, so the result is a ratio, not an absolute time.
@@ -35,21 +36,29 @@ while True:
 EOF
 load=$!
 trap 'kill $load 2>/dev/null' EXIT
-sleep 3
+# wait until every sleeper exists (forking thousands is slow in a VM)
+for _ in $(seq 600); do
+	[ "$(pgrep -c -P $load)" -ge "$NTASKS" ] && break
+	sleep 0.5
+done
+echo "sleeping tasks: $(pgrep -c -P $load)"
 
-cpu_of() {	# PID -> CPU seconds so far
+cpu_of() {	# PID -> "total user sys" CPU seconds so far
 	awk -v t="$tck" '{ s = $0; sub(/.*\) /, "", s); split(s, f, " ");
-		printf "%.3f", (f[12] + f[13]) / t }' "/proc/$1/stat"
+		printf "%.3f/%.3f/%.3f", (f[12] + f[13]) / t, f[12] / t, f[13] / t }' "/proc/$1/stat"
 }
 
-measure() {	# NAME COMMAND...: runs COMMAND in a pty for SECS, prints CPU s
-	local name=$1
+measure() {	# COMM COMMAND...: runs COMMAND in a pty for SECS, prints CPU s
+	local comm=$1
 	shift
-	script -qfc "$*" /dev/null >/dev/null 2>&1 </dev/zero &
+	script -qfc "exec $*" /dev/null >/dev/null 2>&1 </dev/zero &
 	local wrapper=$!
-	sleep 1
-	local pid
-	pid=$(pgrep -P "$wrapper" | head -1)
+	local pid=
+	for _ in $(seq 50); do
+		pid=$(pgrep -n -x "$comm") && break
+		sleep 0.1
+	done
+	[ -n "$pid" ] || { echo "$comm did not start" >&2; echo nan; return; }
 	sleep "$SECS"
 	local c
 	c=$(cpu_of "$pid")
@@ -64,7 +73,7 @@ res[top]=$(measure top top -d "$DELAY")
 res[htop]=$(measure htop htop -d "$(python3 -c "print(int($DELAY*10))")")
 for src in procfs taskstats kmod; do
 	if "$B/ptop" -b -n 1 -d 0.1 --source=$src >/dev/null 2>&1; then
-		res[ptop-$src]=$(measure "ptop-$src" "$B/ptop" -b -d "$DELAY" --source=$src)
+		res[ptop-$src]=$(measure ptop "$B/ptop" --no-config -d "$DELAY" --source=$src)
 	fi
 done
 
@@ -72,12 +81,15 @@ done
 	echo "# Monitor overhead ($(date -u +%Y-%m-%d), $(uname -r), $(nproc) CPUs)"
 	echo
 	echo "$NTASKS sleeping tasks, refresh every ${DELAY}s for ${SECS}s; CPU time"
-	echo "of the monitor process itself; ratio = CPU / top's CPU (lower is better)."
+	echo "of the monitor process itself, interactive on a pty; ratio = CPU / top's CPU"
+	echo "(lower is better). Run with: $0 $NTASKS $SECS $DELAY"
 	echo
-	echo "| monitor | CPU s | ratio to top |"
-	echo "|---|---|---|"
+	echo "| monitor | CPU s | user s | sys s | ratio to top |"
+	echo "|---|---|---|---|---|"
 	for k in top htop ptop-procfs ptop-taskstats ptop-kmod; do
 		[ -n "${res[$k]:-}" ] || continue
-		echo "| $k | ${res[$k]} | $(python3 -c "print('%.2f' % (float('${res[$k]}') / max(float('${res[top]}'), 0.001)))") |"
+		IFS=/ read -r tot usr sys <<<"${res[$k]}"
+		IFS=/ read -r ttot _ <<<"${res[top]}"
+		echo "| $k | $tot | $usr | $sys | $(python3 -c "print('%.2f' % (float('$tot') / max(float('$ttot'), 0.001)))") |"
 	done
 } | tee "$out"
