@@ -179,12 +179,11 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	u64 execer_start = 0;
 	bool group_dead, twins = false;
 	unsigned long flags;
-	u64 steal, p_rt;
+	u64 steal, p_rt = 0;
 	struct ptop_tri tot;
 
 	/* p is on this CPU: its runtime since the last tick is included */
 	ptop_ts_fill_thread(&th.rec, p);
-	p_rt = th.rec.utime_ns + th.rec.stime_ns + th.rec.steal_ns;
 	th.rec.exit_code = p->exit_code;
 	set_ident(&th, p);
 	th.pid = get_pid(task_pid(p));
@@ -198,7 +197,8 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 		execer_start = sig->group_exec_task->start_boottime;
 	}
 	if (group_dead) {
-		ptop_ts_fill_group_locked(&gr->rec, p, 0);
+		/* p_rt: p's time exactly as the group total has it */
+		ptop_ts_fill_group_locked(&gr->rec, p, 0, p, &p_rt);
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
 			if (t != p && !t->exit_state)

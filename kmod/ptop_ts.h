@@ -52,7 +52,8 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap);
 void ptop_ts_snap_free(struct ptop_ts_snap *snap);
 void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t);
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
-			       struct task_struct *leader, u64 exit_head);
+			       struct task_struct *leader, u64 exit_head,
+			       struct task_struct *who, u64 *who_rt);
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
 

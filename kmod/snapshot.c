@@ -86,11 +86,18 @@ u64 ptop_ts_running_extra(struct task_struct *t)
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
 	    IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
 		return 0;
+	/* vtime (nohz_full): task_cputime_adjusted() had it precise */
+	if (tick_nohz_full_cpu(task_cpu(t)))
+		return 0;
 	if (!READ_ONCE(t->on_cpu))
 		return 0;
 	smp_rmb();	/* after the caller's read of sum_exec_runtime */
 	start = READ_ONCE(t->se.exec_start);
 	now = sched_clock_cpu(task_cpu(t));
+	smp_rmb();
+	/* switched out meanwhile: exec_start is its switch-out time */
+	if (!READ_ONCE(t->on_cpu) || READ_ONCE(t->se.exec_start) != start)
+		return 0;
 	if (now <= start || now - start >= NSEC_PER_SEC)
 		return 0;
 	return now - start;
@@ -152,7 +159,8 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
  * time of a thread moves to x* at the moment its own record stops.
  */
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
-			       struct task_struct *leader, u64 exit_head)
+			       struct task_struct *leader, u64 exit_head,
+			       struct task_struct *who, u64 *who_rt)
 {
 	struct ptop_tri gone = { 0 }, v;
 	struct signal_struct *sig = leader->signal;
@@ -168,6 +176,8 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 	r->majflt = sig->maj_flt;
 	__for_each_thread(sig, t) {
 		thread_times(t, &v);
+		if (t == who)
+			*who_rt = v.u + v.s + v.st;
 		r->rdelay_ns += t->sched_info.run_delay;
 		if (ptop_ts_thread_gone(t, exit_head)) {
 			gone.u += v.u;
@@ -393,7 +403,7 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		goto out;
 	}
 	memset(&r, 0, sizeof(r));
-	ptop_ts_fill_group_locked(&r, leader, w->exit_head);
+	ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL, NULL);
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	fill_ident(&r, leader, w->q);
