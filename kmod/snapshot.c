@@ -13,7 +13,11 @@
  *    by signal->utime/stime, plus linked threads whose EXIT record exists),
  *    both read under siglock so a thread moving from "linked" to "dead" is
  *    counted exactly once; neither part of x* goes backwards (acct.c keeps
- *    the last split); c* = dead descendants folded in, as of the moment the
+ *    the last split). A thread that dies in a live group runs on a little
+ *    after __exit_signal() added its runtime to the signal sums (the rest
+ *    of exit_notify() and its last switch): the kernel accounts that to
+ *    nobody, so x* does not have it either (a few us per thread exit on
+ *    hardware, ~100 us under qemu TCG); c* = dead descendants folded in, as of the moment the
  *    pass began (acct.c); nvcsw..majflt include dead threads (as
  *    /proc/PID/stat does); rss of the group's mm.
  * A thread inside do_exit() is reported as live until the EXIT record that
