@@ -45,6 +45,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include "ptop_ts.h"
 
 #define ACCT_HASH_BITS	12
@@ -545,14 +546,23 @@ int ptop_ts_acct_init(void)
 	return acct_cache ? 0 : -ENOMEM;
 }
 
-/* Every group alive now; the fork and exit probes are already attached. */
+/*
+ * Every group alive now; the fork and exit probes are already attached.
+ * The task list is in fork order: a process that started after the probes
+ * were attached got its record from the fork probe, and so did everything
+ * after it, so the walk stops there (under a fork storm the list would
+ * otherwise keep growing ahead of it).
+ */
 void ptop_ts_acct_populate(void)
 {
+	u64 attached = ktime_get_boottime_ns();
 	struct task_struct *p;
 	unsigned long flags;
 
 	rcu_read_lock();
 	for_each_process(p) {
+		if (p->start_boottime > attached)
+			break;
 		spin_lock_irqsave(&acct_lock, flags);
 		link_group(p);
 		spin_unlock_irqrestore(&acct_lock, flags);

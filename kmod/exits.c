@@ -53,6 +53,10 @@ struct exit_ent {
 	kuid_t uid;
 };
 
+/*
+ * Taken with interrupts off: acct.c takes it under acct_lock, which the
+ * sched_process_free probe takes from RCU callbacks (softirq).
+ */
 static DEFINE_SPINLOCK(ring_lock);
 static struct exit_ent *ring;
 static u32 ring_size;
@@ -87,10 +91,11 @@ void ptop_ts_exits_exit(void)
 u64 ptop_ts_exits_head(void)
 {
 	u64 h;
+	unsigned long flags;
 
-	spin_lock(&ring_lock);
+	spin_lock_irqsave(&ring_lock, flags);
 	h = head;
-	spin_unlock(&ring_lock);
+	spin_unlock_irqrestore(&ring_lock, flags);
 	return h;
 }
 
@@ -127,8 +132,9 @@ static void push(struct exit_ent *e, bool dedup)
 {
 	struct exit_ent old, *slot = NULL;
 	u64 i, stop;
+	unsigned long flags;
 
-	spin_lock(&ring_lock);
+	spin_lock_irqsave(&ring_lock, flags);
 	if (dedup) {
 		stop = head > min_t(u64, ring_size, DEDUP_SCAN) ?
 			head - min_t(u64, ring_size, DEDUP_SCAN) : 0;
@@ -143,7 +149,7 @@ static void push(struct exit_ent *e, bool dedup)
 		slot = &ring[head++ % ring_size];
 	old = *slot;
 	*slot = *e;
-	spin_unlock(&ring_lock);
+	spin_unlock_irqrestore(&ring_lock, flags);
 	put_refs(&old);
 }
 
@@ -336,8 +342,9 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
 	bool found = false;
 	u64 i, stop;
+	unsigned long flags;
 
-	spin_lock(&ring_lock);
+	spin_lock_irqsave(&ring_lock, flags);
 	if (before > head)
 		before = head;
 	stop = before > DEDUP_SCAN ? before - DEDUP_SCAN : 0;
@@ -349,7 +356,7 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 		found = e->rec.kind == kind && e->rec.start_ns == start_ns &&
 			(group ? e->tgid : e->pid) == pid;
 	}
-	spin_unlock(&ring_lock);
+	spin_unlock_irqrestore(&ring_lock, flags);
 	return found;
 }
 
@@ -364,10 +371,11 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 	struct pid_namespace *ns = q->pid_ns;
 	u32 n = 0;
 	u64 pos;
+	unsigned long flags;
 
-	spin_lock(&ring_lock);
+	spin_lock_irqsave(&ring_lock, flags);
 	if (head - from > ring_size) {
-		spin_unlock(&ring_lock);
+		spin_unlock_irqrestore(&ring_lock, flags);
 		return -ENOSPC;
 	}
 	for (pos = from; pos < to && n < max; pos++) {
@@ -392,6 +400,6 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		r->uid = from_kuid_munged(q->user_ns, e->uid);
 		n++;
 	}
-	spin_unlock(&ring_lock);
+	spin_unlock_irqrestore(&ring_lock, flags);
 	return n;
 }
