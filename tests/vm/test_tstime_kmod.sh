@@ -9,7 +9,8 @@
 # children that reap themselves (SIGCHLD ignored) and double-forked
 # orphans, known CPU cost. `tstime --source=kmod --json` must be exact,
 # its burners (--tree) within 2% of what they measured themselves, and its
-# total within 2% of the stock taskstats source measuring the same run.
+# total at least the stock taskstats source's for the same run (which
+# misses each exit path) and at most 5% more.
 # Exit status: 0 passed; 2 the module has no c* yet; 1 anything else.
 set -uo pipefail
 B=${PTOP_REPO:-.}/build
@@ -73,8 +74,11 @@ else:
     print(f"kmod wl-burn vs burned {kdev:+.2f}%; kmod (without the inner tstime) vs taskstats {dev:+.2f}%")
     if abs(kdev) > 2:
         print("FAIL: kmod wl-burn not within 2% of burned"); bad = 1
-    if abs(dev) > 2:
-        print("FAIL: kmod and taskstats totals differ by more than 2%"); bad = 1
+    # the stock exit record is written before the exit path (mm teardown:
+    # ~1 ms a process under TCG), which the module's fold includes: the
+    # module must see everything taskstats sees, and not much more
+    if dev < 0 or dev > 5:
+        print("FAIL: kmod total not within [0%, +5%] of taskstats"); bad = 1
 sys.exit(bad)
 PY
 
