@@ -96,10 +96,15 @@ if perf_ok:
     else:
         perf = float(m.group(1)) / 1e3
         pdev = (ts_work - perf) / perf * 100
-        print(f"nested: perf task-clock {perf:.6f} s; tstime vs perf {pdev:+.2f}%; "
-              f"perf vs burned {(perf - burned) / burned * 100:+.2f}%")
-        if abs(pdev) > 2:
-            print(f"FAIL: tstime and perf differ by {pdev:+.2f}% (> 2%)"); bad = 1
+        # perf counts each process's exit path (mm teardown...), which the
+        # stock kernel's taskstats exit record is written before: allow
+        # 0.25 ms per process on top of 2%, as ptop_batch_exact.sh does
+        # (the module source folds it: tests/vm/test_tstime_kmod.sh)
+        tail = j["processes"] * 0.00025 / perf * 100
+        print(f"nested: perf task-clock {perf:.6f} s; tstime vs perf {pdev:+.2f}% "
+              f"(exit-path allowance {tail:.2f}%); perf vs burned {(perf - burned) / burned * 100:+.2f}%")
+        if pdev > 2 or pdev < -(2 + tail):
+            print(f"FAIL: tstime and perf differ by {pdev:+.2f}% (> 2%, + {tail:.2f}% below)"); bad = 1
 if gnu:
     u, s = open(tmp + "/gnu.txt").read().split()[-2:]
     g = float(u) + float(s)
