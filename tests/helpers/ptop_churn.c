@@ -34,51 +34,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "burn.h"
+
 static int report_fd = -1;
 static const char *self_exe;
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static void burn_thread_ms(unsigned int ms)
 {
-	uint64_t end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000ULL;
-	volatile uint64_t x = 0;
-
-	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-		for (int i = 0; i < 1000; i++)
-			x += i;
+	burn_ms(CLOCK_THREAD_CPUTIME_ID, ms);
 }
 
 static void name(const char *n)
 {
 	prctl(PR_SET_NAME, n);
-}
-
-/* report this whole process's CPU time and exit */
-static void report_exit(void)
-{
-	uint64_t used = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-
-	if (write(report_fd, &used, sizeof(used)) != sizeof(used))
-		_exit(1);
-	_exit(0);
-}
-
-static pid_t spawn(void)
-{
-	pid_t p = fork();
-
-	if (p < 0) {
-		perror("ptop_churn: fork");
-		exit(1);
-	}
-	return p;
 }
 
 static void *thread_burn(void *arg)
@@ -97,7 +65,7 @@ static void run_threads(void)
 		pthread_create(&t[i], NULL, thread_burn, (void *)(uintptr_t)5);
 	for (i = 0; i < 8; i++)
 		pthread_join(t[i], NULL);
-	report_exit();
+	report_exit(report_fd);
 }
 
 static void *thread_exec(void *arg)
@@ -133,10 +101,10 @@ static void run_ignorer(int stop_fd)
 		fd_set fds;
 		struct timeval tv = { 0, 50000 };
 
-		if (!spawn()) {
+		if (!fork_or_die()) {
 			name("ch-selfreap");
 			burn_thread_ms(10);
-			report_exit();
+			report_exit(report_fd);
 		}
 		FD_ZERO(&fds);
 		FD_SET(stop_fd, &fds);
@@ -147,41 +115,41 @@ static void run_ignorer(int stop_fd)
 	/* wait until every self-reaped child is gone, then go too */
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
-	report_exit();
+	report_exit(report_fd);
 }
 
 static void one_round(void)
 {
 	pid_t p;
 
-	p = spawn();
+	p = fork_or_die();
 	if (!p) {
 		name("ch-wait");
 		burn_thread_ms(20);
-		report_exit();
+		report_exit(report_fd);
 	}
 	waitpid(p, NULL, 0);
 
-	p = spawn();
+	p = fork_or_die();
 	if (!p) {
 		name("ch-middle");
-		if (!spawn()) {
+		if (!fork_or_die()) {
 			/* the middle parent exits at once: an orphan */
 			usleep(20000);
 			name("ch-orphan");
 			burn_thread_ms(20);
-			report_exit();
+			report_exit(report_fd);
 		}
-		report_exit();
+		report_exit(report_fd);
 	}
 	waitpid(p, NULL, 0);
 
-	p = spawn();
+	p = fork_or_die();
 	if (!p)
 		run_threads();
 	waitpid(p, NULL, 0);
 
-	p = spawn();
+	p = fork_or_die();
 	if (!p)
 		run_exec();
 	waitpid(p, NULL, 0);
@@ -201,7 +169,7 @@ int main(int argc, char **argv)
 		report_fd = atoi(argv[2]);
 		name("ch-exec");
 		burn_thread_ms(10);
-		report_exit();
+		report_exit(report_fd);
 	}
 	while ((opt = getopt(argc, argv, "w:l:")) != -1) {
 		if (opt == 'w')
@@ -223,7 +191,7 @@ int main(int argc, char **argv)
 		return 1;
 	report_fd = fds[1];
 
-	ign = spawn();
+	ign = fork_or_die();
 	if (!ign) {
 		close(stop[1]);
 		run_ignorer(stop[0]);

@@ -33,48 +33,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "burn.h"
+
 static int report_fd = -1;
-
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void burn_ms(unsigned int ms)
-{
-	uint64_t end = cpu_ns() + (uint64_t)ms * 1000000ULL;
-	volatile uint64_t x = 0;
-
-	while (cpu_ns() < end)
-		for (int i = 0; i < 1000; i++)
-			x += i;
-}
 
 /* burn, report what this process used in total, exit */
 static void burner(unsigned int ms)
 {
-	uint64_t used;
-
 	prctl(PR_SET_NAME, "wl-burn");
-	burn_ms(ms);
-	used = cpu_ns();
-	if (write(report_fd, &used, sizeof(used)) != sizeof(used))
-		_exit(1);
-	_exit(0);
-}
-
-static pid_t fork_or_die(void)
-{
-	pid_t p = fork();
-
-	if (p < 0) {
-		perror("fork");
-		exit(1);
-	}
-	return p;
+	burn_ms(CLOCK_PROCESS_CPUTIME_ID, ms);
+	report_exit(report_fd);
 }
 
 static void run_normal(unsigned int ms)
@@ -166,7 +134,7 @@ int main(int argc, char **argv)
 			if (!fork_or_die())
 				break;
 		for (;;)
-			burn_ms(1000);
+			burn_ms(CLOCK_PROCESS_CPUTIME_ID, 1000);
 	}
 	if (wait_s > 0)
 		usleep((useconds_t)(wait_s * 1e6));

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the workload helpers (ptop_workload, ptop_churn): burn a known
+ * amount of CPU, report what a process used, fork or die. Header-only:
+ * each helper is built as one standalone program.
+ */
+#ifndef TESTS_HELPERS_BURN_H
+#define TESTS_HELPERS_BURN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* spin until the clock (thread or process CPU time) advanced by ms */
+static inline void burn_ms(clockid_t id, unsigned int ms)
+{
+	uint64_t end = clock_ns(id) + (uint64_t)ms * 1000000ULL;
+	volatile uint64_t x = 0;
+
+	while (clock_ns(id) < end)
+		for (int i = 0; i < 1000; i++)
+			x += i;
+}
+
+/* write this whole process's CPU time to fd, then _exit(0) */
+static inline void report_exit(int fd)
+{
+	uint64_t used = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+
+	if (write(fd, &used, sizeof(used)) != sizeof(used))
+		_exit(1);
+	_exit(0);
+}
+
+static inline pid_t fork_or_die(void)
+{
+	pid_t p = fork();
+
+	if (p < 0) {
+		perror("fork");
+		exit(1);
+	}
+	return p;
+}
+
+#endif
