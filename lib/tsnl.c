@@ -421,8 +421,19 @@ int ptop_tsnl_probe_precise(struct ptop_tsnl *t)
 	up[1] = -1;
 	if (read(up[0], &c, 1) == 1) {
 		struct ptop_tsnl_stats st;
+		int tries;
 
-		ret = ptop_tsnl_get_pid(t, pid, &st);
+		/*
+		 * The child said so but may not have gone to sleep yet: its
+		 * runtime is only brought up to date when it is switched out.
+		 * Ask again for a while before calling the kernel imprecise.
+		 */
+		for (tries = 0; tries < 50; tries++) {
+			ret = ptop_tsnl_get_pid(t, pid, &st);
+			if (ret || st.run_virtual_ns > 0)
+				break;
+			usleep(1000);
+		}
 		if (!ret)
 			ret = st.run_virtual_ns > 0;
 	} else {
