@@ -192,6 +192,17 @@ static const char *line_val(const char *line, const char *key)
 	return line + n;
 }
 
+int ptop_pfs_read_stat(struct ptop_pfs *p, int dirfd, struct ptop_pfs_stat *st)
+{
+	ssize_t n = ptop_pfs_read_at(p, dirfd, "stat");
+
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return n;
+	return ptop_pfs_parse_stat(p->buf, st) ? 0 : 1;
+}
+
 int ptop_pfs_parse_status(const char *buf, struct ptop_pfs_status *st)
 {
 	const char *l = buf, *v;

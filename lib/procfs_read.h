@@ -54,6 +54,11 @@ struct ptop_pfs_stat {
 
 /* comm may hold spaces and ')': it ends at the LAST ')'. 0 or -EINVAL. */
 int ptop_pfs_parse_stat(const char *buf, struct ptop_pfs_stat *st);
+/*
+ * Read and parse dirfd/stat of one task: 1 when *st is filled, 0 when the
+ * task is gone or its file was torn by an exit (skip it), -errno else.
+ */
+int ptop_pfs_read_stat(struct ptop_pfs *p, int dirfd, struct ptop_pfs_stat *st);
 
 /* Fields of /proc/<pid>/status; absent lines leave 0 (has_* say so). */
 struct ptop_pfs_status {

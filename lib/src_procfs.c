@@ -39,14 +39,11 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	struct ptop_ts_record *r;
 	uint64_t run, delay;
 	ssize_t n;
+	int ret;
 
-	n = ptop_pfs_read_at(p, dfd, "stat");
-	if (n == -ENOENT)
-		return 0;
-	if (n < 0)
-		return n;
-	if (ptop_pfs_parse_stat(p->buf, &st))
-		return 0;	/* torn by an exiting task: skip it */
+	ret = ptop_pfs_read_stat(p, dfd, &st);
+	if (ret <= 0)
+		return ret;	/* gone or torn by an exit: skip it */
 	r = ptop_sample_add(sc->out, PTOP_TS_KIND_THREAD);
 	if (!r)
 		return -ENOMEM;
@@ -98,13 +95,9 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	ssize_t n;
 	int ret;
 
-	n = ptop_pfs_read_at(p, dfd, "stat");
-	if (n == -ENOENT)
-		return 0;
-	if (n < 0)
-		return n;
-	if (ptop_pfs_parse_stat(p->buf, &st))
-		return 0;
+	ret = ptop_pfs_read_stat(p, dfd, &st);
+	if (ret <= 0)
+		return ret;
 	n = ptop_pfs_read_at(p, dfd, "status");
 	if (n == -ENOENT)
 		return 0;

@@ -212,16 +212,11 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	struct ptop_tsacct_thread *t;
 	struct ptop_tsnl_stats st;
 	struct ptop_pfs_stat ps;
-	ssize_t n;
 	int ret;
 
-	n = ptop_pfs_read_at(&p->pfs, dfd, "stat");
-	if (n == -ENOENT)
-		return 0;
-	if (n < 0)
-		return n;
-	if (ptop_pfs_parse_stat(p->pfs.buf, &ps))
-		return 0;
+	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
+	if (ret <= 0)
+		return ret;
 	ret = ptop_tsacct_scan_thread(&p->acct, sc->g, tid,
 				      ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
 				      ps.state, ps.comm, &t);
@@ -242,16 +237,11 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 	struct tn_scan *sc = arg;
 	struct tn_priv *p = sc->p;
 	struct ptop_pfs_stat ps;
-	ssize_t n;
 	int ret;
 
-	n = ptop_pfs_read_at(&p->pfs, dfd, "stat");
-	if (n == -ENOENT)
-		return 0;
-	if (n < 0)
-		return n;
-	if (ptop_pfs_parse_stat(p->pfs.buf, &ps))
-		return 0;
+	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
+	if (ret <= 0)
+		return ret;
 	ret = ptop_tsacct_scan_group(&p->acct, tgid,
 				     ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
 				     ps.ppid, ps.state, ps.comm,
