@@ -126,15 +126,26 @@ unit-check: $(UNIT_BINS)
 		echo "== $$t"; $$t || fail=1; \
 	done; exit $$fail
 
+# each test's output also goes to $(B)/logs/; a failing test's FAIL lines
+# are kept in $(FAILURES) so that `make check` can repeat them at its end
+# (CI shows only the tail of the output)
+FAILURES = $(B)/logs/failures.txt
+run_logged = mkdir -p $(B)/logs/$(1); log=$(B)/logs/$(1)/$$(basename $$t).log; \
+	{ $(2); } 2>&1 | tee $$log; rc=$${PIPESTATUS[0]}; \
+	if [ $$rc != 0 ]; then echo "FAIL: $$t (exit $$rc)"; fail=1; \
+		{ echo "-- $$t (exit $$rc):"; grep -E '^(FAIL|not ok)' $$log | head -20; } >>$(FAILURES); fi
+
+integration-check: SHELL := /bin/bash
 integration-check: all $(HELPER_BINS)
 	@fail=0; for t in $(sort $(wildcard tests/integration/*.sh)); do \
-		echo "== $$t"; B=$(B) bash $$t || { echo "FAIL: $$t"; fail=1; }; \
+		echo "== $$t"; $(call run_logged,integration,B=$(B) bash $$t); \
 	done; exit $$fail
 
+vm-check: SHELL := /bin/bash
 vm-check: all $(HELPER_BINS)
 	@if [ -x tests/vm/run ]; then \
 		fail=0; for t in $(sort $(wildcard tests/vm/test_*.sh)); do \
-			echo "== vm: $$t"; tests/vm/run $$t || { echo "FAIL: $$t"; fail=1; }; \
+			echo "== vm: $$t"; $(call run_logged,vm-tests,tests/vm/run $$t); \
 		done; exit $$fail; \
 	else echo "vm-check: tests/vm/run missing"; exit 1; fi
 
@@ -147,14 +158,17 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 asan-check:
 	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" unit-check
 
+# every suite runs even when an earlier one failed; the summary at the end
+# names the failed suites and repeats their FAIL lines
+CHECK_SUITES := unit-check asan-check integration-check \
+	$(if $(wildcard kmod/Kbuild),vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
 check: test-deps
 	$(MAKE) all
-	$(MAKE) unit-check
-	$(MAKE) asan-check
-	$(MAKE) integration-check
-	$(if $(wildcard kmod/Kbuild),$(MAKE) vm-check)
-	$(if $(wildcard kmod/dkms.conf),$(MAKE) dkms-check)
-	@echo "make check: all suites passed"
+	@mkdir -p $(B)/logs && rm -f $(FAILURES); failed=; \
+	for s in $(CHECK_SUITES); do $(MAKE) $$s || failed="$$failed $$s"; done; \
+	if [ -n "$$failed" ]; then \
+		echo "make check: FAILED:$$failed"; cat $(FAILURES) 2>/dev/null; exit 1; \
+	fi; echo "make check: all suites passed"
 
 # --- Debian packages --------------------------------------------------------
 missing_debs = $(shell for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)

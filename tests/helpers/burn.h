@@ -32,12 +32,19 @@ static inline void burn_ms(clockid_t id, unsigned int ms)
 			x += i;
 }
 
-/* write this whole process's CPU time to fd, then _exit(0) */
+/* what a burner writes to the report pipe right before it exits */
+struct burn_report {
+	uint64_t used_ns;	/* this whole process's CPU time */
+	uint64_t pid;		/* so a test can tell its tasks from others' */
+};
+
+/* write this whole process's CPU time to fd, then _exit(0); one write of
+ * less than PIPE_BUF bytes, so reports never interleave */
 static inline void report_exit(int fd)
 {
-	uint64_t used = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	struct burn_report r = { clock_ns(CLOCK_PROCESS_CPUTIME_ID), (uint64_t)getpid() };
 
-	if (write(fd, &used, sizeof(used)) != sizeof(used))
+	if (write(fd, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
 	_exit(0);
 }

@@ -158,7 +158,8 @@ static void one_round(void)
 int main(int argc, char **argv)
 {
 	double wait_s = 0, linger_s = 0, secs;
-	uint64_t sum = 0, v, end;
+	struct burn_report r;
+	uint64_t sum = 0, end;
 	unsigned int tasks = 0;
 	int fds[2], stop[2], opt;
 	pid_t ign;
@@ -204,8 +205,8 @@ int main(int argc, char **argv)
 	waitpid(ign, NULL, 0);
 	close(fds[1]);
 	/* every descendant held the write end until it exited */
-	while (read(fds[0], &v, sizeof(v)) == sizeof(v)) {
-		sum += v;
+	while (read(fds[0], &r, sizeof(r)) == sizeof(r)) {
+		sum += r.used_ns;
 		tasks++;
 	}
 	printf("burned_ns=%llu tasks=%u root=%d\n", (unsigned long long)sum,

@@ -18,7 +18,8 @@
  *
  * Every burner measures its own CPU time with CLOCK_PROCESS_CPUTIME_ID
  * right before _exit() and reports it over a pipe; the parent prints
- * "burned_ns=<sum> tasks=<n> parent=<pid>" on stdout when all are gone.
+ * "burned_ns=<sum> tasks=<n> parent=<pid> pids=<burner pids,...>" on stdout
+ * when all are gone.
  * Process names: the parent is "wl-parent", burners "wl-burn", middle
  * parents "wl-middle".
  */
@@ -109,7 +110,11 @@ int main(int argc, char **argv)
 {
 	double wait_s = 0, linger_s = 0;
 	unsigned int tasks = 0;
-	uint64_t sum = 0, v;
+	struct burn_report r;
+	uint64_t sum = 0;
+	char *pids = NULL;
+	size_t pids_len = 0;
+	FILE *pids_f = open_memstream(&pids, &pids_len);
 	int fds[2], opt;
 	const char *mode;
 
@@ -158,14 +163,17 @@ int main(int argc, char **argv)
 	}
 	close(fds[1]);
 	/* every burner wrote before exiting: read until all writers closed */
-	while (read(fds[0], &v, sizeof(v)) == sizeof(v)) {
-		sum += v;
+	while (read(fds[0], &r, sizeof(r)) == sizeof(r)) {
+		sum += r.used_ns;
+		fprintf(pids_f, "%s%llu", tasks ? "," : "", (unsigned long long)r.pid);
 		tasks++;
 	}
+	fclose(pids_f);
 	/* orphans still exiting hold no write end; give them a moment */
 	usleep(50000);
-	printf("burned_ns=%llu tasks=%u parent=%d\n", (unsigned long long)sum,
-	       tasks, getpid());
+	printf("burned_ns=%llu tasks=%u parent=%d pids=%s\n",
+	       (unsigned long long)sum, tasks, getpid(), pids);
+	free(pids);
 	fflush(stdout);
 	if (linger_s > 0)
 		usleep((useconds_t)(linger_s * 1e6));

@@ -64,19 +64,38 @@ gnu_time=
 [ -x /usr/bin/time ] && gnu_time=/usr/bin/time
 
 # --- one run, four measurements -------------------------------------------
+# perf's task-clock runs on local_clock(), which goes on while the host has
+# the vCPU (steal); the kernel's runtimes (sum_exec_runtime, what taskstats
+# and the burners read) leave steal out (CONFIG_PARAVIRT_TIME_ACCOUNTING).
+# So perf may exceed tstime by the share of busy time that was stolen:
+# measured from /proc/stat during the run and allowed for, printed.  Noise
+# (a burst of steal inside one short exit) gets up to 3 attempts, each
+# printed; the test fails when the last one still misses.
 inner=(sh -c "$WORK")
 [ $perf_ok = 1 ] && inner=(perf stat -e task-clock -x, -o "$tmp/perf.txt" -- "${inner[@]}")
 [ -n "$gnu_time" ] && inner=("$gnu_time" -f '%U %S' -o "$tmp/gnu.txt" "${inner[@]}")
-"$T" --source=taskstats --json --tree -o "$tmp/nested.json" "${inner[@]}" \
-	>"$tmp/nested.wl" 2>"$tmp/nested.err"
-st=$?
-if [ $st != 0 ]; then
-	bad "nested run exited $st: $(cat "$tmp/nested.err")"
-fi
-
-python3 - "$tmp" "$perf_ok" "$gnu_time" "$SELFREAP_S" <<'EOF' || fail=1
+# "busy steal" ticks from /proc/stat: user+nice+system+irq+softirq, steal
+cpu_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $9; exit}' /proc/stat; }
+attempts=3
+for attempt in $(seq $attempts); do
+	label="FAIL"
+	[ "$attempt" -lt $attempts ] && label="attempt $attempt missed"
+	read -r busy0 steal0 < <(cpu_ticks)
+	"$T" --source=taskstats --json --tree -o "$tmp/nested.json" "${inner[@]}" \
+		>"$tmp/nested.wl" 2>"$tmp/nested.err"
+	st=$?
+	read -r busy1 steal1 < <(cpu_ticks)
+	steal_pct=$(python3 -c "print(f'{100 * ($steal1 - $steal0) / max(1, $busy1 - $busy0):.2f}')")
+	echo "nested attempt $attempt: host steal $steal_pct% of the busy time"
+	if [ $st != 0 ]; then
+		echo "$label: nested run exited $st: $(cat "$tmp/nested.err")"
+		[ "$attempt" = $attempts ] && fail=1
+		continue
+	fi
+	if python3 - "$tmp" "$perf_ok" "$gnu_time" "$SELFREAP_S" "$label" "$steal_pct" <<'EOF'
 import json, re, sys
-tmp, perf_ok, gnu, selfreap = sys.argv[1], sys.argv[2] == "1", sys.argv[3], float(sys.argv[4])
+tmp, perf_ok, gnu, selfreap, label = sys.argv[1], sys.argv[2] == "1", sys.argv[3], float(sys.argv[4]), sys.argv[5]
+steal = float(sys.argv[6])
 bad = 0
 burned = sum(int(m) for m in re.findall(r"burned_ns=(\d+)", open(tmp + "/nested.wl").read())) / 1e9
 j = json.load(open(tmp + "/nested.json"))
@@ -86,13 +105,13 @@ dev = (ts_work - burned) / burned * 100
 print(f"nested: burned {burned:.6f} s; tstime (workload rows) {ts_work:.6f} s ({dev:+.2f}%); "
       f"tstime total {j['cpu_s']:.6f} s, {j['processes']} processes, exact={j['exact']}")
 if abs(dev) > 2:
-    print(f"FAIL: tstime differs from the burned amount by {dev:+.2f}% (> 2%)"); bad = 1
+    print(f"{label}: tstime differs from the burned amount by {dev:+.2f}% (> 2%)"); bad = 1
 if not j["exact"]:
-    print("FAIL: tstime says its result is not exact"); bad = 1
+    print(label + ": tstime says its result is not exact"); bad = 1
 if perf_ok:
     m = re.search(r"^([\d.]+),msec,task-clock", open(tmp + "/perf.txt").read(), re.M)
     if not m:
-        print("FAIL: perf printed no task-clock: " + open(tmp + "/perf.txt").read()); bad = 1
+        print(label + ": perf printed no task-clock: " + open(tmp + "/perf.txt").read()); bad = 1
     else:
         perf = float(m.group(1)) / 1e3
         pdev = (ts_work - perf) / perf * 100
@@ -100,11 +119,11 @@ if perf_ok:
         # stock kernel's taskstats exit record is written before: allow
         # 0.25 ms per process on top of 2%, as ptop_batch_exact.sh does
         # (the module source folds it: tests/vm/test_tstime_kmod.sh)
-        tail = j["processes"] * 0.00025 / perf * 100
+        tail = j["processes"] * 0.00025 / perf * 100 + steal
         print(f"nested: perf task-clock {perf:.6f} s; tstime vs perf {pdev:+.2f}% "
-              f"(exit-path allowance {tail:.2f}%); perf vs burned {(perf - burned) / burned * 100:+.2f}%")
+              f"(allowance below: exit paths + steal {tail:.2f}%); perf vs burned {(perf - burned) / burned * 100:+.2f}%")
         if pdev > 2 or pdev < -(2 + tail):
-            print(f"FAIL: tstime and perf differ by {pdev:+.2f}% (> 2%, + {tail:.2f}% below)"); bad = 1
+            print(f"{label}: tstime and perf differ by {pdev:+.2f}% (> 2%, + {tail:.2f}% below)"); bad = 1
 if gnu:
     u, s = open(tmp + "/gnu.txt").read().split()[-2:]
     g = float(u) + float(s)
@@ -112,11 +131,14 @@ if gnu:
     print(f"nested: GNU time (wait4) {g:.2f} s: misses {miss:.2f} s of {burned:.2f} s "
           f"({miss / burned * 100:.1f}%: self-reaped children and orphans)")
     if miss < 0.5 * selfreap:
-        print("FAIL: GNU time did not miss the self-reaped part: is the workload right?"); bad = 1
+        print(label + ": GNU time did not miss the self-reaped part: is the workload right?"); bad = 1
 else:
     print("note: /usr/bin/time not installed (Debian package time): GNU time not compared")
 sys.exit(bad)
 EOF
+	then break; fi
+	[ "$attempt" = $attempts ] && fail=1
+done
 
 # --- plain runs: total vs burned; rusage source ---------------------------
 for src in taskstats rusage; do
