@@ -31,9 +31,17 @@
  * is released, when no thread of the group can report again; they are
  * freed a few at a time by later exits and passes.
  *
+ * Dead threads of groups born while the module is loaded are counted here
+ * too (x*, see thread_tail.c): each record holds the tail entries of its
+ * threads that exited and are not freed yet, and the final values of
+ * those freed. A pass counts an entry in x* exactly when the walk does not
+ * count its thread as live (released, or its EXIT record is older than
+ * the pass), deciding both under the group's siglock.
+ *
  * Locking: acct_lock (a spinlock; never taken from irq context) protects
- * the hash, the tree and every record. Nesting: acct_lock -> ring_lock
- * (exits.c); siglock is never held while taking acct_lock.
+ * the hash, the tree, every record and the tail entries. Nesting:
+ * siglock -> acct_lock -> ring_lock (exits.c); siglock is never taken
+ * while holding acct_lock.
  */
 #include <linux/hash.h>
 #include <linux/hashtable.h>
@@ -65,6 +73,10 @@ struct ptop_acct {
 	struct ptop_tri x_prev;		/* x* as last reported: never backwards */
 	struct ptop_tri folded;		/* dead: T + C given to the parent so far */
 	u64 x_steal;			/* steal of the group's dead threads */
+	struct list_head dying;		/* tail entries: exited, not freed */
+	struct ptop_tri x_freed;	/* own x*: freed dead threads */
+	bool x_own;			/* x* counted here, not by the kernel */
+	bool own_reported;		/* its one group-exit report is made */
 	struct hlist_node rnode;	/* rep_hash, while reporter is set */
 	/*
 	 * The thread that reported the group dead, until it is freed:
@@ -124,6 +136,7 @@ static struct ptop_acct *get_or_create(struct task_struct *leader)
 	INIT_LIST_HEAD(&a->children);
 	INIT_LIST_HEAD(&a->sibling);
 	INIT_LIST_HEAD(&a->dead_node);
+	INIT_LIST_HEAD(&a->dying);
 	a->tgid = task_tgid_nr(leader);
 	a->start_ns = leader->start_boottime;
 	a->tgid_pid = get_pid(task_tgid(leader));
@@ -198,8 +211,11 @@ static struct ptop_acct *ancestor_by_task(struct task_struct *t)
 
 static void free_acct(struct ptop_acct *a)
 {
+	struct ptop_thread_tail *e, *en;
 	struct ptop_acct *c, *n;
 
+	list_for_each_entry_safe(e, en, &a->dying, gnode)
+		ptop_ts_tail_free(e);
 	list_for_each_entry_safe(c, n, &a->children, sibling) {
 		list_del_init(&c->sibling);
 		c->parent = NULL;
@@ -231,7 +247,8 @@ static void reap_some(unsigned int max)
 
 		a = list_first_entry(&dead_list, struct ptop_acct, dead_node);
 		t = pid_task(a->tgid_pid, PIDTYPE_TGID);
-		if (a->reporter || (t && t->start_boottime == a->start_ns)) {
+		if (a->reporter || !list_empty(&a->dying) ||
+		    (t && t->start_boottime == a->start_ns)) {
 			/* still linked (a zombie leader): look again later */
 			list_move_tail(&a->dead_node, &dead_list);
 			continue;
@@ -240,16 +257,23 @@ static void reap_some(unsigned int max)
 	}
 }
 
-/* sched_process_fork: a new thread group gets its record. */
+/*
+ * sched_process_fork: a new thread group gets its record. Its signal sums
+ * start at zero and every thread that exits from now on passes the exit
+ * probe: its x* can be counted here.
+ */
 void ptop_ts_acct_fork(struct task_struct *parent, struct task_struct *child)
 {
+	struct ptop_acct *a;
 	unsigned long flags;
 
 	if (!thread_group_leader(child))
 		return;
 	rcu_read_lock();
 	spin_lock_irqsave(&acct_lock, flags);
-	link_group(child);
+	a = link_group(child);
+	if (a && !a->dead)
+		a->x_own = true;
 	spin_unlock_irqrestore(&acct_lock, flags);
 	rcu_read_unlock();
 }
@@ -264,12 +288,14 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			     struct task_struct *p, u64 p_rt,
 			     const struct ptop_tri *tot,
 			     void (*push)(void *arg, const struct ptop_tri *c,
-					  struct pid *fold_pid, u64 fold_start),
+					  struct pid *fold_pid, u64 fold_start,
+					  bool again),
 			     void *arg)
 {
 	struct ptop_acct *a, *to = NULL, *c, *n;
 	struct ptop_tri amount = { 0 }, cown = { 0 };
 	unsigned long flags;
+	bool again;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&acct_lock, flags);
@@ -283,10 +309,11 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 	if (!to)
 		to = ancestor_by_task(leader);
 	amount = *tot;
-	if (a)
+	if (a && !a->x_own)
 		amount.st += a->x_steal;
 	tri_add(&amount, &cown);
-	if (a && a->dead) {
+	again = a && a->dead;
+	if (again) {
 		/* a twin: only what grew since the first report */
 		amount.u = amount.u > a->folded.u ? amount.u - a->folded.u : 0;
 		amount.s = amount.s > a->folded.s ? amount.s - a->folded.s : 0;
@@ -299,12 +326,18 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 
 	if (a) {
 		tri_add(&a->folded, &amount);
-		/* p keeps running until its last switch: ptop_ts_acct_free() */
+		/*
+		 * p keeps running until its last switch: ptop_ts_acct_free();
+		 * in an own-x group p is an entry like the other dying threads
+		 */
 		if (a->reporter)
 			hash_del(&a->rnode);
-		a->reporter = p;
-		a->reporter_rt = p_rt;
-		hash_add(rep_hash, &a->rnode, hash_ptr(p, 8));
+		a->reporter = NULL;
+		if (!a->x_own) {
+			a->reporter = p;
+			a->reporter_rt = p_rt;
+			hash_add(rep_hash, &a->rnode, hash_ptr(p, 8));
+		}
 		if (!a->dead) {
 			/* live children move to the receiver (dead ones too) */
 			list_for_each_entry_safe(c, n, &a->children, sibling) {
@@ -319,7 +352,8 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			list_add_tail(&a->dead_node, &dead_list);
 		}
 	}
-	push(arg, &cown, to ? to->tgid_pid : NULL, to ? to->start_ns : 0);
+	push(arg, &cown, to ? to->tgid_pid : NULL, to ? to->start_ns : 0,
+	     again);
 	reap_some(REAP_BATCH);
 	spin_unlock_irqrestore(&acct_lock, flags);
 	rcu_read_unlock();
@@ -333,13 +367,11 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
  * time at sched_process_free (an RCU callback after the task's last
  * switch and its release, when it has stopped for good).
  */
-static void fold_tail(struct ptop_acct *a, u64 rt)
+/* late ns of system time of dead group a, after its fold: to its receiver */
+static void fold_late(struct ptop_acct *a, u64 late)
 {
-	u64 late = rt - a->reporter_rt;
 	struct ptop_acct *to;
 
-	if ((s64)late <= 0 || late >= NSEC_PER_SEC)
-		return;
 	for (to = a->parent; to && to->dead; to = to->parent)
 		;
 	if (to) {
@@ -350,8 +382,31 @@ static void fold_tail(struct ptop_acct *a, u64 rt)
 		acct_unfolded += late;
 	}
 	a->folded.s += late;
-	a->reporter_rt = rt;
 	acct_late_ns += late;
+}
+
+static void fold_tail(struct ptop_acct *a, u64 rt)
+{
+	u64 late = rt - a->reporter_rt;
+
+	if ((s64)late <= 0 || late >= NSEC_PER_SEC)
+		return;
+	fold_late(a, late);
+	a->reporter_rt = rt;
+}
+
+/* A thread of dead group a still in its exit path: fold what it ran on. */
+static void fold_dying(struct ptop_acct *a, struct ptop_thread_tail *e,
+		       bool final)
+{
+	struct ptop_tri v;
+	u64 tail;
+
+	ptop_ts_tail_value(e, final, &v);
+	tail = v.s - e->at_exit.s;
+	if (tail > e->settled && tail - e->settled < NSEC_PER_SEC)
+		fold_late(a, tail - e->settled);
+	e->settled = tail;
 }
 
 /*
@@ -361,6 +416,7 @@ static void fold_tail(struct ptop_acct *a, u64 rt)
  */
 static void fold_tails(void)
 {
+	struct ptop_thread_tail *e;
 	struct ptop_acct *a;
 	int bkt;
 
@@ -370,11 +426,15 @@ static void fold_tails(void)
 
 		fold_tail(a, rt + ptop_ts_running_extra(p));
 	}
+	list_for_each_entry(a, &dead_list, dead_node)
+		list_for_each_entry(e, &a->dying, gnode)
+			fold_dying(a, e, false);
 }
 
 void ptop_ts_acct_free(struct task_struct *p)
 {
 	struct ptop_acct *a, *found = NULL;
+	struct ptop_thread_tail *e;
 	unsigned long flags;
 
 	spin_lock_irqsave(&acct_lock, flags);
@@ -386,7 +446,143 @@ void ptop_ts_acct_free(struct task_struct *p)
 		hash_del(&found->rnode);
 		found->reporter = NULL;
 	}
+	/* a dead thread of an own-x group has stopped for good */
+	e = ptop_ts_tail_find(p);
+	if (e) {
+		struct ptop_tri v;
+
+		a = e->owner;
+		if (a->dead)
+			fold_dying(a, e, true);
+		/* own x* stays whole: a twin report recomputes it */
+		ptop_ts_tail_value(e, true, &v);
+		tri_add(&a->x_freed, &v);
+		ptop_ts_tail_free(e);
+	}
 	spin_unlock_irqrestore(&acct_lock, flags);
+}
+
+/* sched_process_exit of p, a thread of a group that lives on */
+void ptop_ts_acct_thread_exit(struct task_struct *leader,
+			      struct task_struct *p,
+			      const struct ptop_ts_record *th)
+{
+	struct ptop_thread_tail *e;
+	struct ptop_acct *a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&acct_lock, flags);
+	a = lookup_task(leader);
+	if (a && a->x_own && !a->dead) {
+		e = ptop_ts_tail_new(p, th);
+		if (e) {
+			e->owner = a;
+			list_add_tail(&e->gnode, &a->dying);
+		} else {
+			/* one dead thread not counted: the kernel's x* then */
+			a->x_own = false;
+			acct_nomem++;
+		}
+	}
+	spin_unlock_irqrestore(&acct_lock, flags);
+}
+
+/*
+ * Under leader's siglock, after ptop_ts_fill_group_locked(): for an own-x
+ * group, x* from the tail entries. An entry counts when its thread is not
+ * counted live: released (__exit_signal() cleared its sighand under this
+ * same siglock) or gone as of exit_head. false: x* stays the kernel's.
+ * Also for a dead group (a twin report): its total must be computed the
+ * same way as at the first report, part by part.
+ */
+bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
+			       struct ptop_ts_record *r)
+{
+	struct ptop_thread_tail *e;
+	struct ptop_acct *a;
+	struct ptop_tri x, v;
+	unsigned long flags;
+	bool own = false;
+
+	spin_lock_irqsave(&acct_lock, flags);
+	a = lookup_task(leader);
+	if (a && a->x_own) {
+		x = a->x_freed;
+		list_for_each_entry(e, &a->dying, gnode) {
+			if (rcu_access_pointer(e->p->sighand) &&
+			    !ptop_ts_thread_gone(e->p, exit_head))
+				continue;
+			ptop_ts_tail_value(e, false, &v);
+			tri_add(&x, &v);
+		}
+		r->xutime_ns = x.u;
+		r->xstime_ns = x.s;
+		r->xsteal_ns = x.st;
+		own = true;
+	}
+	spin_unlock_irqrestore(&acct_lock, flags);
+	return own;
+}
+
+/*
+ * Under siglock, the group's last live-- seen (after
+ * ptop_ts_fill_group_locked() with exit_head 0): for an own-x group, the
+ * first such report gets x* from the entries, and every thread still
+ * linked without an entry (the reporter, and threads between their live--
+ * and their probe) gets one now, valued as the report has it: what they
+ * run from here on is folded as they run it (fold_dying()), so their own
+ * probes, later, have nothing left to report (PTOP_OWN_TWIN).
+ */
+enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
+						  struct task_struct *p, u64 p_rt,
+						  struct ptop_ts_record *r)
+{
+	enum ptop_own_exit ret = PTOP_OWN_NO;
+	struct ptop_thread_tail *e;
+	struct ptop_ts_record tr;
+	struct task_struct *t;
+	struct ptop_acct *a;
+	unsigned long flags;
+	bool own;
+
+	spin_lock_irqsave(&acct_lock, flags);
+	a = lookup_task(leader);
+	own = a && a->x_own;
+	if (own && (a->dead || a->own_reported))
+		ret = PTOP_OWN_TWIN;
+	else if (own)
+		a->own_reported = true;	/* under siglock: exactly one first */
+	spin_unlock_irqrestore(&acct_lock, flags);
+	if (!own || ret == PTOP_OWN_TWIN)
+		return ret;
+	ptop_ts_acct_own_x_locked(leader, 0, r);
+
+	spin_lock_irqsave(&acct_lock, flags);
+	/* what the entries ran so far is in the report's total */
+	list_for_each_entry(e, &a->dying, gnode) {
+		struct ptop_tri v;
+
+		ptop_ts_tail_value(e, false, &v);
+		e->settled = v.s - e->at_exit.s;
+	}
+	__for_each_thread(leader->signal, t) {
+		if (ptop_ts_tail_find(t))
+			continue;
+		memset(&tr, 0, sizeof(tr));
+		ptop_ts_fill_thread(&tr, t);
+		e = ptop_ts_tail_new(t, &tr);
+		if (!e) {
+			acct_nomem++;	/* its exit path is lost */
+			continue;
+		}
+		/* the reporter's tail from the reading the total has */
+		if (t == p && p_rt <= e->rt_exit)
+			e->rt_exit = p_rt;
+		e->owner = a;
+		list_add_tail(&e->gnode, &a->dying);
+	}
+	spin_unlock_irqrestore(&acct_lock, flags);
+	return PTOP_OWN_FIRST;
 }
 
 /*
@@ -476,7 +672,7 @@ void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 					   &a->c_snap : &a->c;
 		u64 xt = r->xutime_ns + r->xstime_ns;
 
-		if (a->x_steal) {
+		if (a->x_steal && !a->x_own) {
 			/* without PARAVIRT_TIME_ACCOUNTING it is inside x */
 			u64 st = min(a->x_steal, xt);
 
@@ -540,6 +736,15 @@ void ptop_ts_acct_counts(long *live, long *dead, long *nomem, u64 *folds,
 	spin_unlock_irqrestore(&acct_lock, flags);
 }
 
+void ptop_ts_acct_tail_counts(long *live, u64 *ns)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&acct_lock, flags);
+	ptop_ts_tail_counts(live, ns);
+	spin_unlock_irqrestore(&acct_lock, flags);
+}
+
 int ptop_ts_acct_init(void)
 {
 	acct_cache = KMEM_CACHE(ptop_acct, 0);
@@ -589,5 +794,6 @@ void ptop_ts_acct_exit(void)
 	acct_folds = 0;
 	acct_unfolded = 0;
 	acct_late_ns = 0;
+	ptop_ts_tail_reset();
 	acct_nomem = 0;
 }

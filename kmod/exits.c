@@ -158,9 +158,15 @@ struct group_exit {
 	bool twins;
 };
 
-/* Under acct_lock (acct.c): the group's c* and fold target, then push. */
+/*
+ * Under acct_lock (acct.c): the group's c* and fold target, then push.
+ * Several threads can see sig->live at 0 in sched_process_exit (each
+ * decremented it before the tracepoint): acct.c knows which report is not
+ * the group's first (again), and that one replaces the earlier record
+ * rather than adding a second EXIT for the same group.
+ */
 static void push_group(void *arg, const struct ptop_tri *c,
-		       struct pid *fold_pid, u64 fold_start)
+		       struct pid *fold_pid, u64 fold_start, bool again)
 {
 	struct group_exit *g = arg;
 	struct exit_ent *gr = &g->e;
@@ -171,7 +177,7 @@ static void push_group(void *arg, const struct ptop_tri *c,
 	gr->rec.flags |= PTOP_TS_RECF_HAS_C;
 	gr->fold = get_pid(fold_pid);
 	gr->rec.folded_start_ns = fold_start;
-	push(gr, g->twins);
+	push(gr, g->twins || again);
 }
 
 static void ptop_ts_probe_exit(void *data, struct task_struct *p)
@@ -184,6 +190,7 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	struct pid *execer = NULL;
 	u64 execer_start = 0;
 	bool group_dead, twins = false;
+	enum ptop_own_exit own = PTOP_OWN_NO;
 	unsigned long flags;
 	u64 steal, p_rt = 0;
 	struct ptop_tri tot;
@@ -204,10 +211,11 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	}
 	if (group_dead) {
 		/* p_rt: p's time exactly as the group total has it */
-		ptop_ts_fill_group_locked(&gr->rec, p, 0, p, &p_rt);
+		ptop_ts_fill_group_locked(&gr->rec, p, 0, p, &p_rt, false);
+		own = ptop_ts_acct_group_exit_locked(leader, p, p_rt, &gr->rec);
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
-			if (t != p && !t->exit_state)
+			if (!own && t != p && !t->exit_state)
 				twins = true;
 		gr->rec.exit_code = (sig->flags & SIGNAL_GROUP_EXIT) ?
 				   sig->group_exit_code : p->exit_code;
@@ -224,8 +232,12 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 		put_pid(execer);
 	}
 	ptop_ts_events_exit(p, group_dead);
-	if (!group_dead)
+	if (!group_dead) {
+		ptop_ts_acct_thread_exit(leader, p, &th.rec);
 		return;
+	}
+	if (own == PTOP_OWN_TWIN)
+		return;		/* the group's first report made p an entry */
 	set_ident(gr, leader);
 	gr->pid = get_pid(task_tgid(p));
 	gr->tgid = get_pid(task_tgid(p));

@@ -142,9 +142,9 @@ static const struct file_operations ptop_ts_fops = {
 
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
-	long live, dead, nomem, nsteal, nevents, sent, failed;
+	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
 	bool steal_on, events_on;
-	u64 folds, unfolded, late;
+	u64 folds, unfolded, late, tail_ns;
 
 	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
 	seq_printf(m, "seq %llu\n", ptop_ts_seq_now());
@@ -164,6 +164,9 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "acct_folds %llu\n", folds);
 	seq_printf(m, "acct_unfolded_ns %llu\n", unfolded);
 	seq_printf(m, "acct_late_ns %llu\n", late);
+	ptop_ts_acct_tail_counts(&tails, &tail_ns);
+	seq_printf(m, "thread_tails %ld\n", tails);
+	seq_printf(m, "thread_tail_ns %llu\n", tail_ns);
 	ptop_ts_listen_counts(&nsteal, &nevents, &steal_on, &events_on);
 	seq_printf(m, "steal_listeners %ld\n", nsteal);
 	seq_printf(m, "steal_probe %s\n", steal_on ? "attached" : "detached");

@@ -11,6 +11,7 @@
 
 struct pid;
 struct pid_namespace;
+struct ptop_acct;
 struct user_namespace;
 struct task_struct;
 struct tracepoint;
@@ -53,7 +54,7 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap);
 void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t);
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head,
-			       struct task_struct *who, u64 *who_rt);
+			       struct task_struct *who, u64 *who_rt, bool at_t0);
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
 
@@ -79,8 +80,23 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			     struct task_struct *p, u64 p_rt,
 			     const struct ptop_tri *tot,
 			     void (*push)(void *arg, const struct ptop_tri *c,
-					  struct pid *fold_pid, u64 fold_start),
+					  struct pid *fold_pid, u64 fold_start,
+					  bool again),
 			     void *arg);
+void ptop_ts_acct_thread_exit(struct task_struct *leader,
+			      struct task_struct *p,
+			      const struct ptop_ts_record *th);
+bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
+			       struct ptop_ts_record *r);
+enum ptop_own_exit {
+	PTOP_OWN_NO,		/* x* is the kernel's: the usual report */
+	PTOP_OWN_FIRST,		/* own x*: the group's one report */
+	PTOP_OWN_TWIN,		/* own x*, already reported: nothing to do */
+};
+enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
+						  struct task_struct *p, u64 p_rt,
+						  struct ptop_ts_record *r);
+void ptop_ts_acct_tail_counts(long *live, u64 *ns);
 void ptop_ts_acct_exec_takeover(struct task_struct *leader,
 				struct pid *execer, u64 execer_start);
 void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal);
@@ -140,5 +156,24 @@ int ptop_ts_proc_init(void);
 void ptop_ts_proc_exit(void);
 int ptop_ts_nl_init(void);
 void ptop_ts_nl_exit(void);
+
+/* thread_tail.c: dead threads of a live group, counted by the module */
+struct ptop_thread_tail {
+	struct hlist_node hnode;	/* by task, for sched_process_free */
+	struct list_head gnode;		/* on its group's record (acct.c) */
+	struct task_struct *p;
+	struct ptop_acct *owner;	/* its group's record */
+	struct ptop_tri at_exit;	/* user, system, steal at the probe */
+	u64 rt_exit;			/* their sum */
+	u64 settled;			/* group dead: tail already folded */
+};
+struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
+					  const struct ptop_ts_record *th);
+struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p);
+void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
+			struct ptop_tri *v);
+void ptop_ts_tail_free(struct ptop_thread_tail *e);
+void ptop_ts_tail_counts(long *live, u64 *ns);
+void ptop_ts_tail_reset(void);
 
 #endif /* _PTOP_TS_H */

@@ -13,13 +13,16 @@
  *    by signal->utime/stime, plus linked threads whose EXIT record exists),
  *    both read under siglock so a thread moving from "linked" to "dead" is
  *    counted exactly once; neither part of x* goes backwards (acct.c keeps
- *    the last split). A thread that dies in a live group runs on a little
- *    after __exit_signal() added its runtime to the signal sums (the rest
- *    of exit_notify() and its last switch): the kernel accounts that to
- *    nobody, so x* does not have it either (a few us per thread exit on
- *    hardware, ~100 us under qemu TCG); c* = dead descendants folded in, as of the moment the
- *    pass began (acct.c); nvcsw..majflt include dead threads (as
- *    /proc/PID/stat does); rss of the group's mm.
+ *    the last split). For a group born while the module is loaded, x* is
+ *    the module's own count instead (thread_tail.c: with the exit path
+ *    the kernel accounts to nobody); c* = dead descendants folded in, as
+ *    of the moment the pass began (acct.c); nvcsw..majflt include dead
+ *    threads (as /proc/PID/stat does); rss of the group's mm.
+ * Runtimes are as of the instant the walk began (pass_t0), when the
+ * CPUs' counters in the header are read too: a thread that ran during the
+ * walk is read without its last stretch after that instant (see
+ * runtime_at_t0()), so that a walk that takes long (thousands of tasks,
+ * an emulated CPU) does not move time between intervals.
  * A thread inside do_exit() is reported as live until the EXIT record that
  * exits.c writes for it exists: a thread or group whose record was written
  * before this pass began is left out (that record is in this answer or an
@@ -42,8 +45,17 @@
 #include <linux/tick.h>
 #include <linux/cred.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include "ptop_ts.h"
+
+/* Each CPU's sched_clock at the start of the current walk (pass lock). */
+static DEFINE_PER_CPU(u64, pass_t0);
+
+static void read_pass_t0(void *unused)
+{
+	this_cpu_write(pass_t0, sched_clock_cpu(smp_processor_id()));
+}
 
 /* Serializes passes: the tracking table and the sequence numbers. */
 static DEFINE_MUTEX(ptop_ts_pass_lock);
@@ -108,22 +120,75 @@ u64 ptop_ts_running_extra(struct task_struct *t)
 }
 
 /*
- * A thread's user, system and steal ns. user + system = sum_exec_runtime
- * split as cputime_adjust() does; with the steal probe attached and
- * without PARAVIRT_TIME_ACCOUNTING (stolen time is then inside the
- * runtime), the steal measured for the thread is taken out of that total,
- * in proportion, so that user + system + steal is still the runtime.
+ * The thread's runtime as of pass_t0 of its CPU, for a walk. The thread
+ * ran without a break from max(t0, its last arrival on the CPU) to
+ * se.exec_start (its last update, or its switch-out) and, if on the CPU,
+ * on to now: all of that after t0 is left out. Earlier stretches after t0
+ * (switched in and out more than once during the walk) stay in, rare.
+ * se.exec_start and sched_info.last_arrival are in the runqueue's clock,
+ * which is the CPU's sched_clock_cpu() without irq or steal time taken
+ * out (otherwise: the counter plus the running extra, as before).
+ * Returns false when the plain reading applies.
  */
-static void thread_times(struct task_struct *t, struct ptop_tri *v)
+static bool runtimes_at_t0(void)
 {
-	u64 total, extra;
+	return !IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) &&
+	       !IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING) &&
+	       IS_ENABLED(CONFIG_SCHED_INFO);
+}
+
+static bool runtime_at_t0(struct task_struct *t, u64 *rt)
+{
+	u64 sum, start, start2, t0, base;
+	int cpu, tries = 3;
+	bool on;
+
+	if (!runtimes_at_t0())
+		return false;
+	cpu = task_cpu(t);
+	if (tick_nohz_full_cpu(cpu))
+		return false;
+	do {		/* not torn by an update_curr() on the thread's CPU */
+		start = READ_ONCE(t->se.exec_start);
+		smp_rmb();
+		sum = READ_ONCE(t->se.sum_exec_runtime);
+		on = READ_ONCE(t->on_cpu);
+		smp_rmb();
+		start2 = READ_ONCE(t->se.exec_start);
+	} while (start != start2 && --tries);
+	if (start != start2)
+		return false;
+	t0 = per_cpu(pass_t0, cpu);
+	base = max(t0, READ_ONCE(t->sched_info.last_arrival));
+	if (start > base && start - base <= sum)
+		*rt = sum - (start - base);	/* ran after t0, up to start */
+	else if (on && t0 > start && t0 - start < NSEC_PER_SEC)
+		*rt = sum + (t0 - start);	/* on the CPU since before t0 */
+	else
+		*rt = sum;			/* did not run since t0 */
+	return true;
+}
+
+/*
+ * A thread's user, system and steal ns. user + system = sum_exec_runtime
+ * split as cputime_adjust() does (as of pass_t0 for a walk: at_t0); with
+ * the steal probe attached and without PARAVIRT_TIME_ACCOUNTING (stolen
+ * time is then inside the runtime), the steal measured for the thread is
+ * taken out of that total, in proportion, so that user + system + steal
+ * is still the runtime.
+ */
+static void thread_times(struct task_struct *t, struct ptop_tri *v,
+			 bool at_t0)
+{
+	u64 total, want;
 
 	task_cputime_adjusted(t, &v->u, &v->s);
-	extra = ptop_ts_running_extra(t);
-	if (extra) {
-		total = v->u + v->s;
-		v->u = ptop_ts_scale(total + extra, v->u, total);
-		v->s = total + extra - v->u;
+	total = v->u + v->s;
+	if (!at_t0 || !runtime_at_t0(t, &want))
+		want = total + ptop_ts_running_extra(t);
+	if (want != total) {
+		v->u = ptop_ts_scale(want, v->u, total);
+		v->s = want - v->u;
 	}
 	v->st = ptop_ts_steal_of(t);
 	if (!v->st || IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
@@ -136,7 +201,8 @@ static void thread_times(struct task_struct *t, struct ptop_tri *v)
 }
 
 /* The thread's own counters; identity is filled by the caller. */
-void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
+static void fill_thread(struct ptop_ts_record *r, struct task_struct *t,
+			bool at_t0)
 {
 	struct ptop_tri v;
 
@@ -144,7 +210,7 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
 	r->size = sizeof(*r);
 	r->kind = PTOP_TS_KIND_THREAD;
 	r->flags |= PTOP_TS_RECF_HAS_RDELAY;
-	thread_times(t, &v);
+	thread_times(t, &v, at_t0);
 	r->utime_ns = v.u;
 	r->stime_ns = v.s;
 	r->steal_ns = v.st;
@@ -153,6 +219,11 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
 	r->nivcsw = t->nivcsw;
 	r->minflt = t->min_flt;
 	r->majflt = t->maj_flt;
+}
+
+void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
+{
+	fill_thread(r, t, false);
 }
 
 /*
@@ -164,7 +235,7 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
  */
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head,
-			       struct task_struct *who, u64 *who_rt)
+			       struct task_struct *who, u64 *who_rt, bool at_t0)
 {
 	struct ptop_tri gone = { 0 }, v;
 	struct signal_struct *sig = leader->signal;
@@ -179,7 +250,7 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 	r->minflt = sig->min_flt;
 	r->majflt = sig->maj_flt;
 	__for_each_thread(sig, t) {
-		thread_times(t, &v);
+		thread_times(t, &v, at_t0);
 		if (t == who)
 			*who_rt = v.u + v.s + v.st;
 		r->rdelay_ns += t->sched_info.run_delay;
@@ -383,7 +454,7 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 			continue;
 		memset(&r, 0, sizeof(r));
 		fill_ident(&r, t, w->q);
-		ptop_ts_fill_thread(&r, t);
+		fill_thread(&r, t, true);
 		changed = ptop_ts_track_update(task_pid_nr(t), false,
 					       r.start_ns, &r, w->seq);
 		if (emit && w->threads && want(w, changed)) {
@@ -407,7 +478,8 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		goto out;
 	}
 	memset(&r, 0, sizeof(r));
-	ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL, NULL);
+	ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL, NULL, true);
+	ptop_ts_acct_own_x_locked(leader, w->exit_head, &r);
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	fill_ident(&r, leader, w->q);
@@ -565,13 +637,22 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	if (resync)
 		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
 	w.since = since;
+	/* each CPU reads its own clock: remote reads of an unstable
+	 * sched_clock can lag by ticks */
+	on_each_cpu(read_pass_t0, NULL, 1);
 	t0 = ktime_get_ns();
 	b0 = ktime_get_boottime_ns();
 	fill_cpus(snap->cpus, ncpu, false);
 	walk_all(&w);
-	snap->ans->time_ns = mid(t0, ktime_get_ns());
-	snap->ans->boottime_ns = mid(b0, ktime_get_boottime_ns());
-	fill_cpus(snap->cpus, ncpu, true);
+	if (runtimes_at_t0()) {
+		/* every runtime is as of t0: so are the clock and the CPUs */
+		snap->ans->time_ns = t0;
+		snap->ans->boottime_ns = b0;
+	} else {
+		snap->ans->time_ns = mid(t0, ktime_get_ns());
+		snap->ans->boottime_ns = mid(b0, ktime_get_boottime_ns());
+		fill_cpus(snap->cpus, ncpu, true);
+	}
 	ptop_ts_track_end();
 	mutex_unlock(&ptop_ts_pass_lock);
 

@@ -146,10 +146,32 @@ static void keep_monotonic(__u64 *u, __u64 *s, __u64 pu, __u64 ps)
 	}
 }
 
+/*
+ * A total of the same task (same pid and start time, no exec in between)
+ * can dip a little: a reading torn by the scheduler updating it, or the
+ * module leaving out what a thread ran after the instant of the pass.
+ * Hold the previous value: shown as a new incarnation, the whole total
+ * would be counted again.
+ */
+#define OWN_DIP_MAX_NS 100000000ULL
+
+static void hold_own_dip(struct ptop_ts_record *r, const struct ptop_ts_record *p)
+{
+	uint64_t now = ptop_rec_own(r), before = ptop_rec_own(p);
+
+	if ((r->flags & PTOP_TS_RECF_EXEC) || now >= before ||
+	    before - now > OWN_DIP_MAX_NS)
+		return;
+	r->utime_ns = p->utime_ns;
+	r->stime_ns = p->stime_ns;
+	r->steal_ns = p->steal_ns;
+}
+
 static void fix_split(struct ptop_ts_record *r, const struct ptop_ts_record *p)
 {
 	if (!p)
 		return;
+	hold_own_dip(r, p);
 	keep_monotonic(&r->utime_ns, &r->stime_ns, p->utime_ns, p->stime_ns);
 	if (r->kind != PTOP_TS_KIND_GROUP)
 		return;

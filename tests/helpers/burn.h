@@ -36,17 +36,23 @@ static inline void burn_ms(clockid_t id, unsigned int ms)
 struct burn_report {
 	uint64_t used_ns;	/* this whole process's CPU time */
 	uint64_t pid;		/* so a test can tell its tasks from others' */
+	uint64_t tag;		/* what kind of process, for the helper */
 };
 
 /* write this whole process's CPU time to fd, then _exit(0); one write of
  * less than PIPE_BUF bytes, so reports never interleave */
-static inline void report_exit(int fd)
+static inline void report_exit_tagged(int fd, uint64_t tag)
 {
-	struct burn_report r = { clock_ns(CLOCK_PROCESS_CPUTIME_ID), (uint64_t)getpid() };
+	struct burn_report r = { clock_ns(CLOCK_PROCESS_CPUTIME_ID), (uint64_t)getpid(), tag };
 
 	if (write(fd, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
 	_exit(0);
+}
+
+static inline void report_exit(int fd)
+{
+	report_exit_tagged(fd, 0);
 }
 
 static inline pid_t fork_or_die(void)

@@ -3,7 +3,7 @@
  * ptop_churn: a process tree that forks continually, for the "rows add up
  * to 100%" demonstration against top(1).
  *
- *   ptop_churn [-w SECS] [-l SECS] SECS
+ *   ptop_churn [-w SECS] [-l SECS] [-p PATTERNS] SECS
  *
  * After waiting -w seconds, the root ("ch-root") forks for SECS seconds,
  * in rounds:
@@ -15,12 +15,23 @@
  *   - a process whose 8 threads start, burn 5 ms, exit     ("ch-threads")
  *   - a process whose non-leader thread execs this program,
  *     which then burns 10 ms                               ("ch-exec")
+ * -p picks some of them, a comma-separated list of wait, ign, orphan,
+ * threads, exec (default: all), so that each can be measured alone.
  * Then every descendant is gone; the root lingers -l seconds (so that a
  * monitor sees it alive after its descendants died) and prints
- *   burned_ns=<sum> tasks=<n> root=<pid>
- * where the sum is what every descendant measured of itself with
+ *   burned_ns=<sum> tasks=<n> root=<pid> rusage_ns=<ns>
+ *   selfreap_ns=<ns> selfreap_tasks=<n> wait_overhead_ns=<ns>
+ * burned_ns: what every descendant measured of itself with
  * CLOCK_PROCESS_CPUTIME_ID right before it exited (its whole process,
- * threads included), sent over a pipe.
+ * threads included, its exit path not), sent over a pipe.
+ * rusage_ns: the kernel's own account of every descendant that was waited
+ * for (getrusage(RUSAGE_CHILDREN); the root is a child subreaper, so the
+ * orphans come back to it and are waited too): exit paths included, up to
+ * the moment each was reaped. The self-reaped children are in no rusage:
+ * selfreap_ns is what they measured of themselves. wait_overhead_ns: for
+ * the plain waited children ("ch-wait", made like the self-reaped ones),
+ * the mean of wait4() rusage minus what they measured of themselves: the
+ * cost of a fork's child side and exit path, which self-measurement misses.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +50,52 @@
 
 static int report_fd = -1;
 static const char *self_exe;
+
+#define TAG_SELFREAP 1		/* reaped by nobody: not in any rusage */
+#define TAG_WAIT 2		/* a plain waited child, like a self-reaped one */
+
+/* wait4() rusage of the waited plain children, by pid */
+static struct { pid_t pid; uint64_t ns; } *waited;
+static size_t nwaited, capwaited;
+
+static uint64_t ru_ns(const struct rusage *ru)
+{
+	return ((uint64_t)ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000ULL +
+	       ((uint64_t)ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ULL;
+}
+
+static void remember_wait(pid_t pid, const struct rusage *ru)
+{
+	if (nwaited == capwaited) {
+		capwaited = capwaited ? 2 * capwaited : 256;
+		waited = realloc(waited, capwaited * sizeof(*waited));
+		if (!waited)
+			exit(1);
+	}
+	waited[nwaited].pid = pid;
+	waited[nwaited++].ns = ru_ns(ru);
+}
+
+enum { P_WAIT = 1, P_IGN = 2, P_ORPHAN = 4, P_THREADS = 8, P_EXEC = 16 };
+static unsigned int patterns = P_WAIT | P_IGN | P_ORPHAN | P_THREADS | P_EXEC;
+
+static unsigned int parse_patterns(char *list)
+{
+	static const char *const names[] = { "wait", "ign", "orphan", "threads", "exec" };
+	unsigned int m = 0, i;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < 5 && strcmp(tok, names[i]); i++)
+			;
+		if (i == 5) {
+			fprintf(stderr, "ptop_churn: unknown pattern '%s'\n", tok);
+			exit(2);
+		}
+		m |= 1u << i;
+	}
+	return m;
+}
 
 static void burn_thread_ms(unsigned int ms)
 {
@@ -104,7 +162,7 @@ static void run_ignorer(int stop_fd)
 		if (!fork_or_die()) {
 			name("ch-selfreap");
 			burn_thread_ms(10);
-			report_exit(report_fd);
+			report_exit_tagged(report_fd, TAG_SELFREAP);
 		}
 		FD_ZERO(&fds);
 		FD_SET(stop_fd, &fds);
@@ -122,45 +180,60 @@ static void one_round(void)
 {
 	pid_t p;
 
-	p = fork_or_die();
-	if (!p) {
-		name("ch-wait");
-		burn_thread_ms(20);
-		report_exit(report_fd);
-	}
-	waitpid(p, NULL, 0);
+	if (!(patterns & (P_WAIT | P_ORPHAN | P_THREADS | P_EXEC)))
+		usleep(20000);	/* only the ignorer, which forks on its own */
 
-	p = fork_or_die();
-	if (!p) {
-		name("ch-middle");
-		if (!fork_or_die()) {
-			/* the middle parent exits at once: an orphan */
-			usleep(20000);
-			name("ch-orphan");
+	if (patterns & P_WAIT) {
+		struct rusage ru;
+
+		p = fork_or_die();
+		if (!p) {
+			name("ch-wait");
 			burn_thread_ms(20);
+			report_exit_tagged(report_fd, TAG_WAIT);
+		}
+		if (wait4(p, NULL, 0, &ru) == p)
+			remember_wait(p, &ru);
+	}
+
+	if (patterns & P_ORPHAN) {
+		p = fork_or_die();
+		if (!p) {
+			name("ch-middle");
+			if (!fork_or_die()) {
+				/* the middle parent exits at once: an orphan */
+				usleep(20000);
+				name("ch-orphan");
+				burn_thread_ms(20);
+				report_exit(report_fd);
+			}
 			report_exit(report_fd);
 		}
-		report_exit(report_fd);
+		waitpid(p, NULL, 0);
 	}
-	waitpid(p, NULL, 0);
 
-	p = fork_or_die();
-	if (!p)
-		run_threads();
-	waitpid(p, NULL, 0);
+	if (patterns & P_THREADS) {
+		p = fork_or_die();
+		if (!p)
+			run_threads();
+		waitpid(p, NULL, 0);
+	}
 
-	p = fork_or_die();
-	if (!p)
-		run_exec();
-	waitpid(p, NULL, 0);
+	if (patterns & P_EXEC) {
+		p = fork_or_die();
+		if (!p)
+			run_exec();
+		waitpid(p, NULL, 0);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	double wait_s = 0, linger_s = 0, secs;
 	struct burn_report r;
-	uint64_t sum = 0, end;
-	unsigned int tasks = 0;
+	uint64_t sum = 0, end, sr_sum = 0, ru_all, w_over = 0;
+	unsigned int tasks = 0, sr_tasks = 0, w_n = 0;
+	struct rusage ru;
 	int fds[2], stop[2], opt;
 	pid_t ign;
 
@@ -172,27 +245,30 @@ int main(int argc, char **argv)
 		burn_thread_ms(10);
 		report_exit(report_fd);
 	}
-	while ((opt = getopt(argc, argv, "w:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:l:p:")) != -1) {
 		if (opt == 'w')
 			wait_s = atof(optarg);
 		else if (opt == 'l')
 			linger_s = atof(optarg);
+		else if (opt == 'p')
+			patterns = parse_patterns(optarg);
 		else
 			return 2;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: ptop_churn [-w secs] [-l secs] secs\n");
+		fprintf(stderr, "usage: ptop_churn [-w secs] [-l secs] [-p wait,ign,orphan,threads,exec] secs\n");
 		return 2;
 	}
 	secs = atof(argv[optind]);
 	if (wait_s > 0)
 		usleep((useconds_t)(wait_s * 1e6));
 	name("ch-root");
-	if (pipe(fds) || pipe(stop))
+	/* orphans come back here, to be waited for and be in our rusage */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(fds) || pipe(stop))
 		return 1;
 	report_fd = fds[1];
 
-	ign = fork_or_die();
+	ign = patterns & P_IGN ? fork_or_die() : -1;
 	if (!ign) {
 		close(stop[1]);
 		run_ignorer(stop[0]);
@@ -202,15 +278,33 @@ int main(int argc, char **argv)
 	while (clock_ns(CLOCK_MONOTONIC) < end)
 		one_round();
 	close(stop[1]);		/* the ignorer stops forking */
-	waitpid(ign, NULL, 0);
+	if (ign > 0)
+		waitpid(ign, NULL, 0);
 	close(fds[1]);
 	/* every descendant held the write end until it exited */
 	while (read(fds[0], &r, sizeof(r)) == sizeof(r)) {
 		sum += r.used_ns;
 		tasks++;
+		if (r.tag == TAG_SELFREAP) {
+			sr_sum += r.used_ns;
+			sr_tasks++;
+		}
+		for (size_t i = 0; r.tag == TAG_WAIT && i < nwaited; i++) {
+			if (waited[i].pid == (pid_t)r.pid && waited[i].ns >= r.used_ns) {
+				w_over += waited[i].ns - r.used_ns;
+				w_n++;
+			}
+		}
 	}
-	printf("burned_ns=%llu tasks=%u root=%d\n", (unsigned long long)sum,
-	       tasks, getpid());
+	/* the orphans that came back: reap them all */
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	ru_all = ru_ns(&ru);
+	printf("burned_ns=%llu tasks=%u root=%d rusage_ns=%llu selfreap_ns=%llu selfreap_tasks=%u wait_overhead_ns=%llu\n",
+	       (unsigned long long)sum, tasks, getpid(), (unsigned long long)ru_all,
+	       (unsigned long long)sr_sum, sr_tasks,
+	       (unsigned long long)(w_n ? w_over / w_n : 0));
 	fflush(stdout);
 	if (linger_s > 0)
 		usleep((useconds_t)(linger_s * 1e6));

@@ -146,6 +146,37 @@ static void test_x_dip_held(void **state)
 	assert_int_equal(ptop_snap_find_group(cur, 100, 10)->cutime_ns, 50 * MS);
 }
 
+/*
+ * A live task's total that dips a little (a torn kernel reading) is held;
+ * a big drop, or one after a non-leader exec (the task took over the
+ * leader's pid and start time), is left for the interval math to treat
+ * as a new incarnation.
+ */
+static void test_own_dip_held(void **state)
+{
+	struct fixture *f = *state;
+	const struct ptop_snap *cur;
+	const struct ptop_ts_record *t;
+	struct ptop_sample *s = fake_sample(&f->fs, 1000 * MS, 1, 0);
+
+	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "dip");
+	fake_proc(s, 200, 1, 20, 500 * MS, 100 * MS, "drop");
+	fake_proc(s, 300, 1, 30, 500 * MS, 100 * MS, "exec");
+	s = fake_sample(&f->fs, 2000 * MS, 1, 0);
+	fake_proc(s, 100, 1, 10, 499 * MS, 100 * MS, "dip");
+	fake_proc(s, 200, 1, 20, 200 * MS, 100 * MS, "drop");
+	fake_proc(s, 300, 1, 30, 499 * MS, 100 * MS, "exec");
+	s->recs[s->nrecs - 1].flags |= PTOP_TS_RECF_EXEC;	/* its thread */
+	cur = replay(f, 0);
+
+	t = ptop_snap_find_thread(cur, 100, 10);
+	assert_int_equal(t->utime_ns + t->stime_ns, 600 * MS);
+	t = ptop_snap_find_thread(cur, 200, 20);
+	assert_int_equal(t->utime_ns + t->stime_ns, 300 * MS);
+	t = ptop_snap_find_thread(cur, 300, 30);
+	assert_int_equal(t->utime_ns + t->stime_ns, 599 * MS);
+}
+
 static void test_pid_reuse_incremental(void **state)
 {
 	struct fixture *f = *state;
@@ -188,6 +219,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_full_replaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_monotonic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x_dip_held, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_own_dip_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_reuse_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_and_first, setup, teardown),
 	};

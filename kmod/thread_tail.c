@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dead threads of a live group, counted by the module itself.
+ *
+ * The kernel adds an exiting thread's runtime to its group's dead-thread
+ * sum (signal->sum_sched_runtime, the usual x*) in __exit_signal(), as
+ * the raw se.sum_exec_runtime stands then: brought up to date at the last
+ * tick, switch, wakeup on that CPU or remote read, somewhere in the exit
+ * path. What the thread runs after that, up to its last switch, is in no
+ * counter: ~65 us a thread exit under emulation, 0.5% of two CPUs for a
+ * process whose threads come and go. And where in the exit path that
+ * update happened cannot be told from outside.
+ *
+ * So for groups born while the module is loaded (signal sums start at
+ * zero then, and every thread exit passes our probe), x* is kept here
+ * instead: the sched_process_exit probe starts a tail entry with the
+ * thread's user/system/steal at that moment; the entry's value is that
+ * plus whatever the thread runs on (as system time), read live until
+ * sched_process_free, when it has stopped for good and its final value
+ * moves to the group's sum of freed threads. acct.c holds the entries on
+ * their group's record and decides which of them a pass counts.
+ *
+ * Everything here runs under acct_lock (acct.c). An entry's task is valid
+ * until sched_process_free, which removes the entry first.
+ */
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include "ptop_ts.h"
+
+static DEFINE_HASHTABLE(tail_hash, 8);
+static long tail_live;
+static u64 tail_ns;
+
+struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
+					  const struct ptop_ts_record *th)
+{
+	struct ptop_thread_tail *e = kzalloc(sizeof(*e), GFP_ATOMIC | __GFP_NOWARN);
+
+	if (!e)
+		return NULL;
+	e->p = p;
+	e->at_exit.u = th->utime_ns;
+	e->at_exit.s = th->stime_ns;
+	e->at_exit.st = th->steal_ns;
+	e->rt_exit = READ_ONCE(p->se.sum_exec_runtime) +
+		     ptop_ts_running_extra(p);
+	INIT_LIST_HEAD(&e->gnode);
+	hash_add(tail_hash, &e->hnode, hash_ptr(p, 8));
+	tail_live++;
+	return e;
+}
+
+struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p)
+{
+	struct ptop_thread_tail *e;
+
+	hash_for_each_possible(tail_hash, e, hnode, hash_ptr(p, 8))
+		if (e->p == p)
+			return e;
+	return NULL;
+}
+
+/* what the thread ran since its probe; final: it has made its last switch */
+static u64 tail_of(const struct ptop_thread_tail *e, bool final)
+{
+	struct task_struct *p = e->p;
+	u64 rt = READ_ONCE(p->se.sum_exec_runtime);
+
+	if (!final)
+		rt += ptop_ts_running_extra(p);
+	return rt > e->rt_exit ? rt - e->rt_exit : 0;
+}
+
+/* The dead thread's user, system, steal now (or for good: final). */
+void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
+			struct ptop_tri *v)
+{
+	*v = e->at_exit;
+	v->s += tail_of(e, final);
+}
+
+void ptop_ts_tail_free(struct ptop_thread_tail *e)
+{
+	tail_ns += tail_of(e, true);
+	hash_del(&e->hnode);
+	list_del(&e->gnode);
+	tail_live--;
+	kfree(e);
+}
+
+void ptop_ts_tail_counts(long *live, u64 *ns)
+{
+	*live = tail_live;
+	*ns = tail_ns;
+}
+
+void ptop_ts_tail_reset(void)
+{
+	tail_live = 0;
+	tail_ns = 0;
+}
