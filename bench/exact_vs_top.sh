@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ptop's headline, as a report: the churn workload watched by ptop (module
-# source) and top side by side, in the VM (tests/vm/exact_vs_top.sh does
+# source) and top side by side, in the VM (tests/vm/test_exact_vs_top.sh does
 # the measuring and asserting). This script keeps the numbers and draws
 # the plot:
 #   bench/results/exact_vs_top.md   table (worst / mean deviation)
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SRC=${1:-kmod}
 make -s all build/tests/helpers/ptop_churn build/tests/helpers/ptop_workload
 st=0
-tests/vm/run tests/vm/exact_vs_top.sh "$SRC" || st=$?
+tests/vm/run tests/vm/test_exact_vs_top.sh "$SRC" || st=$?
 mkdir -p bench/results
 cp build/bench/exact_vs_top.dat bench/results/exact_vs_top.dat
 {

@@ -18,8 +18,8 @@
  *    the kernel accounts to nobody); c* = dead descendants folded in, as
  *    of the moment the pass began (acct.c); nvcsw..majflt include dead
  *    threads (as /proc/PID/stat does); rss of the group's mm.
- * Runtimes are as of the instant the walk began (pass_t0), when the
- * CPUs' counters in the header are read too: a thread that ran during the
+ * Runtimes are as of the instant the walk began (each CPU's own, read by
+ * an IPI: struct pass_cpu), when the CPUs' counters are read too: a thread that ran during the
  * walk is read without its last stretch after that instant (see
  * runtime_at_t0()), so that a walk that takes long (thousands of tasks,
  * an emulated CPU) does not move time between intervals.
@@ -49,12 +49,35 @@
 #include <linux/timekeeping.h>
 #include "ptop_ts.h"
 
-/* Each CPU's sched_clock at the start of the current walk (pass lock). */
-static DEFINE_PER_CPU(u64, pass_t0);
+/*
+ * The instant a walk begins, as each CPU reads it itself (an IPI): its
+ * sched_clock (the clock of its runqueue, and of its threads' runtimes),
+ * the time, and its counters. Remote reads of an unstable sched_clock can
+ * lag by ticks, and an IPI to a vCPU the host has stopped comes late: each
+ * CPU's counters go with its own instant. Under the pass lock.
+ */
+struct pass_cpu {
+	u64 gen;		/* the pass that wrote it */
+	u64 t0;			/* sched_clock_cpu() */
+	u64 time_ns;		/* ktime_get_ns() */
+	u64 boottime_ns;
+	struct ptop_ts_cpu c;
+};
+static DEFINE_PER_CPU(struct pass_cpu, pass_cpu);
+static u64 pass_gen;
 
-static void read_pass_t0(void *unused)
+static void read_cpu(struct ptop_ts_cpu *c, int cpu);
+
+static void read_pass_cpu(void *unused)
 {
-	this_cpu_write(pass_t0, sched_clock_cpu(smp_processor_id()));
+	struct pass_cpu *pc = this_cpu_ptr(&pass_cpu);
+	int cpu = smp_processor_id();
+
+	pc->t0 = sched_clock_cpu(cpu);
+	pc->time_ns = ktime_get_ns();
+	pc->boottime_ns = ktime_get_boottime_ns();
+	read_cpu(&pc->c, cpu);
+	pc->gen = READ_ONCE(pass_gen);
 }
 
 /* Serializes passes: the tracking table and the sequence numbers. */
@@ -120,7 +143,7 @@ u64 ptop_ts_running_extra(struct task_struct *t)
 }
 
 /*
- * The thread's runtime as of pass_t0 of its CPU, for a walk. The thread
+ * The thread's runtime as of the pass instant of its CPU, for a walk. The thread
  * ran without a break from max(t0, its last arrival on the CPU) to
  * se.exec_start (its last update, or its switch-out) and, if on the CPU,
  * on to now: all of that after t0 is left out. Earlier stretches after t0
@@ -158,7 +181,9 @@ static bool runtime_at_t0(struct task_struct *t, u64 *rt)
 	} while (start != start2 && --tries);
 	if (start != start2)
 		return false;
-	t0 = per_cpu(pass_t0, cpu);
+	if (per_cpu(pass_cpu, cpu).gen != pass_gen)
+		return false;	/* came online during the pass */
+	t0 = per_cpu(pass_cpu, cpu).t0;
 	base = max(t0, READ_ONCE(t->sched_info.last_arrival));
 	if (start > base && start - base <= sum)
 		*rt = sum - (start - base);	/* ran after t0, up to start */
@@ -171,7 +196,7 @@ static bool runtime_at_t0(struct task_struct *t, u64 *rt)
 
 /*
  * A thread's user, system and steal ns. user + system = sum_exec_runtime
- * split as cputime_adjust() does (as of pass_t0 for a walk: at_t0); with
+ * split as cputime_adjust() does (as of the pass instant: at_t0); with
  * the steal probe attached and without PARAVIRT_TIME_ACCOUNTING (stolen
  * time is then inside the runtime), the steal measured for the thread is
  * taken out of that total, in proportion, so that user + system + steal
@@ -344,26 +369,32 @@ static u64 mid(u64 a, u64 b)
  * tasks are read during the walk, so the answer's clock and the CPUs'
  * counters are both taken as of the middle of it.
  */
-static void fill_cpus(struct ptop_ts_cpu *c, u32 n, bool again)
+static void read_cpu(struct ptop_ts_cpu *v, int cpu)
 {
 	struct kernel_cpustat kcs;
+	u64 us;
+
+	kcpustat_cpu_fetch(&kcs, cpu);
+	us = get_cpu_idle_time_us(cpu, NULL);
+	v->idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
+				      us * NSEC_PER_USEC;
+	us = get_cpu_iowait_time_us(cpu, NULL);
+	v->iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
+					us * NSEC_PER_USEC;
+	v->steal_ns = kcs.cpustat[CPUTIME_STEAL];
+	v->irq_ns = kcs.cpustat[CPUTIME_IRQ];
+	v->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
+}
+
+static void fill_cpus(struct ptop_ts_cpu *c, u32 n, bool again)
+{
 	struct ptop_ts_cpu v;
 	u32 cpu;
-	u64 us;
 
 	for (cpu = 0; cpu < n; cpu++, c++) {
 		if (!cpu_possible(cpu))
 			continue;
-		kcpustat_cpu_fetch(&kcs, cpu);
-		us = get_cpu_idle_time_us(cpu, NULL);
-		v.idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
-					     us * NSEC_PER_USEC;
-		us = get_cpu_iowait_time_us(cpu, NULL);
-		v.iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
-					       us * NSEC_PER_USEC;
-		v.steal_ns = kcs.cpustat[CPUTIME_STEAL];
-		v.irq_ns = kcs.cpustat[CPUTIME_IRQ];
-		v.softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
+		read_cpu(&v, cpu);
 		if (again) {
 			c->idle_ns = mid(c->idle_ns, v.idle_ns);
 			c->iowait_ns = mid(c->iowait_ns, v.iowait_ns);
@@ -536,6 +567,44 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
+/*
+ * Each online CPU reads its instant (read_pass_cpu()); the answer's clock
+ * is the mean of their times, so that the rows plus idle of all CPUs
+ * cover ncpu times the interval. A CPU that did not answer keeps the
+ * reading fill_cpus() made.
+ */
+static void pass_instant(struct ptop_ts_snap *snap, u32 ncpu, u64 *t0,
+			 u64 *b0)
+{
+	s64 sum_t = 0, sum_b = 0;	/* from the first CPU's: no overflow */
+	u64 base_t = 0, base_b = 0, n = 0;
+	u32 cpu;
+
+	WRITE_ONCE(pass_gen, pass_gen + 1);
+	on_each_cpu(read_pass_cpu, NULL, 1);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		const struct pass_cpu *pc;
+
+		if (!cpu_possible(cpu))
+			continue;
+		pc = per_cpu_ptr(&pass_cpu, cpu);
+		if (pc->gen != pass_gen)
+			continue;
+		snap->cpus[cpu] = pc->c;
+		snap->cpus[cpu].online = true;
+		if (!n++) {
+			base_t = pc->time_ns;
+			base_b = pc->boottime_ns;
+		}
+		sum_t += (s64)(pc->time_ns - base_t);
+		sum_b += (s64)(pc->boottime_ns - base_b);
+	}
+	if (n) {
+		*t0 = base_t + div64_s64(sum_t, n);
+		*b0 = base_b + div64_s64(sum_b, n);
+	}
+}
+
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 {
 	u64 since = q->cmd.since_seq, from_head = 0, head, t0, b0;
@@ -637,15 +706,14 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	if (resync)
 		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
 	w.since = since;
-	/* each CPU reads its own clock: remote reads of an unstable
-	 * sched_clock can lag by ticks */
-	on_each_cpu(read_pass_t0, NULL, 1);
 	t0 = ktime_get_ns();
 	b0 = ktime_get_boottime_ns();
 	fill_cpus(snap->cpus, ncpu, false);
+	if (runtimes_at_t0())
+		pass_instant(snap, ncpu, &t0, &b0);
 	walk_all(&w);
 	if (runtimes_at_t0()) {
-		/* every runtime is as of t0: so are the clock and the CPUs */
+		/* every runtime is as of its CPU's t0: so are the counters */
 		snap->ans->time_ns = t0;
 		snap->ans->boottime_ns = b0;
 	} else {
