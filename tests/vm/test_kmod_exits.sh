@@ -105,6 +105,24 @@ sys.exit(0 if len(d) == len(burned) == 300 and len(bad) <= 15 and not nox
 PY
 check "300 children with a dead thread: GROUP+EXIT total within one tick (95%), HAS_X, x* mostly filled" [ $? = 0 ]
 
+# one GROUP+EXIT per group, also when its threads exit together (each of
+# them may see the group's live count at 0 in its exit probe)
+s=$(tsquery -t | seq_of)
+ptop_churn -p threads 2 >/dev/null
+tsquery -t -s "$s" -r >"$W/thr"
+python3 - "$W/thr" <<'PY'
+import sys, collections
+ge = collections.Counter()
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[0] == "rec" and f[1] == "GE" and f[12] == "ch-threads":
+        ge[(f[2], f[10])] += 1      # pid, start_ns
+dups = sum(1 for v in ge.values() if v > 1)
+print(f"8-thread processes that exited: {len(ge)}, with more than one GROUP+EXIT: {dups}")
+sys.exit(0 if len(ge) >= 10 and not dups else 1)
+PY
+check "8-thread processes: exactly one GROUP+EXIT each" [ $? = 0 ]
+
 # the ring is bounded: more exits than it holds -> RESYNC, never a silent loss
 rmmod ptop_taskstats && insmod "$KO" exit_ring_size=256 || bad "reload with exit_ring_size=256"
 s=$(tsquery -t | seq_of)
