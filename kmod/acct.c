@@ -454,7 +454,7 @@ void ptop_ts_acct_free(struct task_struct *p)
 		a = e->owner;
 		if (a->dead)
 			fold_dying(a, e, true);
-		/* own x* stays whole: a twin report recomputes it */
+		/* own x* stays whole for a pass that still reports the group */
 		ptop_ts_tail_value(e, true, &v);
 		tri_add(&a->x_freed, &v);
 		ptop_ts_tail_free(e);
@@ -492,8 +492,8 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * group, x* from the tail entries. An entry counts when its thread is not
  * counted live: released (__exit_signal() cleared its sighand under this
  * same siglock) or gone as of exit_head. false: x* stays the kernel's.
- * Also for a dead group (a twin report): its total must be computed the
- * same way as at the first report, part by part.
+ * Also for a dead group that a pass begun before its EXIT record still
+ * reports live: the same count as at its exit report.
  */
 bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 			       struct ptop_ts_record *r)
