@@ -11,6 +11,7 @@
 #include <netlink/netlink.h>
 
 #include "kmod_events.h"
+#include "nl_errno.h"
 
 #define EV_QUEUE	256
 #define EV_RCVBUF	(4 << 20)
@@ -47,24 +48,6 @@ static int ev_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int nl_to_errno(int nlerr)
-{
-	switch (-nlerr) {
-	case NLE_PERM:
-	case NLE_NOACCESS:
-		return -EPERM;
-	case NLE_NOMEM:
-		return -ENOMEM;
-	case NLE_OBJ_NOTFOUND:
-	case NLE_OPNOTSUPP:
-		return -ENOENT;
-	case NLE_INTR:
-		return -EINTR;
-	default:
-		return -EIO;
-	}
-}
-
 /* PTOP_TS_CMD_LISTEN with A_FLAGS = on, acknowledged */
 static int listen_cmd(struct ptop_kmod_events *h, uint32_t on)
 {
@@ -80,7 +63,7 @@ static int listen_cmd(struct ptop_kmod_events *h, uint32_t on)
 		return -ENOMEM;
 	}
 	ret = nl_send_sync(h->sk, msg);	/* frees msg, waits for the ack */
-	return ret < 0 ? nl_to_errno(ret) : 0;
+	return ret < 0 ? ptop_nl_errno(ret) : 0;
 }
 
 int ptop_kmod_events_open(struct ptop_kmod_events **out, char *err,
@@ -116,7 +99,7 @@ int ptop_kmod_events_open(struct ptop_kmod_events **out, char *err,
 	nl_socket_set_buffer_size(h->sk, EV_RCVBUF, 0);
 	ret = nl_socket_add_membership(h->sk, grp);
 	if (ret < 0) {
-		ret = nl_to_errno(ret);
+		ret = ptop_nl_errno(ret);
 		snprintf(err, errlen, "joining %s/%s: %s", PTOP_TS_FAMILY_NAME,
 			 PTOP_TS_EVENTS_GROUP,
 			 ret == -EPERM ? "not allowed (needs CAP_NET_ADMIN)" :
@@ -159,7 +142,7 @@ int ptop_kmod_events_next(struct ptop_kmod_events *h, struct ptop_ts_event *ev,
 		if (ret == -NLE_NOMEM && h->n == 0)
 			return -ENOBUFS;
 		if (ret < 0 && h->n == 0)
-			return nl_to_errno(ret);
+			return ptop_nl_errno(ret);
 	}
 	*ev = h->q[h->head];
 	h->head = (h->head + 1) % EV_QUEUE;

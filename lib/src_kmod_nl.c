@@ -16,6 +16,7 @@
 #include <netlink/netlink.h>
 
 #include "kmod_answer.h"
+#include "nl_errno.h"
 #include "src.h"
 
 #define KN_RCVBUF	(8 << 20)
@@ -31,24 +32,6 @@ struct kn_priv {
 	int page;
 	int bad;
 };
-
-static int kn_errno(int nlerr)
-{
-	switch (-nlerr) {
-	case NLE_PERM:
-	case NLE_NOACCESS:
-		return -EPERM;
-	case NLE_NOMEM:
-		return -ENOMEM;
-	case NLE_INVAL:
-		return -EINVAL;
-	case NLE_OBJ_NOTFOUND:
-	case NLE_OPNOTSUPP:
-		return -ENOENT;
-	default:
-		return -EIO;
-	}
-}
 
 static int kn_valid(struct nl_msg *msg, void *arg)
 {
@@ -116,7 +99,7 @@ static int kn_dump(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
 	if (ret < 0) {
 		ptop_src_set_err(src, "%s dump: %s", PTOP_TS_FAMILY_NAME,
 				 nl_geterror(ret));
-		return kn_errno(ret);
+		return ptop_nl_errno(ret);
 	}
 	if (p->bad || !p->have_ans) {
 		ptop_src_set_err(src, "%s dump: bad answer", PTOP_TS_FAMILY_NAME);
