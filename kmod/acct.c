@@ -399,11 +399,8 @@ static void fold_tail(struct ptop_acct *a, u64 rt)
 static void fold_dying(struct ptop_acct *a, struct ptop_thread_tail *e,
 		       bool final)
 {
-	struct ptop_tri v;
-	u64 tail;
+	u64 tail = ptop_ts_tail_ns(e, final);
 
-	ptop_ts_tail_value(e, final, &v);
-	tail = v.s - e->at_exit.s;
 	if (tail > e->settled && tail - e->settled < NSEC_PER_SEC)
 		fold_late(a, tail - e->settled);
 	e->settled = tail;
@@ -495,31 +492,35 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * Also for a dead group that a pass begun before its EXIT record still
  * reports live: the same count as at its exit report.
  */
+static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r)
+{
+	struct ptop_thread_tail *e;
+	struct ptop_tri x = a->x_freed, v;
+
+	list_for_each_entry(e, &a->dying, gnode) {
+		if (rcu_access_pointer(e->p->sighand) &&
+		    !ptop_ts_thread_gone(e->p, exit_head))
+			continue;
+		ptop_ts_tail_value(e, false, &v);
+		tri_add(&x, &v);
+	}
+	r->xutime_ns = x.u;
+	r->xstime_ns = x.s;
+	r->xsteal_ns = x.st;
+}
+
 bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 			       struct ptop_ts_record *r)
 {
-	struct ptop_thread_tail *e;
 	struct ptop_acct *a;
-	struct ptop_tri x, v;
 	unsigned long flags;
-	bool own = false;
+	bool own;
 
 	spin_lock_irqsave(&acct_lock, flags);
 	a = lookup_task(leader);
-	if (a && a->x_own) {
-		x = a->x_freed;
-		list_for_each_entry(e, &a->dying, gnode) {
-			if (rcu_access_pointer(e->p->sighand) &&
-			    !ptop_ts_thread_gone(e->p, exit_head))
-				continue;
-			ptop_ts_tail_value(e, false, &v);
-			tri_add(&x, &v);
-		}
-		r->xutime_ns = x.u;
-		r->xstime_ns = x.s;
-		r->xsteal_ns = x.st;
-		own = true;
-	}
+	own = a && a->x_own;
+	if (own)
+		own_x(a, exit_head, r);
 	spin_unlock_irqrestore(&acct_lock, flags);
 	return own;
 }
@@ -537,34 +538,29 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 						  struct task_struct *p, u64 p_rt,
 						  struct ptop_ts_record *r)
 {
-	enum ptop_own_exit ret = PTOP_OWN_NO;
+	enum ptop_own_exit ret;
 	struct ptop_thread_tail *e;
 	struct ptop_ts_record tr;
 	struct task_struct *t;
 	struct ptop_acct *a;
 	unsigned long flags;
-	bool own;
 
 	spin_lock_irqsave(&acct_lock, flags);
 	a = lookup_task(leader);
-	own = a && a->x_own;
-	if (own && (a->dead || a->own_reported))
-		ret = PTOP_OWN_TWIN;
-	else if (own)
-		a->own_reported = true;	/* under siglock: exactly one first */
-	spin_unlock_irqrestore(&acct_lock, flags);
-	if (!own || ret == PTOP_OWN_TWIN)
-		return ret;
-	ptop_ts_acct_own_x_locked(leader, 0, r);
-
-	spin_lock_irqsave(&acct_lock, flags);
-	/* what the entries ran so far is in the report's total */
-	list_for_each_entry(e, &a->dying, gnode) {
-		struct ptop_tri v;
-
-		ptop_ts_tail_value(e, false, &v);
-		e->settled = v.s - e->at_exit.s;
+	if (!a || !a->x_own) {
+		ret = PTOP_OWN_NO;
+		goto out;
 	}
+	if (a->dead || a->own_reported) {
+		ret = PTOP_OWN_TWIN;
+		goto out;
+	}
+	ret = PTOP_OWN_FIRST;
+	a->own_reported = true;		/* under siglock: exactly one first */
+	own_x(a, 0, r);
+	/* what the entries ran so far is in the report's total */
+	list_for_each_entry(e, &a->dying, gnode)
+		e->settled = ptop_ts_tail_ns(e, false);
 	__for_each_thread(leader->signal, t) {
 		if (ptop_ts_tail_find(t))
 			continue;
@@ -581,8 +577,9 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 		e->owner = a;
 		list_add_tail(&e->gnode, &a->dying);
 	}
+out:
 	spin_unlock_irqrestore(&acct_lock, flags);
-	return PTOP_OWN_FIRST;
+	return ret;
 }
 
 /*

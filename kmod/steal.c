@@ -118,27 +118,8 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 	atomic_long_inc(&steal_switches);
 }
 
-/* The thread's steal so far; 0 when not measured. */
-u64 ptop_ts_steal_of(struct task_struct *t)
-{
-	struct steal_ent *e;
-	unsigned long flags;
-	u64 v = 0;
-
-	if (!READ_ONCE(table))
-		return 0;
-	raw_spin_lock_irqsave(&steal_lock, flags);
-	if (table) {
-		e = find(task_pid_nr(t), t->start_boottime, false);
-		if (e)
-			v = e->steal;
-	}
-	raw_spin_unlock_irqrestore(&steal_lock, flags);
-	return v;
-}
-
-/* A thread exits: its steal leaves the table (the caller keeps it). */
-u64 ptop_ts_steal_take(struct task_struct *t)
+/* The thread's steal so far (0 when not measured); take: it leaves the table */
+static u64 steal_read(struct task_struct *t, bool take)
 {
 	struct steal_ent *e;
 	unsigned long flags;
@@ -151,11 +132,23 @@ u64 ptop_ts_steal_take(struct task_struct *t)
 		e = find(task_pid_nr(t), t->start_boottime, false);
 		if (e) {
 			v = e->steal;
-			e->pid = TOMB;
+			if (take)
+				e->pid = TOMB;
 		}
 	}
 	raw_spin_unlock_irqrestore(&steal_lock, flags);
 	return v;
+}
+
+u64 ptop_ts_steal_of(struct task_struct *t)
+{
+	return steal_read(t, false);
+}
+
+/* A thread exits: its steal leaves the table (the caller keeps it). */
+u64 ptop_ts_steal_take(struct task_struct *t)
+{
+	return steal_read(t, true);
 }
 
 bool ptop_ts_steal_attached(void)

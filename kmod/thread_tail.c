@@ -64,7 +64,7 @@ struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p)
 }
 
 /* what the thread ran since its probe; final: it has made its last switch */
-static u64 tail_of(const struct ptop_thread_tail *e, bool final)
+u64 ptop_ts_tail_ns(const struct ptop_thread_tail *e, bool final)
 {
 	struct task_struct *p = e->p;
 	u64 rt = READ_ONCE(p->se.sum_exec_runtime);
@@ -79,12 +79,12 @@ void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 			struct ptop_tri *v)
 {
 	*v = e->at_exit;
-	v->s += tail_of(e, final);
+	v->s += ptop_ts_tail_ns(e, final);
 }
 
 void ptop_ts_tail_free(struct ptop_thread_tail *e)
 {
-	tail_ns += tail_of(e, true);
+	tail_ns += ptop_ts_tail_ns(e, true);
 	hash_del(&e->hnode);
 	list_del(&e->gnode);
 	tail_live--;

@@ -21,6 +21,15 @@ require_module() {
 
 # state VALUE-NAME: one number from the module's state file
 state() { awk -v k="$1" '$1 == k { print $2 }' "$STATE"; }
+# wait_state NAME VALUE: up to 5 s (netlink releases detach from a work item)
+wait_state() {
+	local i
+	for i in $(seq 50); do
+		[ "$(state "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 # the seq of an answer line printed by tsquery
 seq_of() { sed -n 's/^answer .*seq=\([0-9]*\).*/\1/p'; }

@@ -5,14 +5,6 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-wait_state() {
-	local i
-	for i in $(seq 50); do
-		[ "$(state "$1")" = "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 check "no listener: exec probe detached" [ "$(state exec_probe)" = detached ]
 check "no listener: 0 event listeners" [ "$(state event_listeners)" = 0 ]

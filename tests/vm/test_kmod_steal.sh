@@ -9,15 +9,6 @@
 require_module
 W=$(mktemp -d)
 
-# wait_state NAME VALUE: up to 5 s (netlink releases detach from a work item)
-wait_state() {
-	local i
-	for i in $(seq 50); do
-		[ "$(state "$1")" = "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 wait_file() {
 	local i
 	for i in $(seq 50); do
