@@ -125,25 +125,22 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 	ssize_t len;
 
 	ptop_kmod_cmd(&p->since, &cmd);
-	for (;;) {
-		const struct ptop_ts_answer *a;
-
+	for (;; page++) {
 		len = kp_ask(src, &cmd);
 		if (len < 0)
 			return len;
 		ret = ptop_kmod_parse(&p->since, since, page, p->buf, len, out,
 				      src->err, sizeof(src->err));
-		if (ret)
+		if (!ret)
+			ret = ptop_kmod_next_page((const void *)p->buf, page,
+						  &cmd, out, src->err,
+						  sizeof(src->err));
+		if (ret < 0)
 			return ret;
-		a = (const void *)p->buf;
-		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid) {
+		if (!ret) {
 			src->caps = ptop_kmod_caps(&p->since);
 			return 0;
 		}
-		cmd.start_pid = a->next_pid;
-		if (a->flags & PTOP_TS_ANSF_RESYNC)
-			cmd.since_seq = 0;
-		page++;
 	}
 }
 
