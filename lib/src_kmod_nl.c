@@ -127,6 +127,9 @@ static int kmod_nl_read(struct ptop_src *src, struct ptop_sample *out)
 			break;
 		if (!p->page)
 			first = p->ans;
+		else if (p->ans.time_ns > first.time_ns)
+			/* each page is a pass of its own: the window spans them */
+			out->window_ns = p->ans.time_ns - first.time_ns;
 		ret = ptop_kmod_next_page(&p->ans, p->page, &cmd, out,
 					  src->err, sizeof(src->err));
 		if (ret <= 0)

@@ -120,7 +120,7 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct kp_priv *p = src->priv;
 	struct ptop_ts_cmd cmd;
-	uint64_t since = p->since.seq;
+	uint64_t since = p->since.seq, first_ns = 0;
 	int page = 0, ret;
 	ssize_t len;
 
@@ -131,10 +131,17 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 			return len;
 		ret = ptop_kmod_parse(&p->since, since, page, p->buf, len, out,
 				      src->err, sizeof(src->err));
-		if (!ret)
-			ret = ptop_kmod_next_page((const void *)p->buf, page,
-						  &cmd, out, src->err,
+		if (!ret) {
+			const struct ptop_ts_answer *a = (const void *)p->buf;
+
+			/* each page is a pass of its own: the window spans them */
+			if (!page)
+				first_ns = a->time_ns;
+			else if (a->time_ns > first_ns)
+				out->window_ns = a->time_ns - first_ns;
+			ret = ptop_kmod_next_page(a, page, &cmd, out, src->err,
 						  sizeof(src->err));
+		}
 		if (ret < 0)
 			return ret;
 		if (!ret) {
