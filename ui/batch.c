@@ -5,6 +5,10 @@
 #include <time.h>
 
 #include "batch.h"
+#include "tree.h"
+
+/* as deep as the curses view indents; deeper rows stay at this depth */
+#define TREE_MAX_INDENT 32
 
 static bool pid_wanted(const struct ui_view_opts *o, const struct ptop_row *r)
 {
@@ -87,8 +91,9 @@ static void print_row(FILE *out, const struct ui_view_opts *o,
 		      const struct ptop_row *r, const struct ptop_interval *iv,
 		      bool is_sum)
 {
-	char cell[64];
-	int i;
+	char cell[64], tree[64 + 2 * TREE_MAX_INDENT + 4];
+	const char *shown;
+	int i, d;
 
 	for (i = 0; i < o->ncols; i++) {
 		const struct ptop_col *c = &ptop_cols[o->cols[i]];
@@ -99,7 +104,15 @@ static void print_row(FILE *out, const struct ui_view_opts *o,
 			cell[0] = '\0';
 		else
 			ptop_col_format(c, r, iv, cell, sizeof(cell));
-		print_cell(out, c, cell, i == o->ncols - 1);
+		shown = cell;
+		if (o->tree && !is_sum && o->cols[i] == PTOP_COL_COMMAND &&
+		    r->depth) {
+			d = r->depth < TREE_MAX_INDENT ? r->depth : TREE_MAX_INDENT;
+			snprintf(tree, sizeof(tree), "%*s`- %s", 2 * (d - 1), "",
+				 cell);
+			shown = tree;
+		}
+		print_cell(out, c, shown, i == o->ncols - 1);
 	}
 	fputc('\n', out);
 }
@@ -258,6 +271,9 @@ int ui_batch_print(FILE *out, const struct ui_view_opts *o,
 		   struct ptop_interval *iv, bool first)
 {
 	ui_view_select(o, iv);
+	/* out of memory: the rows stay sorted, flat (depth 0) */
+	if (o->tree)
+		ui_tree_order(iv->rows, iv->nrows, o->sort_id, o->sort_asc);
 	switch (o->format) {
 	case UI_FMT_CSV:
 		print_csv(out, o, iv, first);
