@@ -13,6 +13,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
 [ "$(grep -c '^ptop .* accounted .* of 200\|^ptop .* accounted .* of ' <<<"$out")" = 2 ] &&
 	ok "text: two headlines" || bad "text: headlines: $out"
+# the verdict word: "exact", or "inexact:" and at least one reason
+[ "$(grep -cE '^ptop .*  (exact|inexact: [a-z].*)$' <<<"$out")" = 2 ] &&
+	ok "text: exact, or inexact with reasons" || bad "text: verdict: $out"
 [ "$(grep -c '^  V:V:S' <<<"$out")" = 2 ] && ok "text: two V:V:S rows" || bad "text: V:V:S rows"
 
 # the V:V:S total is the sum of every row's total (all rows shown)
@@ -44,17 +47,28 @@ for l in lines:
     assert r["ste"] is None          # procfs cannot measure steal per task
     assert isinstance(r["PID"], int) and isinstance(r["COMMAND"], str)
     assert abs(sum(x["total"] for x in d["rows"]) - d["sum"]["total"]) < 0.01 * len(d["rows"]) + 0.01
-' && ok "json: parses, schema, null for unmeasured, sum" || bad "json"
+    # the verdict: exact exactly when there is no reason, and then within
+    # the tolerance (off, and what the snapshot windows can move)
+    assert isinstance(d["inexact"], list) and all(isinstance(x, str) and x for x in d["inexact"])
+    assert d["exact"] == (d["inexact"] == []), d
+    assert abs(d["accounted_pct"] - d["capacity_pct"] - d["off_pct"]) < 0.02, d
+    if d["exact"]:
+        assert abs(d["off_pct"]) <= d["tolerance_pct"] and d["skew_pct"] <= d["tolerance_pct"], d
+    assert d["snapshot_ms"] >= 0 and d["lost"] >= 0
+' && ok "json: parses, schema, null for unmeasured, sum, verdict" || bad "json"
 
 # csv: same number of fields on every line, one header
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=csv -o PID,USER,total,COMMAND |
 python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
-assert rows[0][:6] == ["time_s", "interval_s", "source", "accounted_pct", "capacity_pct", "exact"], rows[0]
-assert rows[0][6:] == ["PID", "USER", "total", "COMMAND"]
+assert rows[0][:7] == ["time_s", "interval_s", "source", "accounted_pct", "capacity_pct", "exact", "inexact"], rows[0]
+assert rows[0][7:] == ["PID", "USER", "total", "COMMAND"]
 assert all(len(r) == len(rows[0]) for r in rows)
-assert sum(1 for r in rows if r[6] == "V:V:S") == 2
+assert sum(1 for r in rows if r[7] == "V:V:S") == 2
+# exact (1/0) exactly when no reason is given
+assert all((r[5] == "1") == (r[6] == "") for r in rows[1:]), rows
+
 ' && ok "csv: one header, constant width, two sum rows" || bad "csv"
 
 # a reader that goes away early: quiet, exit 0
