@@ -28,7 +28,7 @@ $(FB)/obj/%.o: %.c
 	$(NEED_PC)
 	@mkdir -p $(@D)
 	$(call say,FUZZCC,$<)
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(PC_CFLAGS) -std=gnu11 $(WARN) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(ALL_CPPFLAGS) $(PC_CFLAGS) -std=gnu11 $(WARN) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FB)/libptop.a: $(patsubst %.c,$(FB)/obj/%.o,$(FUZZ_LIB_SRCS))
 	$(call say,AR,$@)
@@ -71,3 +71,5 @@ fuzz-check: fuzz-build
 	@mkdir -p $(FB)/logs; fail=0; for t in $(FUZZ_ALL); do \
 		$(call fuzz_replay,$$t); $(call fuzz_run,$$t,$(FUZZ_CHECK_SECONDS)); \
 	done; exit $$fail
+
+-include $(patsubst %.c,$(FB)/obj/%.d,$(FUZZ_LIB_SRCS) $(wildcard tests/fuzz/fuzz_*.c))
