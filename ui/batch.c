@@ -33,18 +33,18 @@ size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv)
 void ui_headline(const struct ptop_interval *iv, const char *source,
 		 char *buf, size_t len)
 {
-	char when[32];
+	char when[32], verdict[256];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	ptop_verdict_str(iv, verdict, sizeof(verdict));
 	snprintf(buf, len,
 		 "ptop %s  interval %.3fs  ncpu %u  source %s  accounted %.2f%% of %.2f%%  %s",
 		 when, iv->interval_ns / 1e9, iv->ncpu, source,
 		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
-		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
-		 iv->flags & PTOP_IV_INEXACT ? "inexact" : "exact");
+		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)), verdict);
 }
 
 void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
@@ -63,9 +63,10 @@ void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 	else
 		snprintf(irq, sizeof(irq), "in-tasks");
 	snprintf(buf, len,
-		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%",
+		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  snapshot %.1f ms",
 		 ptop_interval_pct(iv, iv->idle_ns),
 		 ptop_interval_pct(iv, iv->iowait_ns), steal, irq, iv->nexited,
 		 ptop_interval_pct(iv, iv->clamped_ns),
-		 ptop_interval_pct(iv, iv->unfolded_ns));
+		 ptop_interval_pct(iv, iv->unfolded_ns),
+		 iv->verdict.window_ns / 1e6);
 }

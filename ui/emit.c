@@ -196,6 +196,12 @@ enum iv_field_id {
 	IVF_NCPU,
 	IVF_SOURCE,
 	IVF_EXACT,
+	IVF_INEXACT,
+	IVF_OFF,
+	IVF_TOLERANCE,
+	IVF_SNAPSHOT,
+	IVF_SKEW,
+	IVF_LOST,
 	IVF_ACCOUNTED,
 	IVF_CAPACITY,
 	IVF_IDLE,
@@ -219,6 +225,12 @@ static const char *const iv_field_names[IVF__COUNT] = {
 	[IVF_NCPU] = "ncpu",
 	[IVF_SOURCE] = "source",
 	[IVF_EXACT] = "exact",
+	[IVF_INEXACT] = "inexact",
+	[IVF_OFF] = "off_pct",
+	[IVF_TOLERANCE] = "tolerance_pct",
+	[IVF_SNAPSHOT] = "snapshot_ms",
+	[IVF_SKEW] = "skew_pct",
+	[IVF_LOST] = "lost",
 	[IVF_ACCOUNTED] = "accounted_pct",
 	[IVF_CAPACITY] = "capacity_pct",
 	[IVF_IDLE] = "idle_pct",
@@ -240,6 +252,30 @@ static void rfc3339(const struct timespec *t, char *buf, size_t len)
 	gmtime_r(&t->tv_sec, &tm);
 	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + n, len - n, ".%06ldZ", t->tv_nsec / 1000);
+}
+
+/* the verdict's reasons, "lost 3 exits", "off -3.20%", in verdict order */
+static void reasons(const struct ptop_interval *iv, struct ui_field *f)
+{
+	size_t pos = 0;
+	unsigned int i;
+	int n;
+
+	f->type = UI_V_LIST;
+	f->str_buf[0] = '\0';
+	for (i = 0; i < PTOP_WHY__COUNT; i++) {
+		if (!(iv->verdict.why & (1U << i)) ||
+		    pos + 2 >= sizeof(f->str_buf))
+			continue;
+		n = ptop_verdict_reason(iv, 1U << i, f->str_buf + pos,
+					sizeof(f->str_buf) - pos - 1);
+		if (n <= 0)
+			continue;
+		pos += (size_t)n < sizeof(f->str_buf) - pos - 1 ?
+		       (size_t)n : sizeof(f->str_buf) - pos - 2;
+		f->str_buf[pos++] = '\n';
+		f->str_buf[pos] = '\0';
+	}
 }
 
 bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f)
@@ -274,7 +310,27 @@ bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f)
 		set_str(f, e->o->source ? e->o->source : "");
 		break;
 	case IVF_EXACT:
-		set_bool(f, !(iv->flags & PTOP_IV_INEXACT));
+		set_bool(f, iv->verdict.exact);
+		break;
+	case IVF_INEXACT:
+		reasons(iv, f);
+		break;
+	case IVF_OFF:
+		/* signed: accounted - capacity */
+		set_num(f, iv->interval_ns ? (double)iv->verdict.off_ns * 100.0 /
+				     iv->interval_ns : 0.0, 4);
+		break;
+	case IVF_TOLERANCE:
+		pct_field(e, f, iv->verdict.tol_ns);
+		break;
+	case IVF_SNAPSHOT:
+		set_num(f, iv->verdict.window_ns / 1e6, 3);
+		break;
+	case IVF_SKEW:
+		pct_field(e, f, iv->verdict.skew_ns);
+		break;
+	case IVF_LOST:
+		set_int(f, iv->verdict.nlost);
 		break;
 	case IVF_ACCOUNTED:
 		pct_field(e, f, ptop_interval_accounted_ns(iv));
@@ -473,6 +529,34 @@ void ui_emit_str(FILE *out, const char *str, enum ui_quote q)
 	fputc('"', out);
 }
 
+static void put_list(FILE *out, const char *items, enum ui_quote q)
+{
+	char one[sizeof(((struct ui_field *)0)->str_buf)], *joined = one;
+	const char *nl;
+	size_t n, pos = 0;
+
+	if (q == UI_Q_JSON)
+		fputc('[', out);
+	for (; (nl = strchr(items, '\n')); items = nl + 1) {
+		n = nl - items;
+		if (q == UI_Q_JSON) {
+			snprintf(one, sizeof(one), "%.*s", (int)n, items);
+			if (pos++)
+				fputc(',', out);
+			ui_emit_str(out, one, q);
+		} else {
+			pos += snprintf(joined + pos, sizeof(one) - pos, "%s%.*s",
+					pos ? "; " : "", (int)n, items);
+			if (pos >= sizeof(one))
+				pos = sizeof(one) - 1;
+		}
+	}
+	if (q == UI_Q_JSON)
+		fputc(']', out);
+	else if (pos)
+		ui_emit_str(out, joined, q);
+}
+
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q)
 {
 	switch (f->type) {
@@ -494,6 +578,9 @@ void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q)
 		break;
 	case UI_V_STR:
 		ui_emit_str(out, f->s, q);
+		break;
+	case UI_V_LIST:
+		put_list(out, f->str_buf, q);
 		break;
 	}
 }

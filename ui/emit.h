@@ -82,6 +82,8 @@ enum ui_val_type {
 	UI_V_NUM,	/* a double, printed with .prec decimals */
 	UI_V_BOOL,
 	UI_V_STR,	/* raw bytes; put through ui_emit_str() */
+	UI_V_LIST,	/* strings in str_buf, each ended by '\n': JSON an
+			 * array, CSV one field joined by "; " */
 };
 
 struct ui_field {
@@ -93,7 +95,7 @@ struct ui_field {
 	bool b;
 	const char *s;
 	char name_buf[32];
-	char str_buf[64];
+	char str_buf[320];
 };
 
 /*

@@ -38,6 +38,20 @@ static const struct {
 };
 #define N_MODES (sizeof(modes) / sizeof(modes[0]))
 
+/* the verdict's reasons as bounded label values */
+static const struct {
+	unsigned int bit;
+	const char *reason;
+} why[] = {
+	{ PTOP_WHY_FIRST, "first" },
+	{ PTOP_WHY_LOST, "lost" },
+	{ PTOP_WHY_CLAMPED, "clamped" },
+	{ PTOP_WHY_UNFOLDED, "unfolded" },
+	{ PTOP_WHY_SLOW, "slow" },
+	{ PTOP_WHY_OFF, "off" },
+};
+#define N_WHY (sizeof(why) / sizeof(why[0]))
+
 /* the rows past --top, summed per mode */
 struct om_other {
 	uint64_t ns[N_MODES];
@@ -173,8 +187,19 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	      "Accounted over capacity: 1 when every CPU second is accounted for.",
 	      cap ? (double)ptop_interval_accounted_ns(iv) / cap : 0.0);
 	gauge(out, "ptop_exact", NULL,
-	      "1 when the interval is exact (nothing lost or clamped, within the source's tolerance), else 0.",
-	      !(iv->flags & PTOP_IV_INEXACT));
+	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within the source's tolerance), else 0.",
+	      iv->verdict.exact);
+	family(out, "ptop_inexact", NULL,
+	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, off the tolerance), else 0.");
+	for (m = 0; m < N_WHY; m++)
+		fprintf(out, "ptop_inexact{reason=\"%s\"} %d\n", why[m].reason,
+			!!(iv->verdict.why & why[m].bit));
+	gauge(out, "ptop_tolerance_cpu_seconds", "seconds",
+	      "How far accounted may be from capacity in an exact interval.",
+	      iv->verdict.tol_ns / 1e9);
+	gauge(out, "ptop_snapshot_seconds", "seconds",
+	      "The wider of the interval's two snapshot reading windows.",
+	      iv->verdict.window_ns / 1e9);
 	gauge(out, "ptop_exited_processes", NULL,
 	      "Processes that died in the interval.", iv->nexited);
 	gauge(out, "ptop_clamped_cpu_seconds", "seconds",

@@ -13,6 +13,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
 [ "$(grep -c '^ptop .* accounted .* of 200\|^ptop .* accounted .* of ' <<<"$out")" = 2 ] &&
 	ok "text: two headlines" || bad "text: headlines: $out"
+# the verdict word: "exact", or "inexact:" and at least one reason
+[ "$(grep -cE '^ptop .*  (exact|inexact: [a-z].*)$' <<<"$out")" = 2 ] &&
+	ok "text: exact, or inexact with reasons" || bad "text: verdict: $out"
 [ "$(grep -c '^  V:V:S' <<<"$out")" = 2 ] && ok "text: two V:V:S rows" || bad "text: V:V:S rows"
 
 # the V:V:S total is the sum of every row's total (all rows shown)
@@ -45,7 +48,15 @@ for l in lines:
     assert r["ste_pct"] is None          # procfs cannot measure steal per task
     assert isinstance(r["PID"], int) and isinstance(r["COMMAND"], str)
     assert abs(sum(x["total_pct"] for x in d["rows"]) - d["sum"]["total_pct"]) < 0.0001 * len(d["rows"]) + 0.001
-' && ok "json: parses, schema, null for unmeasured, sum" || bad "json"
+    # the verdict: exact exactly when there is no reason, and then within
+    # the tolerance (off, and what the snapshot windows can move)
+    assert isinstance(d["inexact"], list) and all(isinstance(x, str) and x for x in d["inexact"])
+    assert d["exact"] == (d["inexact"] == []), d
+    assert abs(d["accounted_pct"] - d["capacity_pct"] - d["off_pct"]) < 0.02, d
+    if d["exact"]:
+        assert abs(d["off_pct"]) <= d["tolerance_pct"] and d["skew_pct"] <= d["tolerance_pct"], d
+    assert d["snapshot_ms"] >= 0 and d["lost"] >= 0
+' && ok "json: parses, schema, null for unmeasured, sum, verdict" || bad "json"
 
 # csv: same number of fields on every line, one header, a sum row per interval
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=csv -o PID,USER,total,COMMAND |
@@ -57,6 +68,9 @@ assert rows[0][-5:] == ["kind", "PID", "USER", "total_pct", "COMMAND"], rows[0]
 assert all(len(r) == len(rows[0]) for r in rows)
 k = rows[0].index("kind")
 assert sum(1 for r in rows if r[k] == "sum") == 2
+# exact exactly when no reason is given
+e, i = rows[0].index("exact"), rows[0].index("inexact")
+assert all((r[e] == "true") == (r[i] == "") for r in rows[1:]), rows
 ' && ok "csv: one header, constant width, two sum rows" || bad "csv"
 
 # a reader that goes away early: quiet, exit 0

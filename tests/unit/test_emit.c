@@ -114,6 +114,7 @@ static struct ptop_interval *three_rows(void)
 	iv.idle_ns = 400000000ULL;
 	iv.sum.user = iv.sum.total = 600000000ULL;
 	iv.sum.missing = PTOP_MISS_STEAL;
+	iv.verdict.exact = true;
 	return &iv;
 }
 
@@ -152,6 +153,7 @@ static void test_json_rows_and_sum(void **state)
 				  "\"user_pct\":60.0000,\"ste_pct\":null,"
 				  "\"COMMAND\":null}}\n"));
 	assert_non_null(strstr(s, "{\"schema\":1,"));
+	assert_non_null(strstr(s, ",\"exact\":true,\"inexact\":[],"));
 	free(s);
 }
 
