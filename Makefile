@@ -72,7 +72,9 @@ DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
 DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
-	python3 python3-prometheus-client groff-base mandoc dpkg-dev binutils zsh fish
+	python3 groff-base mandoc dpkg-dev binutils zsh fish \
+	clang-14 libclang-rt-14-dev valgrind \
+	python3-prometheus-client
 
 pc_name = $(firstword $(subst :, ,$(1)))
 pc_deb  = $(lastword $(subst :, ,$(1)))
@@ -221,7 +223,7 @@ asan-check:
 
 # every suite runs even when an earlier one failed; the summary at the end
 # names the failed suites and repeats their FAIL lines
-CHECK_SUITES := unit-check asan-check integration-check \
+CHECK_SUITES := unit-check asan-check fuzz-check integration-check \
 	$(if $(wildcard kmod/Kbuild),vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
 check: test-deps
 	$(MAKE) all
@@ -230,6 +232,8 @@ check: test-deps
 	if [ -n "$$failed" ]; then \
 		echo "make check: FAILED:$$failed"; cat $(FAILURES) 2>/dev/null; exit 1; \
 	fi; echo "make check: all suites passed"
+
+include tests/fuzz/fuzz.mk
 
 # --- Debian packages --------------------------------------------------------
 missing_debs = $(shell for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)
