@@ -78,6 +78,10 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 	} else if (!strcmp(key, "columns")) {
 		n = ptop_col_parse_list(val, c->cols, CFG_MAX_COLS, bad,
 					sizeof(bad));
+		if (n == -EEXIST) {
+			snprintf(why, wlen, "column '%s' listed twice", bad);
+			return -EINVAL;
+		}
 		if (n < 0) {
 			snprintf(why, wlen, "unknown column '%s' (see ptop --list-columns)",
 				 bad);

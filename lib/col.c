@@ -121,12 +121,20 @@ int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ", ", &save); tok;
 	     tok = strtok_r(NULL, ", ", &save)) {
-		int id = ptop_col_find(tok);
+		int id = ptop_col_find(tok), i;
 
 		if (id < 0 || n == max) {
 			snprintf(bad, badlen, "%s", tok);
 			free(copy);
 			return -EINVAL;
+		}
+		/* a column twice is a typo, and its sort title ambiguous */
+		for (i = 0; i < n; i++) {
+			if (ids[i] != id)
+				continue;
+			snprintf(bad, badlen, "%s", tok);
+			free(copy);
+			return -EEXIST;
 		}
 		ids[n++] = id;
 	}

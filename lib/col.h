@@ -71,7 +71,8 @@ extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
 int ptop_col_find(const char *name);
 /*
  * Parse "PID,user,COMMAND" into ids[] (at most max). Returns the count,
- * or -EINVAL with the offending name copied into bad.
+ * or -EINVAL (unknown name, too many, empty) or -EEXIST (a column listed
+ * twice) with the offending name copied into bad.
  */
 int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 			size_t badlen);

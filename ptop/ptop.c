@@ -260,7 +260,8 @@ int main(int argc, char **argv)
 				 : -ENOENT;
 		if (ret == -EACCES && !cfg_file) {
 			/* e.g. sudo -u with $HOME still the caller's: defaults */
-			fprintf(stderr, "ptop: %s (using defaults)\n", rc_err);
+			snprintf(app.warn, sizeof(app.warn), "%.400s (using defaults)",
+				 rc_err);
 			rc_path[0] = '\0';
 		} else if (ret && ret != -ENOENT) {
 			/* never overwritten: the user fixes it */
@@ -284,6 +285,10 @@ int main(int argc, char **argv)
 					     ptop_cols_default;
 		ret = ptop_col_parse_list(cols, app.cols, PTOP_COL__COUNT * 2,
 					  bad, sizeof(bad));
+	}
+	if (ret == -EEXIST) {
+		fprintf(stderr, "ptop: column '%s' listed twice\n", bad);
+		return 2;
 	}
 	if (ret < 0) {
 		fprintf(stderr, "ptop: unknown column '%s' (see --list-columns)\n",
@@ -324,6 +329,8 @@ int main(int argc, char **argv)
 
 	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
 	signal(SIGPIPE, SIG_IGN);
+	if ((batch || !isatty(STDOUT_FILENO)) && app.warn[0])
+		fprintf(stderr, "ptop: %s\n", app.warn);
 	if (batch || !isatty(STDOUT_FILENO))
 		status = ui_batch_run(&app, stdout);
 	else

@@ -25,6 +25,7 @@ struct ui_app {
 	bool threads;
 	bool rt_sampling;	/* take snapshots at SCHED_FIFO (root) */
 	char err[512];
+	char warn[512];	/* shown by the view (the terminal is curses') */
 };
 
 /*

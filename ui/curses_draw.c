@@ -19,7 +19,7 @@ static const char *const help_keys[] = {
 	"  Up Down      select a row",
 	"  PgUp PgDn    a page up / down",
 	"  Home End     first / last row",
-	"  Left Right   scroll the columns sideways",
+	"  Left Right   scroll the columns sideways (< > mark more that way)",
 	"  < >          sort by the previous / next shown column",
 	"  r            reverse the sort order",
 	"  t            tree view on / off (children under their parent)",
@@ -28,7 +28,7 @@ static const char *const help_keys[] = {
 	"               (Enter applies, an empty text clears, Esc cancels)",
 	"  c            choose columns: Space shows/hides, - + move, Enter done",
 	"  d            change the delay between updates (seconds)",
-	"  p            pause / resume the updates",
+	"  Z p          pause / resume the updates (the headline keeps its time)",
 	"  k            send SIGTERM to the selected task (asks first)",
 	"  F            follow the selected pid across updates",
 	"  s            save columns, sort, delay, tree, threads to the config file",
@@ -214,9 +214,14 @@ static void status_line(const struct cv *cv, char *line, size_t len)
 		snprintf(line + pos, len - pos, "  (h: help)");
 }
 
+int cv_hscroll_max(const struct cv *cv)
+{
+	return cv->line_w > COLS ? cv->line_w - COLS : 0;
+}
+
 static void draw_table(struct cv *cv)
 {
-	static char line[LINE_MAX_LEN];
+	static char line[LINE_MAX_LEN], tmp[LINE_MAX_LEN];
 	struct ui_app *app = cv->app;
 	int y, nvis, cur_x = -1;
 	size_t i, sort_from, sort_to;
@@ -237,6 +242,9 @@ static void draw_table(struct cv *cv)
 		snprintf(line, sizeof(line), "%s: %s",
 			 cv->input_kind == CV_IN_FILTER ? "filter (COMMAND or USER)" :
 			 "delay in seconds", cv->input);
+		if (cv->input_kind == CV_IN_DELAY)
+			snprintf(line, sizeof(line), "delay in seconds (now %g): %s",
+				 app->delay_s, cv->input);
 		put(2, line, 0, attr_msg());
 		cur_x = (int)strlen(line);
 	} else if (cv->mode == CV_CONFIRM) {
@@ -250,8 +258,23 @@ static void draw_table(struct cv *cv)
 		put(2, line, 0, A_NORMAL);
 	}
 	header_line(app, line, &sort_from, &sort_to);
+	cv->line_w = (int)strlen(line);
+	/* the widest row decides how far Right can scroll */
+	for (i = cv->top; cv->have_iv && i < cv->nrows &&
+	     i < cv->top + (size_t)(LINES > 5 ? LINES - 5 : 0); i++) {
+		row_line(cv, &cv->rows[i], false, tmp);
+		if ((int)strlen(tmp) > cv->line_w)
+			cv->line_w = (int)strlen(tmp);
+	}
+	if (cv->hscroll > cv_hscroll_max(cv))
+		cv->hscroll = cv_hscroll_max(cv);
 	put(3, line, cv->hscroll, attr_header());
 	mark_sort(3, sort_from, sort_to, cv->hscroll);
+	/* scrolled: say there is more to the left / right */
+	if (LINES > 3 && cv->hscroll > 0)
+		mvaddch(3, 0, '<' | attr_header() | A_BOLD);
+	if (LINES > 3 && COLS > 1 && cv->line_w - cv->hscroll > COLS)
+		mvaddch(3, COLS - 1, '>' | attr_header() | A_BOLD);
 
 	/* rows between the header and the sum line */
 	nvis = LINES - 5;

@@ -60,10 +60,11 @@ static void start_input(struct cv *cv, enum cv_input kind)
 {
 	cv->mode = CV_INPUT;
 	cv->input_kind = kind;
+	/* the delay starts empty: typing 1 means 1s, not the old value's 21 */
 	if (kind == CV_IN_FILTER)
 		snprintf(cv->input, sizeof(cv->input), "%s", cv->filter);
 	else
-		snprintf(cv->input, sizeof(cv->input), "%g", cv->app->delay_s);
+		cv->input[0] = '\0';
 	cv->inlen = strlen(cv->input);
 }
 
@@ -347,11 +348,14 @@ static void key_table(struct cv *cv, int ch)
 		move_sel(cv, cv->nrows);
 		break;
 	case KEY_LEFT:
-		cv->hscroll = cv->hscroll > 8 ? cv->hscroll - 8 : 0;
+		cv->hscroll = cv->hscroll > CV_HSTEP ? cv->hscroll - CV_HSTEP : 0;
 		break;
 	case KEY_RIGHT:
-		if (cv->hscroll < 4000)
-			cv->hscroll += 8;
+		/* up to where the widest line's end is at the right edge */
+		if (cv->hscroll < cv_hscroll_max(cv))
+			cv->hscroll += CV_HSTEP;
+		if (cv->hscroll > cv_hscroll_max(cv))
+			cv->hscroll = cv_hscroll_max(cv);
 		break;
 	case '<':
 	case ',':
@@ -384,6 +388,7 @@ static void key_table(struct cv *cv, int ch)
 		start_input(cv, CV_IN_DELAY);
 		break;
 	case 'p':
+	case 'Z':
 		cv->paused = !cv->paused;
 		if (!cv->paused)	/* an update now, covering the pause */
 			cv->deadline_ns = cv_now_ns();

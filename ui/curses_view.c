@@ -50,6 +50,13 @@ void cv_clamp(struct cv *cv)
 				cv->sel = i;
 				break;
 			}
+		/* gone: say so, rather than go on naming a pid not selected */
+		if (i == cv->nrows) {
+			cv->follow = false;
+			snprintf(cv->msg, sizeof(cv->msg),
+				 "followed pid %u is gone (exited or filtered out): follow off",
+				 cv->follow_pid);
+		}
 	}
 	if (!cv->nrows) {
 		cv->sel = cv->top = 0;
@@ -112,6 +119,12 @@ static int cv_step(struct cv *cv)
 
 	now = cv_now_ns();
 	cv->last_snap_ns = now;
+	/*
+	 * Rows at once: the first interval is a short one, the schedule
+	 * goes on at the delay from there.
+	 */
+	if (app->snap.taken == 1 && step > CV_FIRST_STEP_NS)
+		step = CV_FIRST_STEP_NS;
 	/* absolute schedule; restart from now when behind */
 	cv->deadline_ns += step;
 	if (cv->deadline_ns < now)
@@ -149,12 +162,23 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		.tree = cfg ? cfg->tree : false,
 	};
 	SCREEN *scr;
-	int status = 0, ch;
+	FILE *in = stdin, *tty = NULL;
+	int status = 0, ch, idle_wakeups = 0;
+	bool got;
 
 	/* UTF-8 names; LC_NUMERIC stays "C" so numbers look as in batch */
 	setlocale(LC_CTYPE, "");
-	scr = newterm(NULL, stdout, stdin);
+	/* keys from the terminal also when stdin is not one (ptop < file) */
+	if (!isatty(STDIN_FILENO)) {
+		tty = fopen("/dev/tty", "re");
+		if (tty)
+			in = tty;
+	}
+	pfd.fd = fileno(in);
+	scr = newterm(NULL, stdout, in);
 	if (!scr) {
+		if (tty)
+			fclose(tty);
 		snprintf(app->err, sizeof(app->err),
 			 "cannot start the terminal (TERM=%s); try -b",
 			 getenv("TERM") ?: "");
@@ -181,9 +205,33 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	}
 
 	cv.deadline_ns = cv_now_ns();
+	/* what batch mode prints on stderr, where curses would hide it */
+	snprintf(cv.msg, sizeof(cv.msg), "%s%s%s%s%s", app->warn,
+		 app->warn[0] && app->src->note[0] ? "  |  " : "",
+		 app->src->note[0] ? "source " : "",
+		 app->src->note[0] ? app->src->ops->name : "",
+		 app->src->note[0] ? ": " : "");
+	if (app->src->note[0])
+		snprintf(cv.msg + strlen(cv.msg), sizeof(cv.msg) - strlen(cv.msg),
+			 "%s", app->src->note);
 	while (!cv_stop && !cv.quit) {
-		while (!cv.quit && (ch = getch()) != ERR)
+		got = false;
+		while (!cv.quit && (ch = getch()) != ERR) {
 			cv_key(&cv, ch);
+			got = true;
+		}
+		/*
+		 * Input at its end (stdin a file, no terminal to read keys
+		 * from, or a hangup) is readable forever: stop polling it, or
+		 * the loop would spin on it.
+		 */
+		if (pfd.fd >= 0 && !got &&
+		    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) ||
+		     (pfd.revents & POLLIN && ++idle_wakeups >= 3)))
+			pfd.fd = -1;
+		else if (got)
+			idle_wakeups = 0;
+		pfd.revents = 0;
 		if (cv.quit || cv_stop)
 			break;
 		if (!cv.paused && cv_now_ns() >= cv.deadline_ns &&
@@ -204,6 +252,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	endwin();
 	cv_active = false;
 	delscreen(scr);
+	if (tty)
+		fclose(tty);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	free(cv.rows);

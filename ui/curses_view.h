@@ -20,6 +20,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		      const char *cfg_path);
 
 /* --- internal to ui/curses_*.c ------------------------------------------ */
+/* the first interval, so rows show at once whatever the delay */
+#define CV_FIRST_STEP_NS 200000000ULL
 enum cv_mode { CV_TABLE, CV_HELP, CV_COLS, CV_INPUT, CV_CONFIRM };
 enum cv_input { CV_IN_FILTER, CV_IN_DELAY };
 
@@ -32,6 +34,7 @@ struct cv {
 	bool have_iv;
 	size_t sel, top;
 	int hscroll;
+	int line_w;		/* widest table line of the last draw */
 	int nvis;		/* row lines on screen, from the last draw */
 	bool tree, paused, follow, quit;
 	bool threads_pending;	/* H pressed: rows change next interval */
@@ -48,7 +51,7 @@ struct cv {
 	int ch_sel;
 	uint32_t kill_pid;
 	char kill_comm[PTOP_TS_COMM_LEN];
-	char msg[512];
+	char msg[1200];
 	uint64_t deadline_ns;	/* next snapshot, CLOCK_MONOTONIC */
 	uint64_t last_snap_ns;
 };
@@ -59,6 +62,9 @@ void cv_rebuild(struct cv *cv);
 /* Keep the selection in range and on screen. */
 void cv_clamp(struct cv *cv);
 void cv_draw(struct cv *cv);
+/* Right stops where the widest line ends at the screen's edge */
+int cv_hscroll_max(const struct cv *cv);
+#define CV_HSTEP 8
 void cv_key(struct cv *cv, int ch);
 /* Help text lines, for the help screen: keys then columns. */
 int cv_help_line(int i, char *buf, size_t len);
