@@ -36,6 +36,9 @@ enum ptop_col_id {
 	PTOP_COL_MINFLT,
 	PTOP_COL_MAJFLT,
 	PTOP_COL_RSS,
+	PTOP_COL_OWN,		/* user + sys + ste, folded */
+	PTOP_COL_CSUM,		/* cuser + csys + cste, folded */
+	PTOP_COL_XSUM,		/* xuser + xsys + xste, folded */
 	PTOP_COL_COMMAND,
 	PTOP_COL__COUNT
 };
@@ -63,6 +66,8 @@ struct ptop_col {
 	bool sum;		/* has a value in the V:V:S summary row */
 	unsigned int need;	/* PTOP_NEED_* the source must gather */
 	unsigned int miss;	/* PTOP_MISS_* bit that makes it "-" */
+	int nsum;		/* >1: the sum of nsum uint64_t fields from offset */
+	int fold_of;		/* folded column: the first of the nsum it sums */
 };
 
 extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
@@ -91,5 +96,7 @@ void ptop_col_sort(struct ptop_row *rows, size_t n, int id, bool ascending);
 /* Default column sets */
 extern const char ptop_cols_default[];
 extern const char ptop_cols_default_threads[];
+extern const char ptop_cols_default_view[];
+extern const char ptop_cols_default_view_threads[];
 
 #endif /* PTOP_COL_H */

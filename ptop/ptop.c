@@ -280,7 +280,14 @@ int main(int argc, char **argv)
 		memcpy(app.cols, rc.cols, rc.ncols * sizeof(app.cols[0]));
 		ret = rc.ncols;
 	} else {
-		if (!cols)
+		/* the view's own defaults fit 80 columns; batch keeps its set */
+		bool view = !batch && isatty(STDOUT_FILENO);
+
+		app.cols_default = !cols;
+		if (!cols && view)
+			cols = app.threads ? ptop_cols_default_view_threads :
+					     ptop_cols_default_view;
+		else if (!cols)
 			cols = app.threads ? ptop_cols_default_threads :
 					     ptop_cols_default;
 		ret = ptop_col_parse_list(cols, app.cols, PTOP_COL__COUNT * 2,

@@ -19,6 +19,7 @@ struct ui_app {
 	struct ui_view_opts view;
 	int cols[PTOP_COL__COUNT * 2];
 	int ncols;
+	bool cols_default;	/* not chosen: the view hides what cannot be filled */
 	uint32_t pids[256];
 	double delay_s;		/* seconds between snapshots */
 	long count;		/* intervals to show; <= 0: forever */

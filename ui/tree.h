@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Tree order and the view's substring filter: pure functions over rows. */
+/* The view's substring filter: a pure function over rows. */
 #ifndef UI_TREE_H
 #define UI_TREE_H
 
@@ -8,18 +8,9 @@
 #include "lib/col.h"
 
 /*
- * Reorder rows depth first: every row follows its parent (a thread row
- * follows its process, a process its ppid), siblings sorted by sort_id,
- * and row->depth set (0 for roots). A row whose parent is not among the
- * rows is a root; rows caught in a ppid cycle are broken out as roots.
- * 0 or -ENOMEM (rows then only sorted, depth 0).
- */
-int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc);
-
-/*
  * Keep only the rows whose COMMAND or USER contains needle (case
  * insensitive), in order; returns how many are kept. An empty or NULL
- * needle keeps every row.
+ * needle keeps every row. (The tree itself: ui_tree_build() in view.h.)
  */
 size_t ui_filter_rows(struct ptop_row *rows, size_t n, const char *needle);
 bool ui_filter_match(const struct ptop_row *r, const char *needle);

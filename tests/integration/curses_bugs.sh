@@ -91,7 +91,7 @@ expect '^ *PID +TGID' "Left comes back to the first column"
 cp "$(command -v sleep)" "$T_TMP/ptopfollowme"
 "$T_TMP/ptopfollowme" 300 &
 victim=$!
-keys / p t o p f o l l o w m e Enter
+keys '\' p t o p f o l l o w m e Enter
 expect "^ *$victim " "filter finds the victim"
 keys F
 expect "follow $victim" "F: follows the victim"
