@@ -38,6 +38,9 @@ void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st)
 	const char *c = (st->ans_flags & PTOP_TS_ANSF_CHILDREN) ? "" :
 			"no c* (module too old); ";
 
+	/* the module's promise (lib/verdict.h): ns counters, 0.5% */
+	src->tol_ppm = 5000;
+	src->res_ns = 0;
 	if (st->ans_flags & PTOP_TS_ANSF_NO_STEAL_CLOCK)
 		snprintf(src->note, sizeof(src->note),
 			 "ptop_taskstats module: %sno steal clock in this kernel: no per-task steal", c);

@@ -31,6 +31,7 @@ void ptop_kmod_since_init(struct ptop_kmod_since *st, unsigned int need);
  */
 unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st);
 /* src->note: what the module cannot measure here */
+/* The source's note and its tolerance (struct ptop_src.tol_ppm). */
 void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st);
 
 /* The command for the next read: threads, since the last answer. */

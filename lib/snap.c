@@ -349,6 +349,10 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	next->sys_apart = sample->sys_apart;
 	next->caps = caps;
 	next->cpu = sample->cpu;
+	next->window_ns = sample->window_ns;
+	next->nlost = sample->nlost;
+	next->tol_ppm = sample->tol_ppm;
+	next->res_ns = sample->res_ns;
 
 	if (s->taken)
 		s->cur = !s->cur;

@@ -125,6 +125,9 @@ static int kmod_nl_read(struct ptop_src *src, struct ptop_sample *out)
 			break;
 		if (!p->page)
 			first = p->ans;
+		else if (p->ans.time_ns > first.time_ns)
+			/* each page is a pass of its own: the window spans them */
+			out->window_ns = p->ans.time_ns - first.time_ns;
 		if (!(p->ans.flags & PTOP_TS_ANSF_MORE) ||
 		    p->ans.next_pid <= cmd.start_pid)
 			break;

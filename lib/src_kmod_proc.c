@@ -120,7 +120,7 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct kp_priv *p = src->priv;
 	struct ptop_ts_cmd cmd;
-	uint64_t since = p->since.seq;
+	uint64_t since = p->since.seq, first_ns = 0;
 	int page = 0, ret;
 	ssize_t len;
 
@@ -136,6 +136,11 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 		if (ret)
 			return ret;
 		a = (const void *)p->buf;
+		/* each page is a pass of its own: the window spans them */
+		if (!page)
+			first_ns = a->time_ns;
+		else if (a->time_ns > first_ns)
+			out->window_ns = a->time_ns - first_ns;
 		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid) {
 			src->caps = ptop_kmod_caps(&p->since);
 			return 0;

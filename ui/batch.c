@@ -5,6 +5,10 @@
 #include <time.h>
 
 #include "batch.h"
+#include "tree.h"
+
+/* as deep as the curses view indents; deeper rows stay at this depth */
+#define TREE_MAX_INDENT 32
 
 static bool pid_wanted(const struct ui_view_opts *o, const struct ptop_row *r)
 {
@@ -47,18 +51,18 @@ time_t ui_wall_time(uint64_t mono_ns)
 void ui_headline(const struct ptop_interval *iv, const char *source,
 		 char *buf, size_t len)
 {
-	char when[32];
+	char when[32], verdict[256];
 	time_t at = ui_wall_time(iv->time_ns);
 	struct tm tm;
 
 	localtime_r(&at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	ptop_verdict_str(iv, verdict, sizeof(verdict));
 	snprintf(buf, len,
 		 "ptop %s  interval %.3fs  ncpu %u  source %s  accounted %.2f%% of %.2f%%  %s",
 		 when, iv->interval_ns / 1e9, iv->ncpu, source,
 		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
-		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
-		 iv->flags & PTOP_IV_INEXACT ? "inexact" : "exact");
+		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)), verdict);
 }
 
 void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
@@ -77,11 +81,12 @@ void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 	else
 		snprintf(irq, sizeof(irq), "in-tasks");
 	snprintf(buf, len,
-		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%",
+		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  snapshot %.1f ms",
 		 ptop_interval_pct(iv, iv->idle_ns),
 		 ptop_interval_pct(iv, iv->iowait_ns), steal, irq, iv->nexited,
 		 ptop_interval_pct(iv, iv->clamped_ns),
-		 ptop_interval_pct(iv, iv->unfolded_ns));
+		 ptop_interval_pct(iv, iv->unfolded_ns),
+		 iv->verdict.window_ns / 1e6);
 }
 
 static void print_cell(FILE *out, const struct ptop_col *c, const char *s,
@@ -101,8 +106,9 @@ static void print_row(FILE *out, const struct ui_view_opts *o,
 		      const struct ptop_row *r, const struct ptop_interval *iv,
 		      bool is_sum)
 {
-	char cell[64];
-	int i;
+	char cell[64], tree[64 + 2 * TREE_MAX_INDENT + 4];
+	const char *shown;
+	int i, d;
 
 	for (i = 0; i < o->ncols; i++) {
 		const struct ptop_col *c = &ptop_cols[o->cols[i]];
@@ -113,7 +119,15 @@ static void print_row(FILE *out, const struct ui_view_opts *o,
 			cell[0] = '\0';
 		else
 			ptop_col_format(c, r, iv, cell, sizeof(cell));
-		print_cell(out, c, cell, i == o->ncols - 1);
+		shown = cell;
+		if (o->tree && !is_sum && o->cols[i] == PTOP_COL_COMMAND &&
+		    r->depth) {
+			d = r->depth < TREE_MAX_INDENT ? r->depth : TREE_MAX_INDENT;
+			snprintf(tree, sizeof(tree), "%*s`- %s", 2 * (d - 1), "",
+				 cell);
+			shown = tree;
+		}
+		print_cell(out, c, shown, i == o->ncols - 1);
 	}
 	fputc('\n', out);
 }
@@ -184,12 +198,15 @@ static void put_value(FILE *out, const struct ptop_col *c, const char *cell,
 static void print_csv(FILE *out, const struct ui_view_opts *o,
 		      struct ptop_interval *iv, bool header)
 {
-	char cell[64];
+	char cell[64], why[256];
 	size_t i;
 	int k;
 
+	why[0] = '\0';
+	if (!iv->verdict.exact)
+		ptop_verdict_str(iv, why, sizeof(why));
 	if (header) {
-		fputs("time_s,interval_s,source,accounted_pct,capacity_pct,exact", out);
+		fputs("time_s,interval_s,source,accounted_pct,capacity_pct,exact,inexact", out);
 		for (k = 0; k < o->ncols; k++)
 			fprintf(out, ",%s", ptop_cols[o->cols[k]].name);
 		fputc('\n', out);
@@ -201,7 +218,11 @@ static void print_csv(FILE *out, const struct ui_view_opts *o,
 			iv->interval_ns / 1e9, o->source,
 			ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
 			ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
-			!(iv->flags & PTOP_IV_INEXACT));
+			iv->verdict.exact);
+		/* the reasons, without the "inexact: " */
+		fputc(',', out);
+		put_value(out, &ptop_cols[PTOP_COL_COMMAND],
+			  why[0] ? why + strlen("inexact: ") : "", false);
 		for (k = 0; k < o->ncols; k++) {
 			const struct ptop_col *c = &ptop_cols[o->cols[k]];
 
@@ -239,6 +260,32 @@ static void json_row(FILE *out, const struct ui_view_opts *o,
 	fputc('}', out);
 }
 
+/* the verdict's numbers and its reasons, one string each */
+static void json_verdict(FILE *out, const struct ptop_interval *iv)
+{
+	const struct ptop_verdict *v = &iv->verdict;
+	const struct ptop_col *text = &ptop_cols[PTOP_COL_COMMAND];
+	char one[64];
+	unsigned int i;
+	int n = 0;
+
+	fprintf(out,
+		"\"off_pct\":%.2f,\"tolerance_pct\":%.2f,\"snapshot_ms\":%.3f,"
+		"\"skew_pct\":%.2f,\"lost\":%u,\"inexact\":[",
+		iv->interval_ns ? (double)v->off_ns * 100.0 / iv->interval_ns : 0.0,
+		ptop_interval_pct(iv, v->tol_ns), v->window_ns / 1e6,
+		ptop_interval_pct(iv, v->skew_ns), v->nlost);
+	for (i = 0; i < PTOP_WHY__COUNT; i++) {
+		if (!(v->why & (1U << i)))
+			continue;
+		ptop_verdict_reason(iv, 1U << i, one, sizeof(one));
+		if (n++)
+			fputc(',', out);
+		put_value(out, text, one, true);
+	}
+	fputc(']', out);
+}
+
 static void print_json(FILE *out, const struct ui_view_opts *o,
 		       struct ptop_interval *iv)
 {
@@ -248,7 +295,7 @@ static void print_json(FILE *out, const struct ui_view_opts *o,
 		"{\"time_s\":%.3f,\"interval_s\":%.6f,\"ncpu\":%u,\"source\":\"%s\","
 		"\"accounted_pct\":%.2f,\"capacity_pct\":%.2f,\"exact\":%s,"
 		"\"idle_pct\":%.2f,\"iowait_pct\":%.2f,\"steal_pct\":%.2f,"
-		"\"irq_pct\":%.2f,\"exited\":%zu,\"clamped_pct\":%.2f,\"rows\":[",
+		"\"irq_pct\":%.2f,\"exited\":%zu,\"clamped_pct\":%.2f,",
 		iv->time_ns / 1e9, iv->interval_ns / 1e9, iv->ncpu, o->source,
 		ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
 		ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
@@ -258,6 +305,8 @@ static void print_json(FILE *out, const struct ui_view_opts *o,
 		ptop_interval_pct(iv, iv->steal_ns),
 		ptop_interval_pct(iv, iv->irq_ns), iv->nexited,
 		ptop_interval_pct(iv, iv->clamped_ns));
+	json_verdict(out, iv);
+	fputs(",\"rows\":[", out);
 	for (i = 0; i < iv->nrows; i++) {
 		if (i)
 			fputc(',', out);
@@ -272,6 +321,9 @@ int ui_batch_print(FILE *out, const struct ui_view_opts *o,
 		   struct ptop_interval *iv, bool first)
 {
 	ui_view_select(o, iv);
+	/* out of memory: the rows stay sorted, flat (depth 0) */
+	if (o->tree)
+		ui_tree_order(iv->rows, iv->nrows, o->sort_id, o->sort_asc);
 	switch (o->format) {
 	case UI_FMT_CSV:
 		print_csv(out, o, iv, first);

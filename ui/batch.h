@@ -19,6 +19,7 @@ struct ui_view_opts {
 	int ncols;
 	int sort_id;		/* column to sort by */
 	bool sort_asc;
+	bool tree;		/* batch: rows in tree order, COMMAND indented */
 	const uint32_t *pids;	/* show only these (pid or tgid); NULL: all */
 	size_t npids;
 	const char *source;	/* the source's name */

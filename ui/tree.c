@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tree.h"
 #include "view.h"
 
 struct sort_ctx {
@@ -371,4 +372,38 @@ void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len)
 	} else if (r->collapsed && pos < len) {
 		snprintf(buf + pos, len - pos, "+ ");
 	}
+}
+
+int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc)
+{
+	struct ui_vrow *v;
+	size_t i;
+	long k;
+
+	if (n < 2) {
+		for (i = 0; i < n; i++)
+			rows[i].depth = 0;
+		return 0;
+	}
+	v = calloc(n, sizeof(*v));
+	if (!v) {
+		ptop_col_sort(rows, n, sort_id, asc);
+		for (i = 0; i < n; i++)
+			rows[i].depth = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i].r = rows[i];
+	k = ui_tree_build(v, n, sort_id, asc, NULL);
+	if (k < 0) {
+		free(v);
+		ptop_col_sort(rows, n, sort_id, asc);
+		for (i = 0; i < n; i++)
+			rows[i].depth = 0;
+		return (int)k;
+	}
+	for (i = 0; i < (size_t)k; i++)
+		rows[i] = v[i].r;	/* nothing collapsed: k == n */
+	free(v);
+	return 0;
 }
