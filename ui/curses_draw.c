@@ -345,9 +345,8 @@ static void status_line(const struct cv *cv, char *line, size_t len)
 		pos += snprintf(line + pos, len - pos, " (%zu exited)",
 				cv->v.nexited_shown);
 	if (pos < len && cv->v.tree && r && r->has_kids)
-		pos += snprintf(line + pos, len - pos, "  branch %u: %.2f%%%s",
-				r->r.pid, ptop_interval_pct(&app->iv, r->subtree_ns),
-				r->collapsed ? " (collapsed)" : "");
+		pos += snprintf(line + pos, len - pos, "  branch %u: %.2f%%",
+				r->r.pid, ptop_interval_pct(&app->iv, r->subtree_ns));
 	if (pos < len)
 		snprintf(line + pos, len - pos, "  (F1: help)");
 }

@@ -960,6 +960,8 @@ void cv_mouse(struct cv *cv, int y, int x, int button)
 			return;
 		if (id == cv->app->view.sort_id)
 			cv->app->view.sort_asc = !cv->app->view.sort_asc;
+		else	/* a new column: biggest first, as htop */
+			cv->app->view.sort_asc = false;
 		set_sort(cv, id);
 		return;
 	}

@@ -179,7 +179,8 @@ static void handle_mouse(struct cv *cv)
 
 	if (getmouse(&ev) != OK)
 		return;
-	if (ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON1_PRESSED))
+	/* a click is a press and a release: act once, on the release */
+	if (ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED))
 		cv_mouse(cv, ev.y, ev.x, 1);
 	else if (ev.bstate & BUTTON4_PRESSED)
 		cv_mouse(cv, ev.y, ev.x, 4);
@@ -260,7 +261,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	set_escdelay(25);
 	curs_set(0);
 	mouseinterval(0);
-	mousemask(BUTTON1_RELEASED | BUTTON1_PRESSED | BUTTON4_PRESSED
+	mousemask(BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED
 #if NCURSES_MOUSE_VERSION > 1
 		  | BUTTON5_PRESSED
 #endif
