@@ -72,7 +72,9 @@ DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
 DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
-	python3 groff-base mandoc dpkg-dev binutils zsh fish
+	python3 groff-base mandoc dpkg-dev binutils zsh fish \
+	clang-14 libclang-rt-14-dev valgrind \
+	python3-prometheus-client
 
 pc_name = $(firstword $(subst :, ,$(1)))
 pc_deb  = $(lastword $(subst :, ,$(1)))
@@ -137,6 +139,17 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(PC_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# the batch formats: every ui/enc_NAME.c is one, listed for ui/emit.c in a
+# generated header (rewritten only when the list changes)
+ENC_NAMES := $(patsubst ui/enc_%.c,%,$(sort $(wildcard ui/enc_*.c)))
+$(B)/gen/ui_encoders.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'UI_ENCODER(%s)\n' $(ENC_NAMES) >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(B)/obj/ui/emit.o: $(B)/gen/ui_encoders.h
+$(B)/obj/ui/emit.o: override CPPFLAGS += -I$(B)/gen
+.PHONY: FORCE
 
 $(LIB_A): $(call obj,$(LIB_SRCS))
 	$(call say,AR,$@)
@@ -210,7 +223,7 @@ asan-check:
 
 # every suite runs even when an earlier one failed; the summary at the end
 # names the failed suites and repeats their FAIL lines
-CHECK_SUITES := unit-check asan-check integration-check \
+CHECK_SUITES := unit-check asan-check fuzz-check integration-check \
 	$(if $(wildcard kmod/Kbuild),vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
 check: test-deps
 	$(MAKE) all
@@ -219,6 +232,8 @@ check: test-deps
 	if [ -n "$$failed" ]; then \
 		echo "make check: FAILED:$$failed"; cat $(FAILURES) 2>/dev/null; exit 1; \
 	fi; echo "make check: all suites passed"
+
+include tests/fuzz/fuzz.mk
 
 # --- Debian packages --------------------------------------------------------
 missing_debs = $(shell for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)

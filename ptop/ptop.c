@@ -17,6 +17,7 @@
 
 #include "ui/app.h"
 #include "ui/curses_view.h"
+#include "ui/emit.h"
 #include "ui/events.h"
 
 enum {
@@ -28,6 +29,8 @@ enum {
 	OPT_TREE,
 	OPT_NO_CONFIG,
 	OPT_FORMAT,
+	OPT_LIST_FORMATS,
+	OPT_TOP,
 };
 
 static const struct option long_opts[] = {
@@ -42,10 +45,12 @@ static const struct option long_opts[] = {
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ "list-sources", no_argument, NULL, OPT_LIST_SOURCES },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -70,17 +75,20 @@ static void usage(FILE *f)
 "                         starts so, batch rows are indented (COMMAND)\n"
 "      --events           log process events (fork, exec, exit, reparent)\n"
 "                         with ns timestamps, from the ptop_taskstats module\n"
-"      --format=FMT       batch output: text (default), csv, json\n"
+"      --format=FMT       batch output: %s\n"
+"      --top=N            batch: the first N rows in sort order (openmetrics:\n"
+"                         default 10, the rest summed as \"other\")\n"
 "  -c, --config=FILE      read (and save to) FILE instead of the default\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
 "      --no-config        ignore the config file (built-in defaults)\n"
 "      --list-columns     the columns, with what each one means\n"
 "      --list-sources     the sources and whether they work here\n"
+"      --list-formats     the batch output formats\n"
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
 "\n"
 "Options override the config file. Exit status: 0 ok, 1 runtime error,\n"
-"2 usage error (also a broken config file).\n");
+"2 usage error (also a broken config file).\n", ui_format_names(", "));
 }
 
 /*
@@ -154,6 +162,14 @@ static void list_columns(void)
 	for (i = 0; i < PTOP_COL__COUNT; i++)
 		printf("%-8s %-6s %s\n", ptop_cols[i].name, ptop_cols[i].unit,
 		       ptop_cols[i].help);
+}
+
+static void list_formats(void)
+{
+	const struct ui_encoder *const *l;
+
+	for (l = ui_format_list(); *l; l++)
+		printf("%-12s %s\n", (*l)->name, (*l)->help);
 }
 
 static void list_sources(void)
@@ -234,7 +250,8 @@ static int bad_option(int ret, char **argv)
 static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			 struct ui_app *app)
 {
-	int opt, fmt;
+	long top;
+	int opt;
 
 	opterr = 0;	/* bad_option() says it in one line */
 	while ((opt = getopt_long(argc, argv, ":bd:n:o:s:p:c:hV", long_opts,
@@ -271,11 +288,18 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			o->source = optarg;
 			break;
 		case OPT_FORMAT:
-			fmt = ui_format_parse(optarg);
-			if (fmt < 0)
-				return usage_error("unknown format '%s' (text, csv, json)",
+			app->view.format = ui_format_find(optarg);
+			if (!app->view.format) {
+				fprintf(stderr, "ptop: unknown format '%s' (%s)\n",
+					optarg, ui_format_names(", "));
+				return 2;
+			}
+			break;
+		case OPT_TOP:
+			if (parse_count(optarg, &top))
+				return usage_error("bad --top '%s' (1 to " COUNT_MAX_STR ")",
 						   optarg);
-			app->view.format = fmt;
+			app->view.top = top;
 			break;
 		case OPT_TREE:
 			o->tree = true;
@@ -294,6 +318,9 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			return 0;
 		case OPT_LIST_SOURCES:
 			list_sources();
+			return 0;
+		case OPT_LIST_FORMATS:
+			list_formats();
 			return 0;
 		case 'h':
 			usage(stdout);
