@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "view.h"
 #include "emit.h"
 
 /*
@@ -28,10 +29,44 @@ static int snap_update(struct ui_app *app)
 	return ret;
 }
 
+/*
+ * The module source failed after it worked: rmmod, most likely. Only
+ * with --source=auto, and only for a source that gave a snapshot (a
+ * fresh one that fails at once is an error, not a loop of reopenings).
+ * The counters of the next source are another set: a new baseline.
+ */
+static int fall_back(struct ui_app *app, int err)
+{
+	const char *old = app->src->ops->name;
+	char why[300], oerr[256];
+	struct ptop_src *nsrc;
+	int ret;
+
+	if (!app->auto_source || strncmp(old, "kmod", 4) || app->snap.taken < 1)
+		return err;
+	snprintf(why, sizeof(why), "%s", app->src->err[0] ? app->src->err :
+		 strerror(-err));
+	ret = ptop_src_open_best(&nsrc, &app->src->cfg, oerr, sizeof(oerr));
+	if (ret)
+		return err;
+	snprintf(app->notice, sizeof(app->notice),
+		 "source %s failed (%s): continuing with %s, from a new first snapshot",
+		 old, why, nsrc->ops->name);
+	ptop_snapper_free(&app->snap);
+	ptop_src_close(app->src);
+	app->src = nsrc;
+	app->view.source = nsrc->ops->name;
+	ptop_snapper_init(&app->snap, nsrc);
+	ret = snap_update(app);
+	return ret;
+}
+
 int ui_app_step(struct ui_app *app)
 {
 	int ret = snap_update(app);
 
+	if (ret)
+		ret = fall_back(app, ret);
 	if (ret) {
 		snprintf(app->err, sizeof(app->err), "%s: %s", app->src->ops->name,
 			 app->src->err[0] ? app->src->err : strerror(-ret));
@@ -49,25 +84,13 @@ int ui_app_step(struct ui_app *app)
 	return 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns)
 {
 	uint64_t step = (uint64_t)(app->delay_s * 1e9);
 	struct timespec ts;
 
-	if (!*deadline_ns)
-		*deadline_ns = now_ns();
-	*deadline_ns += step;
-	/* fell behind (suspended, slow terminal): restart from now */
-	if (*deadline_ns < now_ns())
-		*deadline_ns = now_ns() + step;
+	/* the one schedule (ui/view.c): behind, it restarts from now */
+	ui_sched_next(deadline_ns, step, ui_now_ns());
 	ts.tv_sec = *deadline_ns / 1000000000ULL;
 	ts.tv_nsec = *deadline_ns % 1000000000ULL;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -106,6 +129,13 @@ int ui_batch_run(struct ui_app *app, FILE *out)
 	ui_emit_init(&e, out, app->view.format, &app->view);
 	while (!done) {
 		ret = ui_app_step(app);
+		if (app->notice[0]) {	/* the source changed: say so */
+			fprintf(stderr, "ptop: %s\n", app->notice);
+			if (!app->view.format ||
+			    !strcmp(app->view.format->name, "text"))
+				fprintf(out, "# %s\n", app->notice);
+			app->notice[0] = '\0';
+		}
 		if (ret < 0) {
 			status = 1;
 			break;

@@ -128,6 +128,10 @@ static int cv_step(struct cv *cv)
 	uint64_t step = (uint64_t)(app->delay_s * 1e9);
 	int ret = ui_app_step(app);
 
+	if (app->notice[0]) {	/* the source changed: say so */
+		snprintf(cv->msg, sizeof(cv->msg), "%s", app->notice);
+		app->notice[0] = '\0';
+	}
 	cv->last_snap_ns = cv_now_ns();
 	/*
 	 * Rows at once: the first interval is a short one, the schedule
