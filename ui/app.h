@@ -23,7 +23,7 @@ struct ui_app {
 	double delay_s;		/* seconds between snapshots */
 	long count;		/* intervals to show; <= 0: forever */
 	bool threads;
-	bool rt_sampling;	/* take snapshots at SCHED_FIFO (root) */
+	bool rt_sampling;	/* snapshot windows at SCHED_FIFO (root) */
 	char err[512];
 };
 
