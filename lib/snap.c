@@ -239,7 +239,8 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 	upd = malloc((nupd ? nupd : 1) * sizeof(*upd));
 	if (!upd)
 		return -ENOMEM;
-	memcpy(upd, *v, nupd * sizeof(*upd));
+	if (nupd)	/* *v may be NULL then: memcpy(x, NULL, 0) is UB */
+		memcpy(upd, *v, nupd * sizeof(*upd));
 	if (reserve(v, cap, nold + nupd)) {
 		free(upd);
 		return -ENOMEM;

@@ -10,6 +10,7 @@
 #ifndef PTOP_SRC_H
 #define PTOP_SRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../kmod/uapi/ptop_taskstats.h"
@@ -96,6 +97,12 @@ struct ptop_src_ops {
 	/* Fill *out (already reset by the caller). */
 	int (*read)(struct ptop_src *src, struct ptop_sample *out);
 	void (*close)(struct ptop_src *src);
+	/*
+	 * The kernel checks CAP_NET_ADMIN at every request (genetlink
+	 * GENL_ADMIN_PERM, against the sender), not only at open: a
+	 * capability drop must keep it (lib/caps.h).
+	 */
+	bool asks_net_admin;
 };
 
 struct ptop_src {

@@ -385,7 +385,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 	ret = ptop_tsnl_probe_precise(&p->ts);
 	if (ret == -EPERM || ret == -EACCES) {
-		ptop_src_set_err(src, "taskstats needs CAP_NET_ADMIN (run as root)");
+		ptop_src_set_err(src, "taskstats needs CAP_NET_ADMIN: give the program the file capability (setcap cap_net_admin+ep PROGRAM, or make install-setcap), or run as root");
 		ret = -EPERM;
 		goto err;
 	}
@@ -501,4 +501,5 @@ const struct ptop_src_ops ptop_src_taskstats_nl_ops = {
 	.open = taskstats_nl_open,
 	.read = taskstats_nl_read,
 	.close = taskstats_nl_close,
+	.asks_net_admin = true,
 };

@@ -13,10 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/capability.h>
+
 #include "config/cfg.h"
+#include "lib/caps.h"
 
 #include "ui/app.h"
 #include "ui/curses_view.h"
+#include "ui/emit.h"
 #include "ui/events.h"
 
 enum {
@@ -28,6 +32,9 @@ enum {
 	OPT_TREE,
 	OPT_NO_CONFIG,
 	OPT_FORMAT,
+	OPT_LIST_FORMATS,
+	OPT_TOP,
+	OPT_DROP_CAPS,
 };
 
 static const struct option long_opts[] = {
@@ -42,10 +49,13 @@ static const struct option long_opts[] = {
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "drop-capabilities", required_argument, NULL, OPT_DROP_CAPS },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ "list-sources", no_argument, NULL, OPT_LIST_SOURCES },
+	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -70,17 +80,24 @@ static void usage(FILE *f)
 "                         starts so, batch rows are indented (COMMAND)\n"
 "      --events           log process events (fork, exec, exit, reparent)\n"
 "                         with ns timestamps, from the ptop_taskstats module\n"
-"      --format=FMT       batch output: text (default), csv, json\n"
+"      --format=FMT       batch output: %s\n"
+"      --top=N            batch: the first N rows in sort order (openmetrics:\n"
+"                         default 10, the rest summed as \"other\")\n"
 "  -c, --config=FILE      read (and save to) FILE instead of the default\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
 "      --no-config        ignore the config file (built-in defaults)\n"
+"      --drop-capabilities=off|basic|strict\n"
+"                         after opening the source, keep only the capabilities\n"
+"                         it needs (strict, default), also CAP_KILL (basic),\n"
+"                         or all (off)\n"
 "      --list-columns     the columns, with what each one means\n"
 "      --list-sources     the sources and whether they work here\n"
+"      --list-formats     the batch output formats\n"
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
 "\n"
 "Options override the config file. Exit status: 0 ok, 1 runtime error,\n"
-"2 usage error (also a broken config file).\n");
+"2 usage error (also a broken config file).\n", ui_format_names(", "));
 }
 
 /*
@@ -156,6 +173,14 @@ static void list_columns(void)
 		       ptop_cols[i].help);
 }
 
+static void list_formats(void)
+{
+	const struct ui_encoder *const *l;
+
+	for (l = ui_format_list(); *l; l++)
+		printf("%-12s %s\n", (*l)->name, (*l)->help);
+}
+
 static void list_sources(void)
 {
 	const struct ptop_src_ops *const *l = ptop_src_list();
@@ -182,6 +207,7 @@ static void list_sources(void)
 struct ptop_opts {
 	const char *cols, *sort, *source, *cfg_file;
 	bool batch, tree, no_config, delay_set, events;
+	enum ptop_caps_mode drop_caps;
 	char cfg_path[4096];	/* the file loaded (and saved by 's'); "" none */
 };
 
@@ -233,7 +259,8 @@ static int bad_option(int ret, char **argv)
 static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			 struct ui_app *app)
 {
-	int opt, fmt;
+	long top;
+	int opt;
 
 	opterr = 0;	/* bad_option() says it in one line */
 	while ((opt = getopt_long(argc, argv, ":bd:n:o:s:p:c:hV", long_opts,
@@ -270,11 +297,18 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			o->source = optarg;
 			break;
 		case OPT_FORMAT:
-			fmt = ui_format_parse(optarg);
-			if (fmt < 0)
-				return usage_error("unknown format '%s' (text, csv, json)",
+			app->view.format = ui_format_find(optarg);
+			if (!app->view.format) {
+				fprintf(stderr, "ptop: unknown format '%s' (%s)\n",
+					optarg, ui_format_names(", "));
+				return 2;
+			}
+			break;
+		case OPT_TOP:
+			if (parse_count(optarg, &top))
+				return usage_error("bad --top '%s' (1 to " COUNT_MAX_STR ")",
 						   optarg);
-			app->view.format = fmt;
+			app->view.top = top;
 			break;
 		case OPT_TREE:
 			o->tree = true;
@@ -288,11 +322,21 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 		case OPT_NO_CONFIG:
 			o->no_config = true;
 			break;
+		case OPT_DROP_CAPS:
+			opt = ptop_caps_parse(optarg);
+			if (opt < 0)
+				return usage_error("bad --drop-capabilities '%s' (off, basic, strict)",
+						   optarg);
+			o->drop_caps = opt;
+			break;
 		case OPT_LIST_COLUMNS:
 			list_columns();
 			return 0;
 		case OPT_LIST_SOURCES:
 			list_sources();
+			return 0;
+		case OPT_LIST_FORMATS:
+			list_formats();
 			return 0;
 		case 'h':
 			usage(stdout);
@@ -398,10 +442,30 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 		return ret == -EINVAL ? 2 : 1;
 	}
 	app->view.source = app->src->ops->name;
+	app->auto_source = !strcmp(o->source, "auto");
 	ptop_snapper_init(&app->snap, app->src);
 	ptop_interval_init(&app->iv);
+	return 0;
+}
+
+/*
+ * The source's sockets and files are open: keep only what the run needs
+ * (lib/caps.h), before anything is drawn. 0 or 1.
+ */
+static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
+{
+	char err[256];
+
+	unsigned int needs = PTOP_CAPS_RT;
+
+	if (app->src->ops->asks_net_admin)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	if (ptop_caps_drop(o->drop_caps, needs, true, err, sizeof(err))) {
+		fprintf(stderr, "ptop: %s\n", err);
+		return 1;
+	}
 	/* snapshots at real-time priority when allowed: see ui/app.c */
-	app->rt_sampling = geteuid() == 0;
+	app->rt_sampling = ptop_caps_effective(CAP_SYS_NICE);
 	return 0;
 }
 
@@ -429,7 +493,7 @@ int main(int argc, char **argv)
 {
 	static struct ui_app app = { .delay_s = 2.0 };
 	static struct cfg rc;
-	struct ptop_opts o = { 0 };
+	struct ptop_opts o = { .drop_caps = PTOP_CAPS_STRICT };
 	int status;
 
 	status = parse_options(argc, argv, &o, &app);
@@ -447,5 +511,9 @@ int main(int argc, char **argv)
 		status = open_source(&app, &o);
 	if (status)
 		return status;
+	if (drop_privileges(&app, &o)) {
+		ptop_src_close(app.src);
+		return 1;
+	}
 	return run(&app, &o, &rc);
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "emit.h"
 
 /*
  * The stock sources walk every task, then read the tasks that may have
@@ -17,10 +18,44 @@ static int snap_update(struct ui_app *app)
 	return ptop_snap_update(&app->snap);
 }
 
+/*
+ * The module source failed after it worked: rmmod, most likely. Only
+ * with --source=auto, and only for a source that gave a snapshot (a
+ * fresh one that fails at once is an error, not a loop of reopenings).
+ * The counters of the next source are another set: a new baseline.
+ */
+static int fall_back(struct ui_app *app, int err)
+{
+	const char *old = app->src->ops->name;
+	char why[300], oerr[256];
+	struct ptop_src *nsrc;
+	int ret;
+
+	if (!app->auto_source || strncmp(old, "kmod", 4) || app->snap.taken < 1)
+		return err;
+	snprintf(why, sizeof(why), "%s", app->src->err[0] ? app->src->err :
+		 strerror(-err));
+	ret = ptop_src_open_best(&nsrc, &app->src->cfg, oerr, sizeof(oerr));
+	if (ret)
+		return err;
+	snprintf(app->notice, sizeof(app->notice),
+		 "source %s failed (%s): continuing with %s, from a new first snapshot",
+		 old, why, nsrc->ops->name);
+	ptop_snapper_free(&app->snap);
+	ptop_src_close(app->src);
+	app->src = nsrc;
+	app->view.source = nsrc->ops->name;
+	ptop_snapper_init(&app->snap, nsrc);
+	ret = snap_update(app);
+	return ret;
+}
+
 int ui_app_step(struct ui_app *app)
 {
 	int ret = snap_update(app);
 
+	if (ret)
+		ret = fall_back(app, ret);
 	if (ret) {
 		snprintf(app->err, sizeof(app->err), "%s: %s", app->src->ops->name,
 			 app->src->err[0] ? app->src->err : strerror(-ret));
@@ -63,31 +98,60 @@ void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns)
 		;
 }
 
+/* 0 when written, 1 (message in app->err) when not; EPIPE is not an error */
+static int batch_status(struct ui_app *app, int ret, bool *done)
+{
+	if (ret == -EPIPE) {
+		*done = true;	/* reader went away: quietly */
+		return 0;
+	}
+	if (ret) {
+		*done = true;
+		snprintf(app->err, sizeof(app->err), "writing output: %s",
+			 strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
+
 int ui_batch_run(struct ui_app *app, FILE *out)
 {
+	struct ui_emit e;
 	uint64_t deadline = 0;
 	long shown = 0;
-	int ret;
+	bool done = false;
+	int ret, status = 0;
 
-	if (app->src->note[0] && app->view.format == UI_FMT_TEXT)
+	/* the text format says what the source cannot measure, as a comment */
+	if (app->src->note[0] && (!app->view.format ||
+				  !strcmp(app->view.format->name, "text")))
 		fprintf(out, "# source %s: %s\n", app->src->ops->name,
 			app->src->note);
-	for (;;) {
+	ui_emit_init(&e, out, app->view.format, &app->view);
+	while (!done) {
 		ret = ui_app_step(app);
-		if (ret < 0)
-			return 1;
-		if (ret > 0) {
-			ret = ui_batch_print(out, &app->view, &app->iv, shown == 0);
-			if (ret == -EPIPE)
-				return 0;	/* reader went away: quietly */
-			if (ret) {
-				snprintf(app->err, sizeof(app->err),
-					 "writing output: %s", strerror(-ret));
-				return 1;
-			}
-			if (app->count > 0 && ++shown >= app->count)
-				return 0;
+		if (app->notice[0]) {	/* the source changed: say so */
+			fprintf(stderr, "ptop: %s\n", app->notice);
+			if (!app->view.format ||
+			    !strcmp(app->view.format->name, "text"))
+				fprintf(out, "# %s\n", app->notice);
+			app->notice[0] = '\0';
 		}
-		ui_app_wait(app, &deadline);
+		if (ret < 0) {
+			status = 1;
+			break;
+		}
+		if (ret > 0) {
+			status = batch_status(app, ui_emit_interval(&e, &app->iv),
+					      &done);
+			if (app->count > 0 && ++shown >= app->count)
+				done = true;
+		}
+		if (!done)
+			ui_app_wait(app, &deadline);
 	}
+	ret = ui_emit_end(&e);
+	if (!status)
+		status = batch_status(app, ret, &done);
+	return status;
 }

@@ -30,7 +30,8 @@ s = sum(float(r[3]) for r in rows)
 sys.exit(0 if abs(s - float(vvs[3])) <= 0.005 * len(rows) + 0.01 else 1)
 PY
 
-# json: one object per interval, rows keyed by column name
+# json: one object per interval, rows keyed by column name and unit
+# (the details: tests/integration/formats.sh)
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=json -o PID,USER,user,ste,total,COMMAND |
 python3 -c '
 import json, sys
@@ -38,15 +39,15 @@ lines = sys.stdin.read().splitlines()
 assert len(lines) == 2, lines
 for l in lines:
     d = json.loads(l)
-    for k in ("time_s", "interval_s", "ncpu", "source", "accounted_pct", "capacity_pct", "exact", "rows", "sum"):
+    for k in ("schema", "time_epoch_s", "interval_s", "ncpu", "source", "accounted_pct", "capacity_pct", "exact", "rows", "sum"):
         assert k in d, k
     assert d["source"] == "procfs"
     assert isinstance(d["exact"], bool)
     r = d["rows"][0]
-    assert set(r) == {"PID", "USER", "user", "ste", "total", "COMMAND"}, r
-    assert r["ste"] is None          # procfs cannot measure steal per task
+    assert set(r) == {"kind", "PID", "USER", "user_pct", "ste_pct", "total_pct", "COMMAND"}, r
+    assert r["ste_pct"] is None          # procfs cannot measure steal per task
     assert isinstance(r["PID"], int) and isinstance(r["COMMAND"], str)
-    assert abs(sum(x["total"] for x in d["rows"]) - d["sum"]["total"]) < 0.01 * len(d["rows"]) + 0.01
+    assert abs(sum(x["total_pct"] for x in d["rows"]) - d["sum"]["total_pct"]) < 0.0001 * len(d["rows"]) + 0.001
     # the verdict: exact exactly when there is no reason, and then within
     # the tolerance (off, and what the snapshot windows can move)
     assert isinstance(d["inexact"], list) and all(isinstance(x, str) and x for x in d["inexact"])
@@ -57,18 +58,19 @@ for l in lines:
     assert d["snapshot_ms"] >= 0 and d["lost"] >= 0
 ' && ok "json: parses, schema, null for unmeasured, sum, verdict" || bad "json"
 
-# csv: same number of fields on every line, one header
+# csv: same number of fields on every line, one header, a sum row per interval
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=csv -o PID,USER,total,COMMAND |
 python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
-assert rows[0][:7] == ["time_s", "interval_s", "source", "accounted_pct", "capacity_pct", "exact", "inexact"], rows[0]
-assert rows[0][7:] == ["PID", "USER", "total", "COMMAND"]
+assert rows[0][:2] == ["schema", "time_epoch_s"], rows[0]
+assert rows[0][-5:] == ["kind", "PID", "USER", "total_pct", "COMMAND"], rows[0]
 assert all(len(r) == len(rows[0]) for r in rows)
-assert sum(1 for r in rows if r[7] == "V:V:S") == 2
-# exact (1/0) exactly when no reason is given
-assert all((r[5] == "1") == (r[6] == "") for r in rows[1:]), rows
-
+k = rows[0].index("kind")
+assert sum(1 for r in rows if r[k] == "sum") == 2
+# exact exactly when no reason is given
+e, i = rows[0].index("exact"), rows[0].index("inexact")
+assert all((r[e] == "true") == (r[i] == "") for r in rows[1:]), rows
 ' && ok "csv: one header, constant width, two sum rows" || bad "csv"
 
 # a reader that goes away early: quiet, exit 0
@@ -121,6 +123,8 @@ expect2 "missing value, long" "option '--delay' needs a value" -b --delay
 expect2 "value for a flag" "option '--batch' takes no value" --batch=1
 expect2 "bad pid" "bad pid" -b -n 1 -p 12x
 expect2 "unknown format" "unknown format" -b -n 1 --format=xml
+expect2 "bad --top" "bad --top '0'" -b -n 1 --top 0
+expect2 "bad --top text" "bad --top" -b -n 1 --top=ten
 expect2 "unknown source" "unknown source" -b -n 1 --source=magic
 expect2 "stray argument" "unexpected argument 'extra' (see ptop --help)" -b extra
 expect2 "bad pid, too big" "bad pid" -b -n 1 -p 99999999999
@@ -157,6 +161,11 @@ for pid, ppid, depth in rows:
     stack.append(pid)
 assert nested > 0, "no row nested under a parent"
 ' && ok "-b --tree: rows under their parents, indented" || bad "-b --tree"
+
+# --top: the first N rows in sort order, the sum still over every task
+out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --top 3 -o PID,total,COMMAND)
+n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
+[ "$n" = 3 ] && ok "--top 3: three rows" || bad "--top 3: $n rows: $out"
 
 # -p: only those rows; the sum stays over all tasks
 out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs -p 1 -o PID,total,COMMAND)
