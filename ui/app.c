@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Snapshot -> interval stepping and the batch loop. */
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -10,23 +9,14 @@
 #include "emit.h"
 
 /*
- * The stock sources read every task one after the other: on a machine
- * with hundreds of runnable tasks a normal-priority reader is preempted
- * midway, tasks born meanwhile are missed until their exit, and the
- * snapshot smears over hundreds of ms. As root, the read runs at
- * SCHED_FIFO (a few ms per interval; RT throttling bounds it anyway).
+ * The stock sources walk every task, then read the tasks that may have
+ * run again in a tight window (lib/rt_window.h): as root that window, and
+ * only that, runs at SCHED_FIFO, for 5 ms at most.
  */
 static int snap_update(struct ui_app *app)
 {
-	struct sched_param rt = { .sched_priority = 1 }, normal = { 0 };
-	int ret;
-
-	if (app->rt_sampling && sched_setscheduler(0, SCHED_FIFO, &rt))
-		app->rt_sampling = false;	/* not allowed: never mind */
-	ret = ptop_snap_update(&app->snap);
-	if (app->rt_sampling)
-		sched_setscheduler(0, SCHED_OTHER, &normal);
-	return ret;
+	app->src->cfg.rt_window = app->rt_sampling;
+	return ptop_snap_update(&app->snap);
 }
 
 /*

@@ -24,7 +24,7 @@ struct ui_app {
 	double delay_s;		/* seconds between snapshots */
 	long count;		/* intervals to show; <= 0: forever */
 	bool threads;
-	bool rt_sampling;	/* take snapshots at SCHED_FIFO (root) */
+	bool rt_sampling;	/* snapshot windows at SCHED_FIFO (root) */
 	bool auto_source;	/* --source=auto: fall back when the module goes */
 	char err[512];
 	char warn[512];	/* shown by the view (the terminal is curses') */
