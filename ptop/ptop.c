@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/capability.h>
+
 #include "config/cfg.h"
+#include "lib/caps.h"
 
 #include "ui/app.h"
 #include "ui/curses_view.h"
@@ -31,6 +34,7 @@ enum {
 	OPT_FORMAT,
 	OPT_LIST_FORMATS,
 	OPT_TOP,
+	OPT_DROP_CAPS,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +52,7 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "drop-capabilities", required_argument, NULL, OPT_DROP_CAPS },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ "list-sources", no_argument, NULL, OPT_LIST_SOURCES },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
@@ -81,6 +86,10 @@ static void usage(FILE *f)
 "  -c, --config=FILE      read (and save to) FILE instead of the default\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
 "      --no-config        ignore the config file (built-in defaults)\n"
+"      --drop-capabilities=off|basic|strict\n"
+"                         after opening the source, keep only the capabilities\n"
+"                         it needs (strict, default), also CAP_KILL (basic),\n"
+"                         or all (off)\n"
 "      --list-columns     the columns, with what each one means\n"
 "      --list-sources     the sources and whether they work here\n"
 "      --list-formats     the batch output formats\n"
@@ -198,6 +207,7 @@ static void list_sources(void)
 struct ptop_opts {
 	const char *cols, *sort, *source, *cfg_file;
 	bool batch, tree, no_config, delay_set, events;
+	enum ptop_caps_mode drop_caps;
 	char cfg_path[4096];	/* the file loaded (and saved by 's'); "" none */
 };
 
@@ -312,6 +322,13 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 		case OPT_NO_CONFIG:
 			o->no_config = true;
 			break;
+		case OPT_DROP_CAPS:
+			opt = ptop_caps_parse(optarg);
+			if (opt < 0)
+				return usage_error("bad --drop-capabilities '%s' (off, basic, strict)",
+						   optarg);
+			o->drop_caps = opt;
+			break;
 		case OPT_LIST_COLUMNS:
 			list_columns();
 			return 0;
@@ -425,10 +442,30 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 		return ret == -EINVAL ? 2 : 1;
 	}
 	app->view.source = app->src->ops->name;
+	app->auto_source = !strcmp(o->source, "auto");
 	ptop_snapper_init(&app->snap, app->src);
 	ptop_interval_init(&app->iv);
+	return 0;
+}
+
+/*
+ * The source's sockets and files are open: keep only what the run needs
+ * (lib/caps.h), before anything is drawn. 0 or 1.
+ */
+static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
+{
+	char err[256];
+
+	unsigned int needs = PTOP_CAPS_RT;
+
+	if (app->src->ops->asks_net_admin)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	if (ptop_caps_drop(o->drop_caps, needs, true, err, sizeof(err))) {
+		fprintf(stderr, "ptop: %s\n", err);
+		return 1;
+	}
 	/* snapshots at real-time priority when allowed: see ui/app.c */
-	app->rt_sampling = geteuid() == 0;
+	app->rt_sampling = ptop_caps_effective(CAP_SYS_NICE);
 	return 0;
 }
 
@@ -456,7 +493,7 @@ int main(int argc, char **argv)
 {
 	static struct ui_app app = { .delay_s = 2.0 };
 	static struct cfg rc;
-	struct ptop_opts o = { 0 };
+	struct ptop_opts o = { .drop_caps = PTOP_CAPS_STRICT };
 	int status;
 
 	status = parse_options(argc, argv, &o, &app);
@@ -474,5 +511,9 @@ int main(int argc, char **argv)
 		status = open_source(&app, &o);
 	if (status)
 		return status;
+	if (drop_privileges(&app, &o)) {
+		ptop_src_close(app.src);
+		return 1;
+	}
 	return run(&app, &o, &rc);
 }
