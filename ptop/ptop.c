@@ -209,6 +209,7 @@ struct ptop_opts {
 	bool batch, tree, no_config, delay_set, events;
 	enum ptop_caps_mode drop_caps;
 	char cfg_path[4096];	/* the file loaded (and saved by 's'); "" none */
+	char warn[512];		/* shown by the view, printed by batch */
 };
 
 /* One line, exit status 2. */
@@ -370,8 +371,9 @@ static int load_config(struct ptop_opts *o, struct cfg *rc)
 	ret = o->cfg_path[0] ? cfg_load(o->cfg_path, rc, err, sizeof(err))
 			     : -ENOENT;
 	if (ret == -EACCES && !o->cfg_file) {
-		/* e.g. sudo -u with $HOME still the caller's: defaults */
-		fprintf(stderr, "ptop: %s (using defaults)\n", err);
+		/* e.g. sudo -u with $HOME still the caller's: defaults; the
+		 * view shows it (curses would hide stderr), batch prints it */
+		snprintf(o->warn, sizeof(o->warn), "%.400s (using defaults)", err);
 		o->cfg_path[0] = '\0';
 	} else if (ret && ret != -ENOENT) {
 		/* never overwritten: the user fixes it */
@@ -401,12 +403,21 @@ static int resolve_columns(struct ui_app *app, struct ptop_opts *o,
 		memcpy(app->cols, rc->cols, rc->ncols * sizeof(app->cols[0]));
 		n = rc->ncols;
 	} else {
-		if (!o->cols)
+		/* the view's own defaults fit 80 columns; batch keeps its set */
+		bool view = !o->batch && isatty(STDOUT_FILENO);
+
+		app->cols_default = !o->cols;
+		if (!o->cols && view)
+			o->cols = app->threads ? ptop_cols_default_view_threads :
+						 ptop_cols_default_view;
+		else if (!o->cols)
 			o->cols = app->threads ? ptop_cols_default_threads :
 						 ptop_cols_default;
 		n = ptop_col_parse_list(o->cols, app->cols, PTOP_COL__COUNT * 2,
 					bad, sizeof(bad));
 	}
+	if (n == -EEXIST)
+		return usage_error("column '%s' listed twice", bad);
 	if (n < 0)
 		return usage_error("unknown column '%s' (see --list-columns)", bad);
 	app->ncols = n;
@@ -476,6 +487,9 @@ static int run(struct ui_app *app, const struct ptop_opts *o, struct cfg *rc)
 
 	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
 	signal(SIGPIPE, SIG_IGN);
+	snprintf(app->warn, sizeof(app->warn), "%s", o->warn);
+	if ((o->batch || !isatty(STDOUT_FILENO)) && app->warn[0])
+		fprintf(stderr, "ptop: %s\n", app->warn);
 	if (o->batch || !isatty(STDOUT_FILENO))
 		status = ui_batch_run(app, stdout);
 	else

@@ -1,31 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Snapshot -> interval stepping and the batch loop. */
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 #include <time.h>
 
 #include "app.h"
+#include "view.h"
 #include "emit.h"
 
 /*
- * The stock sources read every task one after the other: on a machine
- * with hundreds of runnable tasks a normal-priority reader is preempted
- * midway, tasks born meanwhile are missed until their exit, and the
- * snapshot smears over hundreds of ms. As root, the read runs at
- * SCHED_FIFO (a few ms per interval; RT throttling bounds it anyway).
+ * The stock sources walk every task, then read the tasks that may have
+ * run again in a tight window (lib/rt_window.h): as root that window, and
+ * only that, runs at SCHED_FIFO, for 5 ms at most.
  */
 static int snap_update(struct ui_app *app)
 {
-	struct sched_param rt = { .sched_priority = 1 }, normal = { 0 };
-	int ret;
-
-	if (app->rt_sampling && sched_setscheduler(0, SCHED_FIFO, &rt))
-		app->rt_sampling = false;	/* not allowed: never mind */
-	ret = ptop_snap_update(&app->snap);
-	if (app->rt_sampling)
-		sched_setscheduler(0, SCHED_OTHER, &normal);
-	return ret;
+	app->src->cfg.rt_window = app->rt_sampling;
+	return ptop_snap_update(&app->snap);
 }
 
 /*
@@ -83,25 +74,13 @@ int ui_app_step(struct ui_app *app)
 	return 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns)
 {
 	uint64_t step = (uint64_t)(app->delay_s * 1e9);
 	struct timespec ts;
 
-	if (!*deadline_ns)
-		*deadline_ns = now_ns();
-	*deadline_ns += step;
-	/* fell behind (suspended, slow terminal): restart from now */
-	if (*deadline_ns < now_ns())
-		*deadline_ns = now_ns() + step;
+	/* the one schedule (ui/view.c): behind, it restarts from now */
+	ui_sched_next(deadline_ns, step, ui_now_ns());
 	ts.tv_sec = *deadline_ns / 1000000000ULL;
 	ts.tv_nsec = *deadline_ns % 1000000000ULL;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)

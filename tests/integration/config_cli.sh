@@ -47,6 +47,7 @@ check_broken() {	# content, line, words
 }
 check_broken 'version=1\nfrobnicate=1\n' 2 "unknown key"
 check_broken 'version=1\ncolumns=PID,nosuch\n' 2 "unknown column 'nosuch'"
+check_broken 'version=1\ncolumns=PID,PID,PID\n' 2 "column 'PID' listed twice"
 check_broken 'version=9\n' 1 "unsupported version"
 check_broken 'delay=-1\n' 1 "bad delay"
 check_broken 'tree=maybe\n' 1 "bad value"
