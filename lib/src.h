@@ -79,6 +79,11 @@ struct ptop_sample {
 struct ptop_src_cfg {
 	const char *proc_root;	/* "/proc" unless a test fixture */
 	unsigned int need;	/* PTOP_NEED_* */
+	/*
+	 * A two-phase source may take its tight window (lib/rt_window.h) at
+	 * SCHED_FIFO, at most 5 ms: set when the caller wants that (root).
+	 */
+	int rt_window;
 	void *arg;		/* for a source given by ops (tests' fake) */
 };
 

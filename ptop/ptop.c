@@ -478,6 +478,7 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 		return ret == -EINVAL ? 2 : 1;
 	}
 	app->view.source = app->src->ops->name;
+	app->auto_source = !strcmp(o->source, "auto");
 	ptop_snapper_init(&app->snap, app->src);
 	ptop_interval_init(&app->iv);
 	return 0;

@@ -23,14 +23,19 @@ struct ui_app {
 	double delay_s;		/* seconds between snapshots */
 	long count;		/* intervals to show; <= 0: forever */
 	bool threads;
-	bool rt_sampling;	/* take snapshots at SCHED_FIFO (root) */
+	bool rt_sampling;	/* snapshot windows at SCHED_FIFO (root) */
+	bool auto_source;	/* --source=auto: fall back when the module goes */
 	char err[512];
+	char notice[512];	/* a source switch to tell the user; "" if none */
 };
 
 /*
  * Take the next snapshot and, from the second one on, compute the
  * interval into app->iv. Returns 1 when an interval is ready, 0 after the
  * first snapshot, -errno on failure (message in app->err).
+ * With auto_source, a module source that fails after it worked (the
+ * module was unloaded) is replaced by the best source still there: the
+ * snapshots start again (0), app->notice says what happened.
  */
 int ui_app_step(struct ui_app *app);
 /* Sleep until the next snapshot is due (absolute, no drift). */

@@ -110,6 +110,10 @@ static int cv_step(struct cv *cv)
 	uint64_t step = (uint64_t)(app->delay_s * 1e9), now;
 	int ret = ui_app_step(app);
 
+	if (app->notice[0]) {	/* the source changed: say so */
+		snprintf(cv->msg, sizeof(cv->msg), "%s", app->notice);
+		app->notice[0] = '\0';
+	}
 	now = cv_now_ns();
 	cv->last_snap_ns = now;
 	/* absolute schedule; restart from now when behind */
