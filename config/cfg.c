@@ -11,11 +11,18 @@
 #include "cfg.h"
 #include "lib/src.h"
 
+const char *const cfg_colors_name[CFG_COLORS__COUNT] = {
+	[CFG_COLORS_DEFAULT] = "default",
+	[CFG_COLORS_MONO] = "mono",
+};
+
 void cfg_defaults(struct cfg *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->sort_id = PTOP_COL_TOTAL;
 	c->delay_s = 2.0;
+	c->show_exited = true;
+	c->meters = true;
 	snprintf(c->source, sizeof(c->source), "auto");
 }
 
@@ -112,6 +119,10 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 	} else if (!strcmp(key, "columns")) {
 		n = ptop_col_parse_list(val, c->cols, CFG_MAX_COLS, bad,
 					sizeof(bad));
+		if (n == -EEXIST) {
+			snprintf(why, wlen, "column '%s' listed twice", bad);
+			return -EINVAL;
+		}
 		if (n < 0) {
 			snprintf(why, wlen, "unknown column '%s' (see ptop --list-columns)",
 				 bad);
@@ -144,6 +155,30 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 				 val, key);
 			return -EINVAL;
 		}
+	} else if (!strcmp(key, "exited") || !strcmp(key, "kthreads") ||
+		   !strcmp(key, "meters")) {
+		bool b;
+
+		if (parse_bool(val, &b)) {
+			snprintf(why, wlen, "bad value '%s' for %s (0 or 1)",
+				 val, key);
+			return -EINVAL;
+		}
+		if (key[0] == 'e')
+			c->show_exited = b;
+		else if (key[0] == 'k')
+			c->hide_kthreads = !b;
+		else
+			c->meters = b;
+	} else if (!strcmp(key, "colors")) {
+		for (n = 0; n < CFG_COLORS__COUNT; n++)
+			if (!strcmp(val, cfg_colors_name[n]))
+				break;
+		if (n == CFG_COLORS__COUNT) {
+			snprintf(why, wlen, "bad colors '%s' (default or mono)", val);
+			return -EINVAL;
+		}
+		c->colors = n;
 	} else if (!strcmp(key, "source")) {
 		if (strcmp(val, "auto") && !ptop_src_find(val)) {
 			snprintf(why, wlen, "unknown source '%s' (see ptop --list-sources)",
@@ -330,6 +365,10 @@ int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen)
 	fprintf(f, "tree=%d\n", c->tree);
 	fprintf(f, "threads=%d\n", c->threads);
 	fprintf(f, "source=%s\n", c->source[0] ? c->source : "auto");
+	fprintf(f, "exited=%d\n", c->show_exited);
+	fprintf(f, "kthreads=%d\n", !c->hide_kthreads);
+	fprintf(f, "meters=%d\n", c->meters);
+	fprintf(f, "colors=%s\n", cfg_colors_name[c->colors]);
 	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
 		ret = -(errno ? errno : EIO);
 		fclose(f);

@@ -9,6 +9,10 @@
  *   tree=0
  *   threads=0
  *   source=auto
+ *   exited=1		(rows for tasks that died in the interval)
+ *   kthreads=1		(show kernel threads)
+ *   meters=1		(header meters)
+ *   colors=default	(or mono; NO_COLOR in the environment: mono)
  *
  * Loading is all or nothing: a broken file (a bad value, an older or
  * garbled version, binary data) changes nothing and says file:line. A key
@@ -40,7 +44,14 @@ struct cfg {
 	bool tree;
 	bool threads;
 	char source[32];
+	bool show_exited;
+	bool hide_kthreads;
+	bool meters;
+	int colors;		/* CFG_COLORS_* */
 };
+
+enum { CFG_COLORS_DEFAULT, CFG_COLORS_MONO, CFG_COLORS__COUNT };
+extern const char *const cfg_colors_name[CFG_COLORS__COUNT];
 
 /* The built-in defaults. */
 void cfg_defaults(struct cfg *c);

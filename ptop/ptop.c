@@ -210,6 +210,7 @@ struct ptop_opts {
 	bool batch, tree, no_config, delay_set, events;
 	enum ptop_caps_mode drop_caps;
 	char cfg_path[4096];	/* the file loaded (and saved by 's'); "" none */
+	char warn[512];		/* shown by the view, printed by batch */
 };
 
 /* One line, exit status 2. */
@@ -355,25 +356,41 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 	return -1;
 }
 
+/* "; "-separated, as much as fits: the view shows it, batch prints it */
+static void add_note(char *note, size_t len, const char *what)
+{
+	size_t used = strlen(note);
+
+	/* cut when full: the first warnings matter most */
+	if (used + 2 < len &&
+	    snprintf(note + used, len - used, "%s%s", used ? "; " : "", what) < 0)
+		note[used] = '\0';
+}
+
 /*
  * One layer of the configuration over *rc: 0 (also when the file does not
  * exist, or is not readable and was not asked for by -c), or 2 for a
- * broken file. Warnings (a newer ptop's keys) go to stderr.
+ * broken file (said on stderr). Warnings (a newer ptop's keys, a skipped
+ * file) go to o->warn: curses would hide stderr.
  */
-static int load_layer(const char *path, struct cfg *rc, bool asked,
-		      bool *unreadable)
+static int load_layer(struct ptop_opts *o, const char *path, struct cfg *rc,
+		      bool asked, bool *unreadable)
 {
 	static char err[4400], warn[2048];
+	char one[600];
 	const char *l, *nl;
 	int ret;
 
 	warn[0] = '\0';
 	ret = cfg_load_warn(path, rc, err, sizeof(err), warn, sizeof(warn));
-	for (l = warn; (nl = strchr(l, '\n')); l = nl + 1)
-		fprintf(stderr, "ptop: warning: %.*s\n", (int)(nl - l), l);
+	for (l = warn; (nl = strchr(l, '\n')); l = nl + 1) {
+		snprintf(one, sizeof(one), "warning: %.*s", (int)(nl - l), l);
+		add_note(o->warn, sizeof(o->warn), one);
+	}
 	if (ret == -EACCES && !asked) {
 		/* e.g. sudo -u with $HOME still the caller's: skipped */
-		fprintf(stderr, "ptop: %s (skipped)\n", err);
+		snprintf(one, sizeof(one), "%.400s (skipped)", err);
+		add_note(o->warn, sizeof(o->warn), one);
 		*unreadable = true;
 		return 0;
 	}
@@ -401,16 +418,17 @@ static int load_config(struct ptop_opts *o, struct cfg *rc)
 		return 0;
 	if (o->cfg_file) {
 		snprintf(o->cfg_path, sizeof(o->cfg_path), "%s", o->cfg_file);
-		return load_layer(o->cfg_path, rc, true, &unreadable);
+		return load_layer(o, o->cfg_path, rc, true, &unreadable);
 	}
 	n = cfg_system_paths(sys, 8);
 	for (i = 0; i < n; i++)
-		if (load_layer(sys[i], rc, false, &unreadable))
+		if (load_layer(o, sys[i], rc, false, &unreadable))
 			return 2;
 	if (cfg_default_path(o->cfg_path, sizeof(o->cfg_path)))
 		o->cfg_path[0] = '\0';
 	unreadable = false;
-	if (o->cfg_path[0] && load_layer(o->cfg_path, rc, false, &unreadable))
+	if (o->cfg_path[0] &&
+	    load_layer(o, o->cfg_path, rc, false, &unreadable))
 		return 2;
 	if (unreadable)
 		o->cfg_path[0] = '\0';	/* and 's' does not save */
@@ -437,12 +455,21 @@ static int resolve_columns(struct ui_app *app, struct ptop_opts *o,
 		memcpy(app->cols, rc->cols, rc->ncols * sizeof(app->cols[0]));
 		n = rc->ncols;
 	} else {
-		if (!o->cols)
+		/* the view's own defaults fit 80 columns; batch keeps its set */
+		bool view = !o->batch && isatty(STDOUT_FILENO);
+
+		app->cols_default = !o->cols;
+		if (!o->cols && view)
+			o->cols = app->threads ? ptop_cols_default_view_threads :
+						 ptop_cols_default_view;
+		else if (!o->cols)
 			o->cols = app->threads ? ptop_cols_default_threads :
 						 ptop_cols_default;
 		n = ptop_col_parse_list(o->cols, app->cols, PTOP_COL__COUNT * 2,
 					bad, sizeof(bad));
 	}
+	if (n == -EEXIST)
+		return usage_error("column '%s' listed twice", bad);
 	if (n < 0)
 		return usage_error("unknown column '%s' (see --list-columns)", bad);
 	app->ncols = n;
@@ -512,6 +539,9 @@ static int run(struct ui_app *app, const struct ptop_opts *o, struct cfg *rc)
 
 	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
 	signal(SIGPIPE, SIG_IGN);
+	snprintf(app->warn, sizeof(app->warn), "%s", o->warn);
+	if ((o->batch || !isatty(STDOUT_FILENO)) && app->warn[0])
+		fprintf(stderr, "ptop: %s\n", app->warn);
 	if (o->batch || !isatty(STDOUT_FILENO))
 		status = ui_batch_run(app, stdout);
 	else

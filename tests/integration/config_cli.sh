@@ -52,6 +52,7 @@ check_broken() {	# content, line, words
 check_broken 'version=1\ncolumns=PID,nosuch\n' 2 "unknown column 'nosuch'"
 check_broken 'version=0\n' 1 "unsupported version"
 check_broken 'version=x\n' 1 "unsupported version"
+check_broken 'version=1\ncolumns=PID,PID,PID\n' 2 "column 'PID' listed twice"
 check_broken 'delay=-1\n' 1 "bad delay"
 check_broken 'tree=maybe\n' 1 "bad value"
 check_broken 'version=1\n\x01\x02\x03\n' 2 "binary data"
@@ -70,7 +71,7 @@ check_newer() {	# content, line, words
 	cmp -s "$rc" "$tmp/before" || bad "newer: the config was changed"
 }
 check_newer 'version=1\nfrobnicate=1\ncolumns=PID,COMMAND\n' 2 "unknown key 'frobnicate' (from a newer ptop?): ignored"
-check_newer 'version=2\ncolumns=PID,COMMAND\nmeters=cpu,mem\n' 1 "version 2 is newer than this ptop's (1)"
+check_newer 'version=2\ncolumns=PID,COMMAND\ngraphs=cpu,mem\n' 1 "version 2 is newer than this ptop's (1)"
 
 # a broken file is refused even when options would override it
 printf 'sort=nosuch\n' > "$rc"

@@ -111,6 +111,13 @@ static void test_round_trip(void **state)
 	c.tree = true;
 	c.threads = true;
 	snprintf(c.source, sizeof(c.source), "procfs");
+	/* the view's settings, all away from their defaults */
+	assert_true(c.show_exited && c.meters && !c.hide_kthreads);
+	assert_int_equal(c.colors, CFG_COLORS_DEFAULT);
+	c.show_exited = false;
+	c.meters = false;
+	c.hide_kthreads = true;
+	c.colors = CFG_COLORS_MONO;
 	/* the directory does not exist yet: created */
 	assert_int_equal(cfg_save(f->path, &c, f->err, sizeof(f->err)), 0);
 	assert_int_equal(stat(f->path, &st), 0);
@@ -128,6 +135,10 @@ static void test_round_trip(void **state)
 	assert_true(d.tree);
 	assert_true(d.threads);
 	assert_string_equal(d.source, "procfs");
+	assert_false(d.show_exited);
+	assert_false(d.meters);
+	assert_true(d.hide_kthreads);
+	assert_int_equal(d.colors, CFG_COLORS_MONO);
 }
 
 static void test_comments_blank_spaces(void **state)
@@ -190,13 +201,17 @@ static void test_broken(void **state)
 	BROKEN(f, "version=-1\n", 1, "unsupported version");
 	BROKEN(f, "version=\n", 1, "unsupported version");
 	/* a newer ptop's key does not excuse a broken value after it */
-	snprintf(buf, sizeof(buf), "%smeters=cpu\ndelay=fast\n", head);
+	snprintf(buf, sizeof(buf), "%sgraphs=cpu\ndelay=fast\n", head);
 	BROKEN(f, buf, 5, "bad delay 'fast'");
 	snprintf(buf, sizeof(buf), "%scolumns=PID,bogus,COMMAND\n", head);
 	BROKEN(f, buf, 4, "unknown column 'bogus'");
 	BROKEN(f, "columns=\n", 1, "unknown column");
 	BROKEN(f, "sort=nope\n", 1, "unknown sort column 'nope'");
 	BROKEN(f, "source=magic\n", 1, "unknown source 'magic'");
+	BROKEN(f, "colors=rainbow\n", 1, "bad colors 'rainbow'");
+	BROKEN(f, "exited=2\n", 1, "bad value '2' for exited");
+	BROKEN(f, "meters=\n", 1, "bad value '' for meters");
+	BROKEN(f, "columns=PID,total,PID\n", 1, "column 'PID' listed twice");
 	BROKEN(f, "just some words\n", 1, "expected key=value");
 	/* over-long line */
 	memset(buf, 'a', sizeof(buf));
@@ -214,7 +229,7 @@ static void test_broken(void **state)
 static void test_newer_keys_warn(void **state)
 {
 	struct fixture *f = *state;
-	const char *data = "version=3\ncolumns=PID,COMMAND\nmeters=cpu,mem\n"
+	const char *data = "version=3\ncolumns=PID,COMMAND\ngraphs=cpu,mem\n"
 			   "delay=0.5\ncolour.header=blue\n";
 	char warn[1024] = "", want[1024];
 	struct cfg c;
@@ -227,7 +242,7 @@ static void test_newer_keys_warn(void **state)
 	assert_true(c.delay_s == 0.5);
 	snprintf(want, sizeof(want),
 		 "%s:1: version 3 is newer than this ptop's (1): its keys this ptop does not know are ignored\n"
-		 "%s:3: unknown key 'meters' (from a newer ptop?): ignored\n"
+		 "%s:3: unknown key 'graphs' (from a newer ptop?): ignored\n"
 		 "%s:5: unknown key 'colour.header' (from a newer ptop?): ignored\n",
 		 f->path, f->path, f->path);
 	assert_string_equal(warn, want);
