@@ -17,6 +17,7 @@
  * module's own hierarchy (acct.c), as the kernel's children lists need
  * tasklist_lock, which modules cannot take.
  */
+#include <linux/binfmts.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -46,7 +47,7 @@ static void send(u32 type, struct task_struct *t, struct task_struct *other,
 		ev.other_pid = task_pid_nr(other);
 		ev.other_tgid = task_tgid_nr(other);
 	}
-	__get_task_comm(ev.comm, sizeof(ev.comm), t);
+	get_task_comm(ev.comm, t);
 	if (ptop_ts_nl_event(&ev))
 		atomic_long_inc(&events_failed);
 	else
@@ -119,7 +120,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		.time_ns = ktime_get_boottime_ns(),
 	};
 
-	__get_task_comm(ev.comm, sizeof(ev.comm), p);
+	get_task_comm(ev.comm, p);
 	if (ptop_ts_nl_event(&ev))
 		atomic_long_inc(&events_failed);
 	else

@@ -17,7 +17,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
-#include <linux/version.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 #define PTOP_TS_STATE_NAME "ptop_taskstats_state"
@@ -123,7 +123,7 @@ out:
 	return ret;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 6, 0)
+#ifdef PTOP_HAVE_PROC_OPS
 static const struct proc_ops ptop_ts_fops = {
 	.proc_open = ptop_ts_open,
 	.proc_release = ptop_ts_release,
