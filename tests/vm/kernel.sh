@@ -179,10 +179,18 @@ km_fetch_image() {
 		return 1
 	fi
 	km_apt_setup "$km_release" "$km_suites" || return 1
-	for p in "linux-image-$kver-unsigned" "linux-image-$kver"; do
-		km_download "$km_release" "$cache/deb" "$p" && return 0
-	done
-	return 1
+	km_download "$km_release" "$cache/deb" "linux-image-$kver-unsigned" 2>/dev/null && return 0
+	# 7.x: linux-image-KVER is only a package of dependencies; the kernel
+	# is in linux-binary-KVER, its modules in linux-modules-KVER
+	if km_apt "$km_release" apt-cache show "linux-binary-$kver" >/dev/null 2>&1; then
+		p="linux-binary-$kver linux-modules-$kver"
+		km_apt "$km_release" apt-cache show "linux-base-$kver" >/dev/null 2>&1 &&
+			p="$p linux-base-$kver"
+		# shellcheck disable=SC2086
+		km_download "$km_release" "$cache/deb" $p
+		return
+	fi
+	km_download "$km_release" "$cache/deb" "linux-image-$kver"
 }
 
 # km_chroot SERIES KVER: build/vm/KVER/chroot, a minbase debootstrap of the
