@@ -7,6 +7,7 @@
  *
  * /proc/ptop_taskstats_state: the module's own allocations, for tests.
  */
+#include <generated/utsrelease.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
@@ -147,6 +148,8 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	u64 folds, unfolded, late, tail_ns;
 
 	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
+	/* the kernel the module was built for (its vermagic): ptop --version */
+	seq_printf(m, "built_for %s\n", UTS_RELEASE);
 	seq_printf(m, "seq %llu\n", ptop_ts_seq_now());
 	seq_printf(m, "answers %ld\n", atomic_long_read(&ptop_ts_answers));
 	seq_printf(m, "open_files %ld\n", atomic_long_read(&ptop_ts_open_files));

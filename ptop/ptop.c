@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "config/cfg.h"
@@ -130,6 +131,31 @@ static void list_columns(void)
 		       ptop_cols[i].help);
 }
 
+/* ptop's version and, when the module is loaded, its version and kernel */
+static void print_version(void)
+{
+	char line[256], ver[64] = "", kern[128] = "";
+	FILE *f = fopen("/proc/ptop_taskstats_state", "r");
+	struct utsname u;
+
+	printf("ptop %s\n", PTOP_VERSION);
+	if (!f) {
+		printf("module ptop_taskstats: not loaded\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "version %63s", ver) == 1)
+			continue;
+		sscanf(line, "built_for %127s", kern);
+	}
+	fclose(f);
+	if (uname(&u))
+		u.release[0] = '\0';
+	printf("module ptop_taskstats %s, built for kernel %s (running %s)\n",
+	       ver[0] ? ver : "?", kern[0] ? kern : "? (module older than 0.1.0)",
+	       u.release);
+}
+
 static void list_sources(void)
 {
 	const struct ptop_src_ops *const *l = ptop_src_list();
@@ -230,7 +256,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("ptop %s\n", PTOP_VERSION);
+			print_version();
 			return 0;
 		default:
 			usage(stderr);
@@ -315,6 +341,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptop: no usable source: %s\n", app.err);
 		return ret == -EINVAL ? 2 : 1;
 	}
+	/* auto fell back past the better sources: say why (batch: stderr) */
+	if (!strcmp(source, "auto") && app.err[0] && batch)
+		fprintf(stderr, "ptop: using source %s: %s\n", app.src->ops->name, app.err);
+	app.err[0] = '\0';
 	app.view.source = app.src->ops->name;
 	ptop_snapper_init(&app.snap, app.src);
 	ptop_interval_init(&app.iv);
