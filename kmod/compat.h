@@ -14,11 +14,27 @@
  * Checked against the headers (and kernel/exit.c, fs/exec.c,
  * fs/coredump.c) of Debian's 5.10.0-46, 6.1.0-57, 6.12.118 and 7.2.13.
  */
-#ifndef PTOP_COMPAT_H
-#define PTOP_COMPAT_H
+#ifndef _PTOP_TS_COMPAT_H
+#define _PTOP_TS_COMPAT_H
 
 #include <linux/version.h>
 #include <linux/sched/signal.h>
+#include <net/genetlink.h>
+
+/*
+ * Flags of the "events" multicast group: joining it needs CAP_NET_ADMIN.
+ * genl_bind() checks GENL_MCAST_CAP_* since 6.7 and in the stable
+ * backports (6.1.69+, 5.15.145+, 5.10.205+); GENL_UNS_ADMIN_PERM, which
+ * looks alike, is a command flag and means nothing on a group. A kernel
+ * without the flag lets anyone join, which is harmless as the module
+ * sends nothing to the group (events go to each listening socket, see
+ * events.c): the group stays only so that older readers resolve it.
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define PTOP_TS_MCGRP_ADMIN	GENL_MCAST_CAP_NET_ADMIN
+#else
+#define PTOP_TS_MCGRP_ADMIN	0
+#endif
 
 /* struct proc_ops for /proc files: 5.6 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 6, 0)
@@ -97,4 +113,4 @@ static inline struct pid *ptop_find_ge_pid(int nr, struct pid_namespace *ns)
 #endif
 }
 
-#endif /* PTOP_COMPAT_H */
+#endif /* _PTOP_TS_COMPAT_H */

@@ -10,8 +10,10 @@
  *
  * A dump with PTOP_TS_CMDF_STEAL makes its socket a steal listener, and
  * PTOP_TS_CMD_LISTEN (A_FLAGS 1/0) an events listener, until the socket
- * is released (listen.c). Events go to the multicast group
- * PTOP_TS_EVENTS_GROUP, one PTOP_TS_CMD_EVENT message per event.
+ * is released (listen.c). Events go to each events listener's socket, one
+ * PTOP_TS_CMD_EVENT message per event (events.c says why not to the
+ * multicast group PTOP_TS_EVENTS_GROUP, which stays, needing
+ * CAP_NET_ADMIN to join where the kernel can check that: compat.h).
  */
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
@@ -171,7 +173,7 @@ static const struct genl_ops ptop_ts_nl_ops[] = {
 };
 
 static const struct genl_multicast_group ptop_ts_nl_mcgrps[] = {
-	{ .name = PTOP_TS_EVENTS_GROUP, .flags = GENL_UNS_ADMIN_PERM },
+	{ .name = PTOP_TS_EVENTS_GROUP, .flags = PTOP_TS_MCGRP_ADMIN },
 };
 
 static struct genl_family ptop_ts_nl_family __ro_after_init = {
@@ -189,14 +191,17 @@ static struct genl_family ptop_ts_nl_family __ro_after_init = {
 #endif
 };
 
-/* One event to the multicast group; any context. 0 or -errno. */
-int ptop_ts_nl_event(const struct ptop_ts_event *ev)
+/*
+ * One event to the socket portid of the initial network namespace (the
+ * family is not netnsok: no other one can listen). Never sleeps: a full
+ * receive buffer drops it (the socket then reads ENOBUFS). 0 or -errno.
+ */
+int ptop_ts_nl_event(u32 portid, const struct ptop_ts_event *ev)
 {
 	struct sk_buff *skb;
 	void *hdr;
-	int ret;
 
-	skb = genlmsg_new(nla_total_size(sizeof(*ev)), GFP_ATOMIC);
+	skb = genlmsg_new(nla_total_size(sizeof(*ev)), GFP_NOWAIT | __GFP_NOWARN);
 	if (!skb)
 		return -ENOMEM;
 	hdr = genlmsg_put(skb, 0, 0, &ptop_ts_nl_family, 0, PTOP_TS_CMD_EVENT);
@@ -205,8 +210,7 @@ int ptop_ts_nl_event(const struct ptop_ts_event *ev)
 		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
-	ret = genlmsg_multicast(&ptop_ts_nl_family, skb, 0, 0, GFP_ATOMIC);
-	return ret == -ESRCH ? 0 : ret;
+	return genlmsg_unicast(&init_net, skb, portid);
 }
 
 int ptop_ts_nl_init(void)

@@ -130,6 +130,10 @@ int ptop_ts_listen_init(void);
 void ptop_ts_listen_exit(void);
 void ptop_ts_listen_file(bool on);
 int ptop_ts_listen_nl(const struct net *net, u32 portid, u32 kinds, bool on);
+void ptop_ts_listen_events_each(void (*fn)(u32 portid,
+					   struct pid_namespace *ns,
+					   void *arg),
+				void *arg);
 void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
 			   bool *events_attached);
 
@@ -151,7 +155,7 @@ void ptop_ts_events_exit(struct task_struct *p, bool group_dead);
 void ptop_ts_events_counts(long *sent, long *failed);
 
 /* proc.c, netlink.c */
-int ptop_ts_nl_event(const struct ptop_ts_event *ev);
+int ptop_ts_nl_event(u32 portid, const struct ptop_ts_event *ev);
 int ptop_ts_proc_init(void);
 void ptop_ts_proc_exit(void);
 int ptop_ts_nl_init(void);

@@ -209,13 +209,18 @@ static void format_cumtime(uint64_t ns, char *buf, size_t len)
 			 (unsigned long long)(cs % 100));
 }
 
+bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r)
+{
+	return c->miss && (r->missing & c->miss);
+}
+
 void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		     const struct ptop_interval *iv, char *buf, size_t len)
 {
 	char tmp[64];
 	double secs;
 
-	if (c->miss && (r->missing & c->miss)) {
+	if (ptop_col_missing(c, r)) {
 		snprintf(buf, len, "-");
 		return;
 	}

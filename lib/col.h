@@ -78,6 +78,8 @@ int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 /* Union of the columns' needs. */
 unsigned int ptop_col_needs(const int *ids, int n);
 
+/* The source cannot fill this cell for this row (it shows "-"). */
+bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r);
 /* Format one cell (no padding); "-" when the source cannot fill it. */
 void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		     const struct ptop_interval *iv, char *buf, size_t len);

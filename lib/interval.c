@@ -478,7 +478,10 @@ static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
 	if (cur->sys_apart & PTOP_SYS_IRQ_APART)
 		iv->irq_ns = sat_sub(cur->cpu.irq_ns, prev->cpu.irq_ns, &ignore);
 	if (cur->flags & PTOP_SAMPLE_INEXACT)
-		iv->flags |= PTOP_IV_INEXACT;
+		iv->flags |= PTOP_IV_LOST;
+	iv->nlost = cur->nlost;
+	iv->tol_ppm = cur->tol_ppm;
+	iv->res_ns = cur->res_ns;
 }
 
 int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
@@ -511,6 +514,8 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	apply_xc(&w);
 	system_parts(iv, prev, cur);
 	sum_rows(iv);
+	ptop_verdict_judge(iv, prev->window_ns, cur->window_ns,
+			   prev->flags & PTOP_SAMPLE_UNSETTLED);
 out:
 	free(w.xsub);
 	free(w.csub);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include "snap.h"
+#include "verdict.h"
 
 /* struct ptop_row.missing: fields the source cannot give for this row */
 #define PTOP_MISS_STEAL		(1U << 0)
@@ -46,7 +47,8 @@ struct ptop_row {
 };
 
 /* struct ptop_interval.flags */
-#define PTOP_IV_INEXACT		(1U << 0) /* source lost data or clamped */
+#define PTOP_IV_INEXACT		(1U << 0) /* !verdict.exact */
+#define PTOP_IV_LOST		(1U << 1) /* the source lost data */
 
 struct ptop_interval {
 	uint64_t interval_ns;
@@ -68,6 +70,12 @@ struct ptop_interval {
 	uint64_t clamped_ns;	/* time dropped to avoid a negative delta */
 	uint64_t unfolded_ns;	/* dead time with no live ancestor to go to */
 	size_t nexited;		/* thread groups that died in the interval */
+	unsigned int nlost;	/* of them: final counters lost */
+	/* the source's tolerance (struct ptop_src) */
+	unsigned int tol_ppm;
+	uint64_t res_ns;
+	/* exact or not, and why: see verdict.h */
+	struct ptop_verdict verdict;
 };
 
 void ptop_interval_init(struct ptop_interval *iv);

@@ -120,30 +120,34 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct kp_priv *p = src->priv;
 	struct ptop_ts_cmd cmd;
-	uint64_t since = p->since.seq;
+	uint64_t since = p->since.seq, first_ns = 0;
 	int page = 0, ret;
 	ssize_t len;
 
 	ptop_kmod_cmd(&p->since, &cmd);
-	for (;;) {
-		const struct ptop_ts_answer *a;
-
+	for (;; page++) {
 		len = kp_ask(src, &cmd);
 		if (len < 0)
 			return len;
 		ret = ptop_kmod_parse(&p->since, since, page, p->buf, len, out,
 				      src->err, sizeof(src->err));
-		if (ret)
+		if (!ret) {
+			const struct ptop_ts_answer *a = (const void *)p->buf;
+
+			/* each page is a pass of its own: the window spans them */
+			if (!page)
+				first_ns = a->time_ns;
+			else if (a->time_ns > first_ns)
+				out->window_ns = a->time_ns - first_ns;
+			ret = ptop_kmod_next_page(a, page, &cmd, out, src->err,
+						  sizeof(src->err));
+		}
+		if (ret < 0)
 			return ret;
-		a = (const void *)p->buf;
-		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid) {
+		if (!ret) {
 			src->caps = ptop_kmod_caps(&p->since);
 			return 0;
 		}
-		cmd.start_pid = a->next_pid;
-		if (a->flags & PTOP_TS_ANSF_RESYNC)
-			cmd.since_seq = 0;
-		page++;
 	}
 }
 

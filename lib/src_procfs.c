@@ -169,6 +169,9 @@ static int procfs_open(struct ptop_src *src)
 	pp->has_schedstat = procfs_probe_schedstat(pp);
 	src->priv = pp;
 	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW;
+	/* 1%, and every counter read rounded down to a clock tick */
+	src->tol_ppm = 10000;
+	src->res_ns = ptop_pfs_ticks_ns(&pp->pfs, 1);
 	if (pp->has_schedstat)
 		src->caps |= PTOP_CAP_RDELAY;
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);

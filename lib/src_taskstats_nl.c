@@ -370,6 +370,9 @@ static int taskstats_nl_open(struct ptop_src *src)
 		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW;
 	if (p->precise)
 		src->caps |= PTOP_CAP_NS | PTOP_CAP_RDELAY;
+	/* 1%; without ns runtimes each counter is tick-sampled as well */
+	src->tol_ppm = 10000;
+	src->res_ns = p->precise ? 0 : ptop_pfs_ticks_ns(&p->pfs, 1);
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
 	snprintf(src->note, sizeof(src->note), "%s%s%s; c* counts from open",
 		 p->precise ? "ns runtimes (cpu_run_virtual_total)" :
@@ -391,6 +394,7 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 
 	p->acct.gen++;
 	p->acct.lost = 0;
+	p->acct.nlost = 0;
 	p->acct.out = out;
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	ret = ptop_pfs_sample_begin(&p->pfs, out);
@@ -417,6 +421,7 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 out:
 	if (p->acct.lost)
 		out->flags |= PTOP_SAMPLE_INEXACT;
+	out->nlost = p->acct.nlost;
 	p->acct.out = NULL;
 	return ret;
 }

@@ -243,6 +243,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 			g->uid = c->uid;
 	} else {
 		a->lost = 1;
+		a->nlost++;
 	}
 	t->dead = 1;
 	t->dead_gen = a->gen;

@@ -76,6 +76,7 @@ struct ptop_tsacct {
 	uint64_t tick_ns;	/* start estimates are truncated to a tick */
 	unsigned int thread_flags; /* added to THREAD records (HAS_RDELAY) */
 	int lost;		/* set when data was lost (caller resets) */
+	unsigned int nlost;	/* threads closed without final counters */
 	struct ptop_sample *out; /* EXIT records go here */
 };
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "emit.h"
 
 /*
  * The stock sources read every task one after the other: on a machine
@@ -73,31 +74,53 @@ void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns)
 		;
 }
 
+/* 0 when written, 1 (message in app->err) when not; EPIPE is not an error */
+static int batch_status(struct ui_app *app, int ret, bool *done)
+{
+	if (ret == -EPIPE) {
+		*done = true;	/* reader went away: quietly */
+		return 0;
+	}
+	if (ret) {
+		*done = true;
+		snprintf(app->err, sizeof(app->err), "writing output: %s",
+			 strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
+
 int ui_batch_run(struct ui_app *app, FILE *out)
 {
+	struct ui_emit e;
 	uint64_t deadline = 0;
 	long shown = 0;
-	int ret;
+	bool done = false;
+	int ret, status = 0;
 
-	if (app->src->note[0] && app->view.format == UI_FMT_TEXT)
+	/* the text format says what the source cannot measure, as a comment */
+	if (app->src->note[0] && (!app->view.format ||
+				  !strcmp(app->view.format->name, "text")))
 		fprintf(out, "# source %s: %s\n", app->src->ops->name,
 			app->src->note);
-	for (;;) {
+	ui_emit_init(&e, out, app->view.format, &app->view);
+	while (!done) {
 		ret = ui_app_step(app);
-		if (ret < 0)
-			return 1;
-		if (ret > 0) {
-			ret = ui_batch_print(out, &app->view, &app->iv, shown == 0);
-			if (ret == -EPIPE)
-				return 0;	/* reader went away: quietly */
-			if (ret) {
-				snprintf(app->err, sizeof(app->err),
-					 "writing output: %s", strerror(-ret));
-				return 1;
-			}
-			if (app->count > 0 && ++shown >= app->count)
-				return 0;
+		if (ret < 0) {
+			status = 1;
+			break;
 		}
-		ui_app_wait(app, &deadline);
+		if (ret > 0) {
+			status = batch_status(app, ui_emit_interval(&e, &app->iv),
+					      &done);
+			if (app->count > 0 && ++shown >= app->count)
+				done = true;
+		}
+		if (!done)
+			ui_app_wait(app, &deadline);
 	}
+	ret = ui_emit_end(&e);
+	if (!status)
+		status = batch_status(app, ret, &done);
+	return status;
 }

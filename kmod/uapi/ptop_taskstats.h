@@ -168,13 +168,13 @@ enum ptop_ts_attr {
 	PTOP_TS_A_ANSWER,	/* binary struct ptop_ts_answer, reply */
 	PTOP_TS_A_CPUS,		/* binary ncpu * struct ptop_ts_cpu, reply */
 	PTOP_TS_A_RECORD,	/* binary struct ptop_ts_record, reply */
-	PTOP_TS_A_EVENT,	/* binary struct ptop_ts_event, multicast */
+	PTOP_TS_A_EVENT,	/* binary struct ptop_ts_event, event */
 	PTOP_TS_A_PAD,
 	__PTOP_TS_A_MAX,
 };
 #define PTOP_TS_A_MAX (__PTOP_TS_A_MAX - 1)
 
-/* Process events (multicast group PTOP_TS_EVENTS_GROUP) */
+/* Process events, to each socket that sent PTOP_TS_CMD_LISTEN 1 */
 enum ptop_ts_event_type {
 	PTOP_TS_EV_FORK = 1,
 	PTOP_TS_EV_EXEC = 2,
