@@ -181,6 +181,14 @@ static void push_group(void *arg, const struct ptop_tri *c,
 	push(gr, g->twins || again);
 }
 
+/* an exiting user task with its mm still set: see ANSF_EXIT_BEFORE_MM */
+static bool exit_before_mm;
+
+bool ptop_ts_exit_before_mm(void)
+{
+	return READ_ONCE(exit_before_mm);
+}
+
 static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 {
 	struct signal_struct *sig = p->signal;
@@ -196,6 +204,8 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	u64 steal, p_rt = 0;
 	struct ptop_tri tot;
 
+	if (unlikely(p->mm && !READ_ONCE(exit_before_mm)))
+		WRITE_ONCE(exit_before_mm, true);
 	/* p is on this CPU: its runtime since the last tick is included */
 	ptop_ts_fill_thread(&th.rec, p);
 	th.rec.exit_code = p->exit_code;

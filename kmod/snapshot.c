@@ -685,6 +685,8 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
 		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+	if (ptop_ts_exit_before_mm())
+		snap->ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
 
 	/*
 	 * Exits recorded after answer since_seq began and before this pass
