@@ -150,7 +150,7 @@ $(B)/gen/ui_encoders.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 $(B)/obj/ui/emit.o: $(B)/gen/ui_encoders.h
 $(B)/obj/ui/emit.o: override CPPFLAGS += -I$(B)/gen
-.PHONY: FORCE
+.PHONY: FORCE install-setcap
 
 $(LIB_A): $(call obj,$(LIB_SRCS))
 	$(call say,AR,$@)
@@ -332,8 +332,14 @@ uninstall:
 	@if [ -d "$(DESTDIR)$(DKMSSRCDIR)/ptop_taskstats-$(VERSION)" ]; then \
 		echo "the module's sources stay in $(DESTDIR)$(DKMSSRCDIR)/ptop_taskstats-$(VERSION): make dkms-uninstall"; fi
 
+# the taskstats source for normal users: CAP_NET_ADMIN as a file capability
+# (a running ptop keeps only what its source needs: --drop-capabilities)
+install-setcap:
+	setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/ptop"
+	$(if $(wildcard ptop/tstime.c),setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/tstime")
+
 clean:
-	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib
+	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen
 	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean BUILD_DIR=$(abspath $(B))/kmod)
 
 -include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS)))

@@ -23,7 +23,7 @@ _ptop()
 	local cmd=${COMP_WORDS[0]} cols prefix
 	local opts="-b --batch -d --delay= -n --iterations= -o --columns=
 		-s --sort= -p --pid= --threads --source= --tree --events --format= --top=
-		-c --config= --no-config --list-columns --list-sources --list-formats
+		-c --config= --no-config --drop-capabilities= --list-columns --list-sources --list-formats
 		-h --help -V --version"
 	local sources="auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs"
 
@@ -62,6 +62,10 @@ _ptop()
 		;;
 	--source)
 		COMPREPLY=($(compgen -W "$sources" -- "$cur"))
+		return
+		;;
+	--drop-capabilities)
+		COMPREPLY=($(compgen -W "off basic strict" -- "$cur"))
 		return
 		;;
 	-c | --config)

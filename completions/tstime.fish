@@ -12,7 +12,7 @@ function __tstime_no_command
             continue
         end
         switch $t
-            case -o --output -f --format
+            case -o --output -f --format -r --repeat --warmup
                 set skip 1
             case '-*'
             case '*'
@@ -32,7 +32,10 @@ complete -c tstime -n __tstime_no_command -l json -d 'one JSON object'
 complete -c tstime -n __tstime_no_command -l tree -d 'CPU time per command name'
 complete -c tstime -n __tstime_no_command -l source -x -a 'kmod taskstats rusage' -d 'where the numbers come from'
 complete -c tstime -n __tstime_no_command -l no-wait -d 'stop when the command exits'
+complete -c tstime -n __tstime_no_command -s r -l repeat -x -d 'run N times, report statistics'
+complete -c tstime -n __tstime_no_command -l warmup -x -d 'unmeasured runs before the measured ones'
 complete -c tstime -n __tstime_no_command -s q -l quiet -d 'no warnings'
-complete -c tstime -n __tstime_no_command -s v -l verbose -d 'say which source was used'
+complete -c tstime -n __tstime_no_command -s v -l verbose -d 'the full report, as GNU time -v'
+complete -c tstime -n __tstime_no_command -l explain -d 'say which source was used, and why'
 complete -c tstime -n __tstime_no_command -s h -l help -d 'usage'
 complete -c tstime -n __tstime_no_command -s V -l version -d 'version'

@@ -44,6 +44,7 @@ static int __init ptop_ts_init(void)
 		ptop_ts_max_records = 16;
 	if (ptop_ts_exit_ring_size < 64)
 		ptop_ts_exit_ring_size = 64;
+	ptop_ts_budget_init();
 
 	ret = ptop_ts_exits_init();
 	if (ret)

@@ -55,7 +55,7 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	struct ptop_ts_dump *d;
 	int ret;
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return -ENOMEM;
 	d->q.cmd.cmd = PTOP_TS_CMD_PIDS;
@@ -81,6 +81,7 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	/* start runs in the requester's context */
 	d->q.pid_ns = get_pid_ns(task_active_pid_ns(current));
 	d->q.user_ns = get_user_ns(current_user_ns());
+	d->q.uid = current_euid();
 	ret = ptop_ts_snap_take(&d->q, &d->snap);
 	if (ret)
 		goto err_ns;

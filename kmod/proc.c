@@ -38,7 +38,7 @@ static int ptop_ts_open(struct inode *inode, struct file *file)
 {
 	struct ptop_ts_file *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
@@ -86,6 +86,7 @@ static ssize_t ptop_ts_write(struct file *file, const char __user *buf,
 		ptop_ts_listen_file(true);
 	}
 	f->q.cmd = cmd;
+	f->q.uid = current_euid();	/* the writer pins the answer */
 	f->off = 0;
 	f->asked = false;
 	ret = ptop_ts_snap_take(&f->q, &f->snap);
@@ -146,6 +147,9 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns;
+	unsigned long user_kb, all_kb;
+	size_t nonroot;
+	long refused;
 
 	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
 	/* the kernel the module was built for (its vermagic): ptop --version */
@@ -182,6 +186,11 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	ptop_ts_events_counts(&sent, &failed);
 	seq_printf(m, "events_sent %ld\n", sent);
 	seq_printf(m, "events_failed %ld\n", failed);
+	ptop_ts_budget_counts(&nonroot, &refused, &user_kb, &all_kb);
+	seq_printf(m, "answer_bytes_nonroot %zu\n", nonroot);
+	seq_printf(m, "answers_refused %ld\n", refused);
+	seq_printf(m, "user_answer_kb %lu\n", user_kb);
+	seq_printf(m, "all_answer_kb %lu\n", all_kb);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include "uapi/ptop_taskstats.h"
 
 struct pid;
@@ -34,6 +35,7 @@ struct ptop_ts_query {
 	struct ptop_ts_cmd cmd;
 	struct pid_namespace *pid_ns;
 	struct user_namespace *user_ns;
+	kuid_t uid;			/* euid of the asker: budget.c */
 };
 
 /* One answer: header, per-CPU array and records in one buffer. */
@@ -45,7 +47,16 @@ struct ptop_ts_snap {
 	struct ptop_ts_cpu *cpus;
 	struct ptop_ts_record *recs;
 	u32 cap;			/* records that fit */
+	kuid_t uid;			/* charged to (budget.c) */
 };
+
+/* budget.c: answers charged to the reader's memcg, bounded per uid */
+void ptop_ts_budget_init(void);
+void *ptop_ts_answer_alloc(kuid_t uid, size_t size, int *err);
+void ptop_ts_answer_free(kuid_t uid, void *buf, size_t size);
+void ptop_ts_budget_counts(size_t *nonroot, long *nrefused,
+			   unsigned long *user_max_kb,
+			   unsigned long *all_max_kb);
 
 /* snapshot.c */
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd);

@@ -561,10 +561,7 @@ static void walk_all(struct walk *w)
 
 void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 {
-	if (snap->buf) {
-		kvfree(snap->buf);
-		atomic_long_sub(snap->alloc, &ptop_ts_answer_bytes);
-	}
+	ptop_ts_answer_free(snap->uid, snap->buf, snap->alloc);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -619,6 +616,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	};
 	size_t hdr, size;
 	bool resync = false;
+	int ret;
 
 	ptop_ts_snap_free(snap);
 	mutex_lock(&ptop_ts_pass_lock);
@@ -649,13 +647,13 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 
 	hdr = sizeof(struct ptop_ts_answer) + ncpu * sizeof(struct ptop_ts_cpu);
 	size = hdr + (size_t)cap * sizeof(struct ptop_ts_record);
-	snap->buf = kvzalloc(size, GFP_KERNEL);
+	snap->buf = ptop_ts_answer_alloc(q->uid, size, &ret);
 	if (!snap->buf) {
 		mutex_unlock(&ptop_ts_pass_lock);
-		return -ENOMEM;
+		return ret;
 	}
 	snap->alloc = size;
-	atomic_long_add(size, &ptop_ts_answer_bytes);
+	snap->uid = q->uid;
 	snap->ans = snap->buf;
 	snap->cpus = snap->buf + sizeof(struct ptop_ts_answer);
 	snap->recs = snap->buf + hdr;

@@ -10,6 +10,7 @@
 #ifndef PTOP_SRC_H
 #define PTOP_SRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../kmod/uapi/ptop_taskstats.h"
@@ -78,6 +79,11 @@ struct ptop_sample {
 struct ptop_src_cfg {
 	const char *proc_root;	/* "/proc" unless a test fixture */
 	unsigned int need;	/* PTOP_NEED_* */
+	/*
+	 * A two-phase source may take its tight window (lib/rt_window.h) at
+	 * SCHED_FIFO, at most 5 ms: set when the caller wants that (root).
+	 */
+	int rt_window;
 	void *arg;		/* for a source given by ops (tests' fake) */
 };
 
@@ -91,6 +97,12 @@ struct ptop_src_ops {
 	/* Fill *out (already reset by the caller). */
 	int (*read)(struct ptop_src *src, struct ptop_sample *out);
 	void (*close)(struct ptop_src *src);
+	/*
+	 * The kernel checks CAP_NET_ADMIN at every request (genetlink
+	 * GENL_ADMIN_PERM, against the sender), not only at open: a
+	 * capability drop must keep it (lib/caps.h).
+	 */
+	bool asks_net_admin;
 };
 
 struct ptop_src {

@@ -213,4 +213,5 @@ const struct ptop_src_ops ptop_src_kmod_nl_ops = {
 	.open = kmod_nl_open,
 	.read = kmod_nl_read,
 	.close = kmod_nl_close,
+	.asks_net_admin = true,
 };

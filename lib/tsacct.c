@@ -514,6 +514,16 @@ void ptop_tsacct_scan_counters(struct ptop_tsacct *a, thread_t *t,
 	t->g->nseen++;
 }
 
+void ptop_tsacct_reread_counters(struct ptop_tsacct *a, thread_t *t,
+				 const struct ptop_tsacct_counters *c)
+{
+	uint64_t u, s;
+
+	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
+			    &u, &s);
+	ta_take_counters(t, c);
+}
+
 void ptop_tsacct_scan_end(struct ptop_tsacct *a)
 {
 	size_t i;

@@ -121,6 +121,18 @@ int ptop_tsacct_scan_thread(struct ptop_tsacct *a,
 void ptop_tsacct_scan_counters(struct ptop_tsacct *a,
 			       struct ptop_tsacct_thread *t,
 			       const struct ptop_tsacct_counters *c);
+/*
+ * The same thread's counters read again later in the same generation
+ * (the tight window of a two-phase snapshot): newer values, nothing else.
+ */
+void ptop_tsacct_reread_counters(struct ptop_tsacct *a,
+				 struct ptop_tsacct_thread *t,
+				 const struct ptop_tsacct_counters *c);
+/* Own user + system time as last reported, ns. */
+static inline uint64_t ptop_tsacct_thread_own(const struct ptop_tsacct_thread *t)
+{
+	return t->split.user_ns + t->split.sys_ns;
+}
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 				struct ptop_tsacct_group *g);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);

@@ -14,7 +14,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <sys/capability.h>
+
 #include "config/cfg.h"
+#include "lib/caps.h"
 
 #include "ui/app.h"
 #include "ui/curses_view.h"
@@ -32,6 +35,7 @@ enum {
 	OPT_FORMAT,
 	OPT_LIST_FORMATS,
 	OPT_TOP,
+	OPT_DROP_CAPS,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "drop-capabilities", required_argument, NULL, OPT_DROP_CAPS },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 	{ "list-sources", no_argument, NULL, OPT_LIST_SOURCES },
 	{ "list-formats", no_argument, NULL, OPT_LIST_FORMATS },
@@ -79,9 +84,14 @@ static void usage(FILE *f)
 "      --format=FMT       batch output: %s\n"
 "      --top=N            batch: the first N rows in sort order (openmetrics:\n"
 "                         default 10, the rest summed as \"other\")\n"
-"  -c, --config=FILE      read (and save to) FILE instead of the default\n"
+"  -c, --config=FILE      read (and save to) FILE alone instead of /etc/ptoprc,\n"
+"                         $XDG_CONFIG_DIRS/ptop/ptoprc and, over them,\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
 "      --no-config        ignore the config file (built-in defaults)\n"
+"      --drop-capabilities=off|basic|strict\n"
+"                         after opening the source, keep only the capabilities\n"
+"                         it needs (strict, default), also CAP_KILL (basic),\n"
+"                         or all (off)\n"
 "      --list-columns     the columns, with what each one means\n"
 "      --list-sources     the sources and whether they work here\n"
 "      --list-formats     the batch output formats\n"
@@ -223,7 +233,9 @@ static void list_sources(void)
 struct ptop_opts {
 	const char *cols, *sort, *source, *cfg_file;
 	bool batch, tree, no_config, delay_set, events;
+	enum ptop_caps_mode drop_caps;
 	char cfg_path[4096];	/* the file loaded (and saved by 's'); "" none */
+	char warn[512];		/* shown by the view, printed by batch */
 };
 
 /* One line, exit status 2. */
@@ -337,6 +349,13 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 		case OPT_NO_CONFIG:
 			o->no_config = true;
 			break;
+		case OPT_DROP_CAPS:
+			opt = ptop_caps_parse(optarg);
+			if (opt < 0)
+				return usage_error("bad --drop-capabilities '%s' (off, basic, strict)",
+						   optarg);
+			o->drop_caps = opt;
+			break;
 		case OPT_LIST_COLUMNS:
 			list_columns();
 			return 0;
@@ -362,30 +381,82 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 	return -1;
 }
 
-/* The config file under the options: 0, or 2 for a broken file. */
-static int load_config(struct ptop_opts *o, struct cfg *rc)
+/* "; "-separated, as much as fits: the view shows it, batch prints it */
+static void add_note(char *note, size_t len, const char *what)
 {
-	static char err[4400];
+	size_t used = strlen(note);
+
+	/* cut when full: the first warnings matter most */
+	if (used + 2 < len &&
+	    snprintf(note + used, len - used, "%s%s", used ? "; " : "", what) < 0)
+		note[used] = '\0';
+}
+
+/*
+ * One layer of the configuration over *rc: 0 (also when the file does not
+ * exist, or is not readable and was not asked for by -c), or 2 for a
+ * broken file (said on stderr). Warnings (a newer ptop's keys, a skipped
+ * file) go to o->warn: curses would hide stderr.
+ */
+static int load_layer(struct ptop_opts *o, const char *path, struct cfg *rc,
+		      bool asked, bool *unreadable)
+{
+	static char err[4400], warn[2048];
+	char one[600];
+	const char *l, *nl;
 	int ret;
 
-	cfg_defaults(rc);
-	if (o->no_config)
+	warn[0] = '\0';
+	ret = cfg_load_warn(path, rc, err, sizeof(err), warn, sizeof(warn));
+	for (l = warn; (nl = strchr(l, '\n')); l = nl + 1) {
+		snprintf(one, sizeof(one), "warning: %.*s", (int)(nl - l), l);
+		add_note(o->warn, sizeof(o->warn), one);
+	}
+	if (ret == -EACCES && !asked) {
+		/* e.g. sudo -u with $HOME still the caller's: skipped */
+		snprintf(one, sizeof(one), "%.400s (skipped)", err);
+		add_note(o->warn, sizeof(o->warn), one);
+		*unreadable = true;
 		return 0;
-	if (o->cfg_file)
-		snprintf(o->cfg_path, sizeof(o->cfg_path), "%s", o->cfg_file);
-	else if (cfg_default_path(o->cfg_path, sizeof(o->cfg_path)))
-		o->cfg_path[0] = '\0';
-	ret = o->cfg_path[0] ? cfg_load(o->cfg_path, rc, err, sizeof(err))
-			     : -ENOENT;
-	if (ret == -EACCES && !o->cfg_file) {
-		/* e.g. sudo -u with $HOME still the caller's: defaults */
-		fprintf(stderr, "ptop: %s (using defaults)\n", err);
-		o->cfg_path[0] = '\0';
-	} else if (ret && ret != -ENOENT) {
+	}
+	if (ret && ret != -ENOENT) {
 		/* never overwritten: the user fixes it */
 		fprintf(stderr, "ptop: %s\n", err);
 		return 2;
 	}
+	return 0;
+}
+
+/*
+ * The configuration under the options: the system-wide files, then the
+ * user's (config/cfg.h); -c FILE is that file alone. 0, or 2 for a broken
+ * file.
+ */
+static int load_config(struct ptop_opts *o, struct cfg *rc)
+{
+	static char sys[8][CFG_PATH_MAX];
+	bool unreadable = false;
+	int i, n;
+
+	cfg_defaults(rc);
+	if (o->no_config)
+		return 0;
+	if (o->cfg_file) {
+		snprintf(o->cfg_path, sizeof(o->cfg_path), "%s", o->cfg_file);
+		return load_layer(o, o->cfg_path, rc, true, &unreadable);
+	}
+	n = cfg_system_paths(sys, 8);
+	for (i = 0; i < n; i++)
+		if (load_layer(o, sys[i], rc, false, &unreadable))
+			return 2;
+	if (cfg_default_path(o->cfg_path, sizeof(o->cfg_path)))
+		o->cfg_path[0] = '\0';
+	unreadable = false;
+	if (o->cfg_path[0] &&
+	    load_layer(o, o->cfg_path, rc, false, &unreadable))
+		return 2;
+	if (unreadable)
+		o->cfg_path[0] = '\0';	/* and 's' does not save */
 	return 0;
 }
 
@@ -409,12 +480,21 @@ static int resolve_columns(struct ui_app *app, struct ptop_opts *o,
 		memcpy(app->cols, rc->cols, rc->ncols * sizeof(app->cols[0]));
 		n = rc->ncols;
 	} else {
-		if (!o->cols)
+		/* the view's own defaults fit 80 columns; batch keeps its set */
+		bool view = !o->batch && isatty(STDOUT_FILENO);
+
+		app->cols_default = !o->cols;
+		if (!o->cols && view)
+			o->cols = app->threads ? ptop_cols_default_view_threads :
+						 ptop_cols_default_view;
+		else if (!o->cols)
 			o->cols = app->threads ? ptop_cols_default_threads :
 						 ptop_cols_default;
 		n = ptop_col_parse_list(o->cols, app->cols, PTOP_COL__COUNT * 2,
 					bad, sizeof(bad));
 	}
+	if (n == -EEXIST)
+		return usage_error("column '%s' listed twice", bad);
 	if (n < 0)
 		return usage_error("unknown column '%s' (see --list-columns)", bad);
 	app->ncols = n;
@@ -455,10 +535,30 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 			app->src->ops->name, app->err);
 	app->err[0] = '\0';
 	app->view.source = app->src->ops->name;
+	app->auto_source = !strcmp(o->source, "auto");
 	ptop_snapper_init(&app->snap, app->src);
 	ptop_interval_init(&app->iv);
+	return 0;
+}
+
+/*
+ * The source's sockets and files are open: keep only what the run needs
+ * (lib/caps.h), before anything is drawn. 0 or 1.
+ */
+static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
+{
+	char err[256];
+
+	unsigned int needs = PTOP_CAPS_RT;
+
+	if (app->src->ops->asks_net_admin)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	if (ptop_caps_drop(o->drop_caps, needs, true, err, sizeof(err))) {
+		fprintf(stderr, "ptop: %s\n", err);
+		return 1;
+	}
 	/* snapshots at real-time priority when allowed: see ui/app.c */
-	app->rt_sampling = geteuid() == 0;
+	app->rt_sampling = ptop_caps_effective(CAP_SYS_NICE);
 	return 0;
 }
 
@@ -469,6 +569,9 @@ static int run(struct ui_app *app, const struct ptop_opts *o, struct cfg *rc)
 
 	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
 	signal(SIGPIPE, SIG_IGN);
+	snprintf(app->warn, sizeof(app->warn), "%s", o->warn);
+	if ((o->batch || !isatty(STDOUT_FILENO)) && app->warn[0])
+		fprintf(stderr, "ptop: %s\n", app->warn);
 	if (o->batch || !isatty(STDOUT_FILENO))
 		status = ui_batch_run(app, stdout);
 	else
@@ -486,7 +589,7 @@ int main(int argc, char **argv)
 {
 	static struct ui_app app = { .delay_s = 2.0 };
 	static struct cfg rc;
-	struct ptop_opts o = { 0 };
+	struct ptop_opts o = { .drop_caps = PTOP_CAPS_STRICT };
 	int status;
 
 	status = parse_options(argc, argv, &o, &app);
@@ -504,5 +607,9 @@ int main(int argc, char **argv)
 		status = open_source(&app, &o);
 	if (status)
 		return status;
+	if (drop_privileges(&app, &o)) {
+		ptop_src_close(app.src);
+		return 1;
+	}
 	return run(&app, &o, &rc);
 }
