@@ -150,6 +150,7 @@ void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
 
 /* steal.c: per-task steal from a sched_switch probe */
 bool ptop_ts_steal_clock(void);
+bool ptop_ts_exit_before_mm(void);
 bool ptop_ts_steal_attached(void);
 int ptop_ts_steal_attach(void);
 void ptop_ts_steal_detach(void);
