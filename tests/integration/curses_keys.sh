@@ -52,14 +52,27 @@ want=$(( ncpu <= 8 ? ncpu : 8 ))
 pane | grep -q 'Mem\[' && pane | grep -q 'Swp\[' && ok "memory and swap bars" || bad "no Mem/Swp bars"
 pane | grep -qE 'Tasks: [0-9]+, [0-9]+ thr; [0-9]+ running' && ok "task counts" || bad "task counts"
 pane | grep -qE 'Load: [0-9.]+ [0-9.]+ [0-9.]+ +Up: ' && ok "load and uptime" || bad "load, uptime"
-# the All bar's parts add up to ncpu x 100% (each shown with 2 decimals)
-legend=$(pane | grep -E '^user [0-9.]+ +sys' | head -1)
+# the verdict: exact, or inexact with its reasons (lib/verdict.c's words)
+if pane | grep -qE 'accounted [0-9.]+% of [0-9.]+%  exact$'; then
+	ok "the All bar says exact"
+elif pane | grep -qE 'accounted [0-9.]+% of [0-9.]+%  inexact$' &&
+     pane | sed -n 1p | grep -qE '  inexact: [a-z]+'; then
+	ok "the All bar says inexact, the top line why: $(pane | sed -n 1p | grep -oE 'inexact: .*')"
+else bad "no verdict on the All bar"; fi
+# the All bar's parts add up to ncpu x 100% (each shown with 2 decimals;
+# wide enough for every part)
+tm resize-window -t "$S" -x 160 -y 24
+wait_for '^user [0-9.]+ .*exited [0-9]+' 3
+legend=$(pane | grep -E '(^| )user [0-9.]+ +sys' | head -1)
 sum=$(awk '{ s = 0; for (i = 1; i < NF; i++) if ($i ~ /^(user|sys|steal|c\*|x\*|irq|unacc|idle)$/) s += $(i + 1); printf "%.2f", s }' <<<"$legend")
 if awk -v s="$sum" -v c="$ncpu" 'BEGIN { d = s - c * 100; exit !(d < 0.05 && d > -0.05) }'; then
 	ok "the All bar's parts sum to $sum% = $ncpu x 100% ($legend)"
 elif [[ $legend == *over* ]]; then
 	ok "accounted more than the capacity, and says so ($legend)"
 else bad "the All bar's parts sum to $sum%, not $ncpu x 100%: '$legend'"; fi
+
+tm resize-window -t "$S" -x 80 -y 24
+expect '^ *PID +USER .*COMMAND *$' "back at 80 columns"
 
 # --- keys -----------------------------------------------------------------
 keys F1
