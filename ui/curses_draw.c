@@ -343,9 +343,13 @@ static void status_line(const struct cv *cv, char *line, size_t len)
 		pos += snprintf(line + pos, len - pos, "  PAUSED");
 	if (pos < len && cv->have_iv)
 		pos += snprintf(line + pos, len - pos, "  %zu rows", cv->v.nrows);
-	if (pos < len && cv->v.show_exited && cv->v.nexited_shown)
-		pos += snprintf(line + pos, len - pos, " (%zu exited)",
-				cv->v.nexited_shown);
+	if (pos < len && cv->v.show_exited &&
+	    (cv->v.nexited_shown || cv->v.nexited_tiny))
+		pos += snprintf(line + pos, len - pos, " (%zu exited%s%.0zu%s)",
+				cv->v.nexited_shown,
+				cv->v.nexited_tiny ? ", " : "",
+				cv->v.nexited_tiny,
+				cv->v.nexited_tiny ? " at 0.00" : "");
 	if (pos < len && cv->v.tree && r && r->has_kids)
 		pos += snprintf(line + pos, len - pos, "  branch %u: %.2f%%",
 				r->r.pid, ptop_interval_pct(&app->iv, r->subtree_ns));
