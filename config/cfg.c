@@ -41,6 +41,31 @@ int cfg_default_path(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+int cfg_system_paths(char (*paths)[CFG_PATH_MAX], int max)
+{
+	const char *etc = getenv("PTOP_SYSCONFDIR");
+	const char *xdg = getenv("XDG_CONFIG_DIRS");
+	char dirs[CFG_PATH_MAX], *d[32], *tok, *save = NULL;
+	int n = 0, nd = 0;
+
+	if (!etc || !etc[0])
+		etc = "/etc";
+	if (n < max && snprintf(paths[n], CFG_PATH_MAX, "%s/ptoprc", etc) <
+	    CFG_PATH_MAX)
+		n++;
+	/* XDG: the first directory is the most important one: read last */
+	snprintf(dirs, sizeof(dirs), "%s", xdg && xdg[0] ? xdg : "/etc/xdg");
+	for (tok = strtok_r(dirs, ":", &save); tok && nd < 32;
+	     tok = strtok_r(NULL, ":", &save))
+		if (tok[0] == '/')	/* relative entries are invalid */
+			d[nd++] = tok;
+	while (nd-- > 0 && n < max)
+		if (snprintf(paths[n], CFG_PATH_MAX, "%s/ptop/ptoprc", d[nd]) <
+		    CFG_PATH_MAX)
+			n++;
+	return n;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -65,7 +90,11 @@ static int parse_bool(const char *v, bool *out)
 	return 0;
 }
 
-/* One key=value; 0 or -EINVAL with the reason in why. */
+/*
+ * One key=value: 0; CFG_WARN with a warning in why (a key or version of a
+ * newer ptop: ignored); -EINVAL with the reason in why.
+ */
+#define CFG_WARN 1
 static int parse_kv(struct cfg *c, const char *key, const char *val,
 		    char *why, size_t wlen)
 {
@@ -77,10 +106,15 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 	if (!strcmp(key, "version")) {
 		errno = 0;
 		l = strtol(val, &end, 10);
-		if (errno || end == val || *end || l != CFG_VERSION) {
+		if (errno || end == val || *end || l < 1) {
 			snprintf(why, wlen, "unsupported version '%s' (this ptop reads version %d)",
 				 val, CFG_VERSION);
 			return -EINVAL;
+		}
+		if (l > CFG_VERSION) {
+			snprintf(why, wlen, "version %ld is newer than this ptop's (%d): its keys this ptop does not know are ignored",
+				 l, CFG_VERSION);
+			return CFG_WARN;
 		}
 	} else if (!strcmp(key, "columns")) {
 		n = ptop_col_parse_list(val, c->cols, CFG_MAX_COLS, bad,
@@ -153,8 +187,10 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 		}
 		snprintf(c->source, sizeof(c->source), "%s", val);
 	} else {
-		snprintf(why, wlen, "unknown key '%s'", key);
-		return -EINVAL;
+		/* a newer ptop's key: its file stays usable here */
+		snprintf(why, wlen, "unknown key '%.64s' (from a newer ptop?): ignored",
+			 key);
+		return CFG_WARN;
 	}
 	return 0;
 }
@@ -175,7 +211,27 @@ static bool is_text(const char *s, size_t n)
 	return true;
 }
 
+/* "path:line: what" appended to warn, one per line */
+static void add_warning(char *warn, size_t wlen, const char *path,
+			unsigned int lineno, const char *why)
+{
+	size_t used;
+
+	if (!warn || !wlen)
+		return;
+	used = strlen(warn);
+	if (used < wlen)
+		snprintf(warn + used, wlen - used, "%s:%u: %s\n", path, lineno,
+			 why);
+}
+
 int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+{
+	return cfg_load_warn(path, out, err, errlen, NULL, 0);
+}
+
+int cfg_load_warn(const char *path, struct cfg *out, char *err, size_t errlen,
+		  char *warn, size_t warnlen)
 {
 	struct cfg tmp = *out;
 	char why[256] = "", *line = NULL;
@@ -214,8 +270,12 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 			goto err_parse;
 		}
 		*eq = '\0';
-		if (parse_kv(&tmp, trim(s), trim(eq + 1), why, sizeof(why)))
+		ret = parse_kv(&tmp, trim(s), trim(eq + 1), why, sizeof(why));
+		if (ret < 0)
 			goto err_parse;
+		if (ret == CFG_WARN)
+			add_warning(warn, warnlen, path, lineno, why);
+		ret = 0;
 	}
 	if (ferror(f)) {
 		ret = -EIO;
