@@ -105,13 +105,13 @@ expect 'kworker|ksoftirqd|rcu_' "K again: kernel threads back" 3
 keys Space
 expect '1 tagged' "Space: tags"
 keys U
-if wait_for 'tagged' 1; then bad "U: still tagged"; else ok "U: untagged all"; fi
+wait_gone 'tagged' 3 && ok "U: untagged all" || bad "U: still tagged"
 keys u
 expect 'Show the tasks of' "u: the user menu"
 keys Down Enter
 expect 'user root' "u: only root's tasks"
 keys u Home Enter
-if wait_for 'user root' 1; then bad "u: all users again"; else ok "u: all users again"; fi
+wait_gone 'user root' 3 && ok "u: all users again" || bad "u: still one user"
 keys H
 expect 'threads' "H: threads"
 keys H
@@ -200,7 +200,7 @@ n2=$(pane | grep -oE '[0-9]+ rows' | head -1 | awk '{print $1}')
 	bad "collapse rows $n1 -> $n2"
 expect 'branch 1: [0-9.]+%' "the branch's total in the status line"
 keys +
-if wait_for '^ +1 .* \+ [a-z]' 1; then bad "+: still collapsed"; else ok "+: expanded"; fi
+wait_gone '^ +1 .* \+ [a-z]' 3 && ok "+: expanded" || bad "+: still collapsed"
 keys c
 expect '[0-9]+ tasks tagged' "c: the branch tagged"
 keys U F10
@@ -223,7 +223,7 @@ if "$PTOP" --list-sources | grep -Eq '^(kmod_proc|kmod_nl|taskstats_nl) +ok'; th
 	else bad "the dead row is not dimmed"; pane -e | grep ptopshort | cat -v | head -3; fi
 	keys e
 	expect 'hidden in the tree' "e: dead rows off"
-	if wait_for '\[exit 0\]' 2; then bad "e: dead rows still shown"; else ok "e: no dead rows"; fi
+	wait_gone '\[exit 0\]' 3 && ok "e: no dead rows" || bad "e: dead rows still shown"
 	kill $loop 2>/dev/null; wait $loop 2>/dev/null
 	keys q
 	wait_exit 5
