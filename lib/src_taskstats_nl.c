@@ -456,7 +456,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 
 	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_C_COMPLETE |
-		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW;
+		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW | PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
 		src->caps |= PTOP_CAP_NS | PTOP_CAP_RDELAY;
 	/* 1%; without ns runtimes each counter is tick-sampled as well */
