@@ -333,7 +333,7 @@ install-setcap:
 	$(if $(wildcard ptop/tstime.c),setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/tstime")
 
 clean:
-	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib
+	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen
 	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean BUILD_DIR=$(abspath $(B))/kmod)
 
 -include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS)))

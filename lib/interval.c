@@ -223,6 +223,7 @@ static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
 	row->pid = r->pid;
 	row->tgid = r->tgid;
 	row->ppid = g ? g->ppid : r->ppid;
+	row->acct_ppid = g ? g->acct_ptgid : r->acct_ptgid;
 	row->uid = g ? g->uid : r->uid;
 	row->nthreads = g ? g->nthreads : 1;
 	row->state = r->state;

@@ -23,6 +23,7 @@ struct ptop_row {
 	uint32_t pid;		/* thread rows: tid; process rows: tgid */
 	uint32_t tgid;
 	uint32_t ppid;
+	uint32_t acct_ppid;	/* accounting parent (c* goes there); 0 unknown */
 	uint32_t uid;
 	uint32_t nthreads;
 	char state;

@@ -30,14 +30,28 @@ size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv)
 	return k;
 }
 
+time_t ui_wall_time(uint64_t mono_ns)
+{
+	struct timespec rt, mono;
+	int64_t wall_ns;
+
+	/* in ns, then seconds: stable from one call to the next */
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	wall_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec -
+		  ((int64_t)mono.tv_sec * 1000000000LL + mono.tv_nsec -
+		   (int64_t)mono_ns);
+	return (time_t)(wall_ns / 1000000000LL);
+}
+
 void ui_headline(const struct ptop_interval *iv, const char *source,
 		 char *buf, size_t len)
 {
 	char when[32], verdict[256];
-	time_t now = time(NULL);
+	time_t at = ui_wall_time(iv->time_ns);
 	struct tm tm;
 
-	localtime_r(&now, &tm);
+	localtime_r(&at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	ptop_verdict_str(iv, verdict, sizeof(verdict));
 	snprintf(buf, len,

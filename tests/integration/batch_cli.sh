@@ -98,6 +98,7 @@ expect2() {	# DESCRIPTION PATTERN ARGS...
 	fi
 }
 expect2 "unknown column" "unknown column 'nope'" -b -n 1 -o PID,nope
+expect2 "a column twice" "column 'PID' listed twice" -b -n 1 -o PID,total,PID
 expect2 "unknown sort column" "unknown sort column" -b -n 1 -s bogus
 expect2 "bad delay" "bad delay" -b -n 1 -d 0
 expect2 "bad delay text" "bad delay" -b -n 1 -d abc
