@@ -73,7 +73,7 @@ DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
 	python3 groff-base mandoc dpkg-dev binutils zsh fish \
-	clang-14 libclang-rt-14-dev valgrind \
+	clang-14 libclang-rt-14-dev valgrind sparse \
 	python3-prometheus-client \
 	debootstrap debian-archive-keyring
 
@@ -230,7 +230,7 @@ asan-check:
 # every suite runs even when an earlier one failed; the summary at the end
 # names the failed suites and repeats their FAIL lines
 CHECK_SUITES := unit-check asan-check fuzz-check integration-check \
-	$(if $(wildcard kmod/Kbuild),vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
+	$(if $(wildcard kmod/Kbuild),kmod-lint vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
 check: test-deps
 	$(MAKE) all
 	@mkdir -p $(B)/logs && rm -f $(FAILURES); failed=; \
@@ -271,6 +271,12 @@ run: deps
 # --- kernel module ----------------------------------------------------------
 kmod:
 	$(MAKE) -C kmod BUILD_DIR=$(abspath $(B))/kmod
+
+# checkpatch and sparse over the module, against the VM tests' kernel headers
+KMOD_LINT_KDIR = /usr/src/linux-headers-$(shell dpkg-query -W -f='$${Depends}' linux-headers-amd64 | grep -o '[0-9][^ ,]*-amd64' | head -n1)
+.PHONY: kmod-lint
+kmod-lint:
+	$(MAKE) -C kmod style sparse KDIR=$(KMOD_LINT_KDIR) BUILD_DIR=$(abspath $(B))/kmod-lint
 
 # the module's sources to $(DESTDIR)$(DKMSSRCDIR)/ptop_taskstats-<ver> (for
 # `dkms install ptop_taskstats/<ver>`), and the files that load it with its

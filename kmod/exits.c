@@ -193,6 +193,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 {
 	struct signal_struct *sig = p->signal;
 	struct task_struct *leader = p->group_leader, *t, *exec_task;
+	struct sighand_struct *sh;
 	struct exit_ent th = {};
 	struct group_exit g = {};
 	struct exit_ent *gr = &g.e;
@@ -213,7 +214,9 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	th.pid = get_pid(task_pid(p));
 	th.tgid = get_pid(task_tgid(p));
 
-	spin_lock_irqsave(&p->sighand->siglock, flags);
+	/* p is current: its sighand stays until its release, after this */
+	sh = rcu_dereference_protected(p->sighand, p == current);
+	spin_lock_irqsave(&sh->siglock, flags);
 	group_dead = !atomic_read(&sig->live);
 	/* a non-leader exec: the old leader goes, the exec'er takes over */
 	exec_task = ptop_group_exec_task(sig);
@@ -232,7 +235,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 		gr->rec.exit_code = (sig->flags & SIGNAL_GROUP_EXIT) ?
 				   sig->group_exit_code : p->exit_code;
 	}
-	spin_unlock_irqrestore(&p->sighand->siglock, flags);
+	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	push(&th, false);
 	/* the thread's steal leaves the table: into x*, or with the group */

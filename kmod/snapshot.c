@@ -134,6 +134,7 @@ u64 ptop_ts_running_extra(struct task_struct *t)
 	smp_rmb();	/* after the caller's read of sum_exec_runtime */
 	start = READ_ONCE(t->se.exec_start);
 	now = sched_clock_cpu(task_cpu(t));
+	/* on_cpu and exec_start again, after the clock */
 	smp_rmb();
 	/* switched out meanwhile: exec_start is its switch-out time */
 	if (!READ_ONCE(t->on_cpu) || READ_ONCE(t->se.exec_start) != start)
@@ -174,9 +175,11 @@ static bool runtime_at_t0(struct task_struct *t, u64 *rt)
 		return false;
 	do {		/* not torn by an update_curr() on the thread's CPU */
 		start = READ_ONCE(t->se.exec_start);
+		/* the runtime after the start it goes with */
 		smp_rmb();
 		sum = READ_ONCE(t->se.sum_exec_runtime);
 		on = READ_ONCE(t->on_cpu);
+		/* exec_start again after them: unchanged, they match */
 		smp_rmb();
 		start2 = READ_ONCE(t->se.exec_start);
 	} while (start != start2 && --tries);
@@ -302,9 +305,13 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 	r->nthreads = atomic_read(&sig->live);
 }
 
-/* As __lock_task_sighand(), which is not exported. Under RCU. */
-static struct sighand_struct *ptop_ts_lock_sighand(struct task_struct *t,
-						   unsigned long *flags)
+/*
+ * As __lock_task_sighand(), which is not exported. Under RCU. Returns with
+ * sh->siglock held, or NULL; for sparse the lock is the caller's, taken
+ * by the __cond_lock() of ptop_ts_lock_sighand(), as lock_task_sighand().
+ */
+static struct sighand_struct *__ptop_ts_lock_sighand(struct task_struct *t,
+						     unsigned long *flags)
 {
 	struct sighand_struct *sh;
 
@@ -316,12 +323,21 @@ static struct sighand_struct *ptop_ts_lock_sighand(struct task_struct *t,
 			return NULL;
 		}
 		spin_lock(&sh->siglock);
-		if (likely(sh == rcu_access_pointer(t->sighand)))
+		if (likely(sh == rcu_access_pointer(t->sighand))) {
+			__release(&sh->siglock);	/* sparse only */
 			return sh;
+		}
 		spin_unlock(&sh->siglock);
 		local_irq_restore(*flags);
 	}
 }
+
+#define ptop_ts_lock_sighand(t, flags)					\
+({	struct sighand_struct *__ss;					\
+	__cond_lock(&(t)->sighand->siglock,				\
+		    (__ss = __ptop_ts_lock_sighand(t, flags)));		\
+	__ss;								\
+})
 
 static void fill_ident(struct ptop_ts_record *r, struct task_struct *t,
 		       const struct ptop_ts_query *q)
