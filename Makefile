@@ -45,7 +45,7 @@ DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
 DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
-	python3
+	python3 atop
 
 pc_name = $(firstword $(subst :, ,$(1)))
 pc_deb  = $(lastword $(subst :, ,$(1)))

@@ -232,6 +232,7 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 		put_pid(execer);
 	}
 	ptop_ts_events_exit(p, group_dead);
+	ptop_ts_act_exit_children(p, group_dead);
 	if (!group_dead) {
 		ptop_ts_acct_thread_exit(leader, p, &th.rec);
 		return;
@@ -258,6 +259,7 @@ static void ptop_ts_probe_fork(void *data, struct task_struct *parent,
 			       struct task_struct *child)
 {
 	ptop_ts_acct_fork(parent, child);
+	ptop_ts_act_mark_task(child);
 	ptop_ts_events_fork(parent, child);
 }
 
