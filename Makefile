@@ -74,7 +74,7 @@ BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run check unit-check asan-check integration-check vm-check \
+.PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install
 .DEFAULT_GOAL := all
 # keep objects that pattern rules made on the way (no rebuilds, no rm noise)
@@ -140,6 +140,10 @@ integration-check: all $(HELPER_BINS)
 	@fail=0; for t in $(sort $(wildcard tests/integration/*.sh)); do \
 		echo "== $$t"; $(call run_logged,integration,B=$(B) bash $$t); \
 	done; exit $$fail
+
+# not part of check: minutes per N (bench/run --help)
+bench: all $(HELPER_BINS)
+	python3 bench/run $(BENCH_ARGS)
 
 vm-check: SHELL := /bin/bash
 vm-check: all $(HELPER_BINS)
