@@ -1,17 +1,31 @@
 # ptop: a precise top for Linux.  Plain make; see README.md.
 #
-#   make            build everything into build/
+#   make            build everything into build/ (B=dir for another place)
 #   make run        install missing Debian packages (as root), build, start ptop
 #   make check      install what tests need (as root), build, run every test
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=   (uninstall: the same files)
+#   make dkms-install / dkms-uninstall   the module's sources + contrib/ files
 #   make V=1        show the commands
+#
+# CC, CFLAGS, CPPFLAGS, LDFLAGS, AR and PKG_CONFIG come from the command line
+# or the environment (dpkg-buildflags --export=sh works); the project's own
+# flags are added to them, never replace them.
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
-MANDIR  ?= $(PREFIX)/share/man
-BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
-FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+DOCDIR  ?= $(DATADIR)/doc/ptop
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/vendor-completions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+# kmod, systemd and dkms read these places whatever PREFIX is
+SYSLIBDIR   ?= /usr/lib
+MODPROBEDIR ?= $(SYSLIBDIR)/modprobe.d
+MODLOADDIR  ?= $(SYSLIBDIR)/modules-load.d
+SYSUSERSDIR ?= $(SYSLIBDIR)/sysusers.d
+DKMSSRCDIR  ?= /usr/src
 DESTDIR ?=
 B       := build
 
@@ -20,11 +34,24 @@ ifeq ($(VERSION),)
 VERSION := 0.0.0
 endif
 
-CC      ?= cc
+# make's built-in defaults (cc, ar) give way to the environment's
+ifeq ($(origin CC),default)
+CC      := cc
+endif
+ifeq ($(origin AR),default)
+AR      := ar
+endif
+PKG_CONFIG ?= pkg-config
 CFLAGS  ?= -O2 -g
+CPPFLAGS ?=
+LDFLAGS ?=
 WARN    := -Wall -Wextra -Wformat-security -Wshadow -Wno-unused-parameter
-CPPFLAGS += -D_GNU_SOURCE -DPTOP_VERSION='"$(VERSION)"' -I.
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
+# the project's own flags: after the user's CPPFLAGS, before the user's CFLAGS
+# (so that a user's -O or -Wno-... wins)
+PTOP_CPPFLAGS := -D_GNU_SOURCE -DPTOP_VERSION='"$(VERSION)"' -I.
+ALL_CPPFLAGS = $(CPPFLAGS) $(PTOP_CPPFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS)
+DEPFLAGS := -MMD -MP
 
 ifeq ($(V),1)
 Q :=
@@ -45,18 +72,43 @@ DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
 DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
-	python3 atop
+	python3 groff-base mandoc dpkg-dev binutils zsh fish \
+	clang-14 libclang-rt-14-dev valgrind \
+	python3-prometheus-client \
+	debootstrap debian-archive-keyring atop
 
 pc_name = $(firstword $(subst :, ,$(1)))
 pc_deb  = $(lastword $(subst :, ,$(1)))
-pc_check = $(if $(shell pkg-config --exists $(call pc_name,$(1)) && echo y),,\
-	$(error pkg-config cannot find $(call pc_name,$(1)): install the Debian package $(call pc_deb,$(1)) (or run 'make deps' as root)))
+# $(call once,VAR,shell command): the command runs on VAR's first use only,
+# and at most once per make run (not once per object file)
+once = $(eval $(1) := $$(shell $(2)))$($(1))
+pc_missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(call pc_name,$(p)) && echo y),,$(p)))
+pc_fail = $(error pkg-config ($(PKG_CONFIG)) cannot find $(call pc_name,$(firstword $(1))): install the Debian package $(call pc_deb,$(firstword $(1))) (or run 'make deps' as root))
+# one pkg-config call for all of them; the per-package search only on failure
+pc_check = $(if $(shell $(PKG_CONFIG) --exists $(foreach p,$(1),$(call pc_name,$(p))) && echo y),,\
+	$(call pc_fail,$(call pc_missing,$(1))))
 
-NEED_PC = $(foreach p,$(PKGS),$(call pc_check,$(p)))
-PC_CFLAGS = $(shell pkg-config --cflags $(foreach p,$(PKGS),$(call pc_name,$(p))))
-PC_LIBS   = $(shell pkg-config --libs $(foreach p,$(PKGS),$(call pc_name,$(p))))
-CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka)
-CMOCKA_LIBS   = $(shell pkg-config --libs cmocka)
+NEED_PC = $(eval NEED_PC :=)$(call pc_check,$(PKGS))
+NEED_CMOCKA = $(eval NEED_CMOCKA :=)$(call pc_check,$(TEST_PKGS))
+PC_CFLAGS = $(call once,PC_CFLAGS,$(PKG_CONFIG) --cflags $(foreach p,$(PKGS),$(call pc_name,$(p))))
+PC_LIBS   = $(call once,PC_LIBS,$(PKG_CONFIG) --libs $(foreach p,$(PKGS),$(call pc_name,$(p))))
+CMOCKA_CFLAGS = $(call once,CMOCKA_CFLAGS,$(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS   = $(call once,CMOCKA_LIBS,$(PKG_CONFIG) --libs cmocka)
+
+# `make clean all` (any -j): each goal in its own make, one after the other,
+# so that clean never races the build
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+SERIAL_GOALS := 1
+endif
+endif
+
+ifdef SERIAL_GOALS
+.PHONY: $(MAKECMDGOALS) serial-goals
+$(MAKECMDGOALS): serial-goals ; @:
+serial-goals:
+	@set -e; for g in $(MAKECMDGOALS); do $(MAKE) --no-print-directory $$g; done
+else
 
 # --- sources ----------------------------------------------------------------
 LIB_SRCS    := $(sort $(wildcard lib/*.c))
@@ -75,7 +127,8 @@ UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
-	dkms-check deps test-deps install uninstall clean kmod dkms-install
+	dkms-check deps test-deps install uninstall clean kmod dkms-install \
+	dkms-uninstall
 .DEFAULT_GOAL := all
 # keep objects that pattern rules made on the way (no rebuilds, no rm noise)
 .SECONDARY:
@@ -86,40 +139,51 @@ $(B)/obj/%.o: %.c
 	$(NEED_PC)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(PC_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# the batch formats: every ui/enc_NAME.c is one, listed for ui/emit.c in a
+# generated header (rewritten only when the list changes)
+ENC_NAMES := $(patsubst ui/enc_%.c,%,$(sort $(wildcard ui/enc_*.c)))
+$(B)/gen/ui_encoders.h: FORCE
+	@mkdir -p $(@D)
+	@printf 'UI_ENCODER(%s)\n' $(ENC_NAMES) >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(B)/obj/ui/emit.o: $(B)/gen/ui_encoders.h
+$(B)/obj/ui/emit.o: override CPPFLAGS += -I$(B)/gen
+.PHONY: FORCE install-setcap
 
 $(LIB_A): $(call obj,$(LIB_SRCS))
 	$(call say,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(UI_A): $(call obj,$(UI_SRCS))
 	$(call say,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/ptop: $(call obj,$(PTOP_SRCS)) $(UI_A) $(LIB_A)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lm
 
 $(B)/tstime: $(call obj,$(TSTIME_SRCS)) $(UI_A) $(LIB_A)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lm
 
 # --- tests ------------------------------------------------------------------
 $(B)/obj/tests/unit/%.o: tests/unit/%.c
-	$(call pc_check,cmocka:libcmocka-dev)
+	$(NEED_PC)$(NEED_CMOCKA)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(PC_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(PC_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/tests/unit/test_%: $(B)/obj/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PC_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PC_LIBS) -lm
 
 $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< -lpthread -lm
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lpthread -lm
 
 unit-check: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
@@ -145,16 +209,21 @@ integration-check: all $(HELPER_BINS)
 bench: all $(HELPER_BINS)
 	python3 bench/run $(BENCH_ARGS)
 
+# every VM test on the default kernel, the smoke list on the other kernels of
+# tests/vm/kernels (KVERS=all: everything everywhere; KVERS="5.10 sid": those)
+KVERS ?=
 vm-check: SHELL := /bin/bash
 vm-check: all $(HELPER_BINS)
-	@if [ -x tests/vm/run ]; then \
-		fail=0; for t in $(sort $(wildcard tests/vm/test_*.sh)); do \
-			echo "== vm: $$t"; $(call run_logged,vm-tests,tests/vm/run $$t); \
-		done; exit $$fail; \
-	else echo "vm-check: tests/vm/run missing"; exit 1; fi
+	@if [ -x tests/vm/matrix ]; then B=$(B) tests/vm/matrix $(KVERS); \
+	else echo "vm-check: tests/vm/matrix missing"; exit 1; fi
 
+# on the host, then dkms add/build/install in each kernel's chroot (root)
 dkms-check:
-	@if [ -f kmod/dkms.conf ]; then bash tests/dkms/check.sh; \
+	@if [ -f kmod/dkms.conf ]; then fail=0; bash tests/dkms/check.sh || fail=1; \
+		if [ "$$(id -u)" = 0 ]; then for k in $$(awk '!/^#/ && NF >= 4 { print $$1 }' tests/vm/kernels); do \
+			bash tests/dkms/chroot.sh $$k || fail=1; done; \
+		else echo "dkms-check: not root: the chroot checks (tests/dkms/chroot.sh) skipped"; fail=1; fi; \
+		exit $$fail; \
 	else echo "dkms-check: kmod/dkms.conf missing"; exit 1; fi
 
 # the unit tests once more under AddressSanitizer + UBSan
@@ -164,7 +233,7 @@ asan-check:
 
 # every suite runs even when an earlier one failed; the summary at the end
 # names the failed suites and repeats their FAIL lines
-CHECK_SUITES := unit-check asan-check integration-check \
+CHECK_SUITES := unit-check asan-check fuzz-check integration-check \
 	$(if $(wildcard kmod/Kbuild),vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
 check: test-deps
 	$(MAKE) all
@@ -173,6 +242,8 @@ check: test-deps
 	if [ -n "$$failed" ]; then \
 		echo "make check: FAILED:$$failed"; cat $(FAILURES) 2>/dev/null; exit 1; \
 	fi; echo "make check: all suites passed"
+
+include tests/fuzz/fuzz.mk
 
 # --- Debian packages --------------------------------------------------------
 missing_debs = $(shell for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)
@@ -203,31 +274,78 @@ run: deps
 
 # --- kernel module ----------------------------------------------------------
 kmod:
-	$(MAKE) -C kmod
+	$(MAKE) -C kmod BUILD_DIR=$(abspath $(B))/kmod
 
-# copies the module's sources to $(DESTDIR)/usr/src/ptop_taskstats-<ver>;
-# then: dkms install ptop_taskstats/<ver> && modprobe ptop_taskstats
-dkms-install:
-	$(MAKE) -C kmod dkms-install DESTDIR=$(DESTDIR)
+# the module's sources to $(DESTDIR)$(DKMSSRCDIR)/ptop_taskstats-<ver> (for
+# `dkms install ptop_taskstats/<ver>`), and the files that load it with its
+# reader group (contrib/: modprobe.d, modules-load.d, sysusers.d, the helper)
+CONTRIB_LIST = \
+	644:$(B)/contrib/modprobe.conf:$(MODPROBEDIR)/ptop_taskstats.conf \
+	644:contrib/modules-load.conf:$(MODLOADDIR)/ptop_taskstats.conf \
+	644:contrib/sysusers.conf:$(SYSUSERSDIR)/ptop.conf \
+	755:contrib/ptop-taskstats-load:$(LIBEXECDIR)/ptop/ptop-taskstats-load
+
+$(B)/contrib/modprobe.conf: contrib/modprobe.conf.in
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)
+	$(Q)sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
+
+# install_list MODE:SRC:DEST ...: install -D each; uninstall_list: rm each
+install_list = @set -e; for e in $(1); do m=$${e%%:*}; r=$${e\#*:}; \
+	s=$${r%%:*}; d="$(DESTDIR)$${r\#*:}"; \
+	printf '  %-7s %s\n' INSTALL "$$d"; install -D -m $$m "$$s" "$$d"; done
+uninstall_list = @for e in $(1); do d="$(DESTDIR)$${e\#*:*:}"; \
+	if [ -e "$$d" ] || [ -L "$$d" ]; then printf '  %-7s %s\n' RM "$$d"; rm -f "$$d"; fi; done
+
+dkms-install: $(B)/contrib/modprobe.conf
+	$(MAKE) -C kmod dkms-install DESTDIR=$(DESTDIR) DKMSSRCDIR=$(DKMSSRCDIR)
+	$(call install_list,$(CONTRIB_LIST))
+	@echo "next: dkms install ptop_taskstats/$(VERSION); systemd-sysusers (group ptop); modprobe ptop_taskstats"
+
+# removes what dkms-install put (and, without DESTDIR, the module from dkms)
+dkms-uninstall:
+	$(MAKE) -C kmod dkms-uninstall DESTDIR=$(DESTDIR) DKMSSRCDIR=$(DKMSSRCDIR)
+	$(call uninstall_list,$(CONTRIB_LIST))
+	-@rmdir "$(DESTDIR)$(LIBEXECDIR)/ptop" 2>/dev/null || true
 
 # --- install ----------------------------------------------------------------
+# every file `make install` puts, MODE:SOURCE:DESTINATION; `make uninstall`
+# removes exactly these
+INSTALL_LIST = \
+	755:$(B)/ptop:$(BINDIR)/ptop \
+	755:$(B)/tstime:$(BINDIR)/tstime \
+	644:man/ptop.1:$(MANDIR)/man1/ptop.1 \
+	644:man/tstime.1:$(MANDIR)/man1/tstime.1 \
+	644:man/ptop_taskstats.4:$(MANDIR)/man4/ptop_taskstats.4 \
+	644:completions/ptop.bash:$(BASHCOMPDIR)/ptop \
+	644:completions/tstime.bash:$(BASHCOMPDIR)/tstime \
+	644:completions/_ptop:$(ZSHCOMPDIR)/_ptop \
+	644:completions/_tstime:$(ZSHCOMPDIR)/_tstime \
+	644:completions/ptop.fish:$(FISHCOMPDIR)/ptop.fish \
+	644:completions/tstime.fish:$(FISHCOMPDIR)/tstime.fish \
+	644:config/ptoprc.example:$(DOCDIR)/examples/ptoprc \
+	644:README.md:$(DOCDIR)/README.md \
+	644:LICENSE:$(DOCDIR)/LICENSE
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
-	for m in $(wildcard man/*.1); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
-	$(if $(wildcard completions/ptop.bash),install -D -m 644 completions/ptop.bash $(DESTDIR)$(BASHCOMPDIR)/ptop)
-	$(if $(wildcard completions/tstime.bash),install -D -m 644 completions/tstime.bash $(DESTDIR)$(BASHCOMPDIR)/tstime)
-	$(if $(wildcard completions/_ptop),install -D -m 644 completions/_ptop $(DESTDIR)$(ZSHCOMPDIR)/_ptop)
-	$(if $(wildcard completions/ptop.fish),install -D -m 644 completions/ptop.fish $(DESTDIR)$(FISHCOMPDIR)/ptop.fish)
+	$(call install_list,$(INSTALL_LIST))
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/ptop $(DESTDIR)$(BINDIR)/tstime
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/ptop $(DESTDIR)$(BASHCOMPDIR)/tstime
-	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_ptop $(DESTDIR)$(FISHCOMPDIR)/ptop.fish
+	$(call uninstall_list,$(INSTALL_LIST))
+	-@rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
+	@if [ -d "$(DESTDIR)$(DKMSSRCDIR)/ptop_taskstats-$(VERSION)" ]; then \
+		echo "the module's sources stay in $(DESTDIR)$(DKMSSRCDIR)/ptop_taskstats-$(VERSION): make dkms-uninstall"; fi
+
+# the taskstats source for normal users: CAP_NET_ADMIN as a file capability
+# (a running ptop keeps only what its source needs: --drop-capabilities)
+install-setcap:
+	setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/ptop"
+	$(if $(wildcard ptop/tstime.c),setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/tstime")
 
 clean:
-	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests
-	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean)
+	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen
+	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean BUILD_DIR=$(abspath $(B))/kmod)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS)))
+
+endif # SERIAL_GOALS

@@ -42,7 +42,7 @@ fi
 if "$T" -q --source=kmod "$TRUE" 2>/dev/null; then
 	add "tstime --source=kmod $TRUE" "$(loop "$T" --source=kmod "$TRUE")"
 fi
-add "tstime $TRUE (best: $("$T" -v -q -f '' "$TRUE" 2>&1 | sed -n 's/^tstime: source \([a-z]*\).*/\1/p'))" \
+add "tstime $TRUE (best: $("$T" --explain -q -f '' "$TRUE" 2>&1 | sed -n 's/^tstime: source \([a-z]*\).*/\1/p'))" \
 	"$(loop "$T" "$TRUE")"
 
 base=${rows[0]#*|}

@@ -8,14 +8,23 @@ _ptop_columns()
 	done
 }
 
+# the format names from the binary (one table: ptop --list-formats)
+_ptop_formats()
+{
+	"$1" --list-formats 2>/dev/null | while read -r name _; do
+		printf '%s\n' "$name"
+	done
+}
+
 _ptop()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local cmd=${COMP_WORDS[0]} cols prefix
 	local opts="-b --batch -d --delay= -n --iterations= -o --columns=
-		-s --sort= -p --pid= --threads --source= --tree --events --format= -c --config=
-		--no-config --list-columns --list-sources -h --help -V --version"
+		-s --sort= -p --pid= --threads --source= --tree --events --format= --top=
+		-c --config= --no-config --drop-capabilities= --list-columns --list-sources --list-formats
+		-h --help -V --version"
 	local sources="auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs"
 
 	command -v "$cmd" >/dev/null 2>&1 || cmd=ptop
@@ -31,7 +40,7 @@ _ptop()
 
 	case $prev in
 	--format)
-		COMPREPLY=($(compgen -W "text csv json" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_ptop_formats "$cmd")" -- "$cur"))
 		return
 		;;
 	-o | --columns)
@@ -55,6 +64,10 @@ _ptop()
 		COMPREPLY=($(compgen -W "$sources" -- "$cur"))
 		return
 		;;
+	--drop-capabilities)
+		COMPREPLY=($(compgen -W "off basic strict" -- "$cur"))
+		return
+		;;
 	-c | --config)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
@@ -63,7 +76,7 @@ _ptop()
 		COMPREPLY=($(compgen -W "$(cd /proc 2>/dev/null && printf '%s ' [0-9]*)" -- "$cur"))
 		return
 		;;
-	-d | --delay | -n | --iterations)
+	-d | --delay | -n | --iterations | --top)
 		return
 		;;
 	esac

@@ -6,6 +6,12 @@ function __ptop_columns
     command $cmd --list-columns 2>/dev/null | string replace -r '^(\S+)\s+\S*\s*(.*)$' '$1\t$2'
 end
 
+# the format names from the binary (one table: ptop --list-formats)
+function __ptop_formats
+    set -l cmd (commandline -opc)[1]
+    command $cmd --list-formats 2>/dev/null | string replace -r '^(\S+)\s+(.*)$' '$1\t$2'
+end
+
 # a comma separated list: complete the last item
 function __ptop_column_list
     set -l tok (commandline -ct | string replace -r '^(-o|--columns=)' '')
@@ -34,10 +40,13 @@ complete -c ptop -l threads -d 'one row per thread'
 complete -c ptop -l source -x -a 'auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs' -d 'where the numbers come from'
 complete -c ptop -l tree -d 'start the interactive view in tree mode'
 complete -c ptop -l events -d 'log process events with ns timestamps (module)'
-complete -c ptop -l format -x -a 'text csv json' -d 'batch output format'
+complete -c ptop -l format -x -a '(__ptop_formats)' -d 'batch output format'
+complete -c ptop -l top -x -d 'batch: only the first N rows'
 complete -c ptop -s c -l config -r -F -d 'configuration file'
 complete -c ptop -l no-config -d 'ignore the configuration file'
+complete -c ptop -l drop-capabilities -x -a 'off basic strict' -d 'capabilities kept once the source is open'
 complete -c ptop -l list-columns -d 'list the columns'
 complete -c ptop -l list-sources -d 'list the sources'
+complete -c ptop -l list-formats -d 'list the batch output formats'
 complete -c ptop -s h -l help -d 'usage'
 complete -c ptop -s V -l version -d 'version'

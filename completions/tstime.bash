@@ -8,7 +8,7 @@ _tstime()
 	# after the command: complete its own arguments
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-o | -f | --output | --format)
+		-o | -f | -r | --output | --format | --repeat | --warmup)
 			((i++))
 			continue
 			;;
@@ -19,6 +19,9 @@ _tstime()
 	done
 
 	case $prev in
+	-r | --repeat | --warmup)
+		return
+		;;
 	-o | --output)
 		_filedir
 		return
@@ -37,7 +40,8 @@ _tstime()
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-o --output -a --append -f --format
 			-p --portability --json --tree --source= --no-wait
-			-q --quiet -v --verbose -h --help -V --version' -- "$cur"))
+			-r --repeat --warmup -q --quiet -v --verbose --explain
+			-h --help -V --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 		return
 	fi

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Process events (fork, exec, exit, reparent), each with its CLOCK_BOOTTIME
- * timestamp, multicast to the genetlink group PTOP_TS_EVENTS_GROUP while at
- * least one socket listens (PTOP_TS_CMD_LISTEN, see listen.c).
+ * timestamp, sent to every socket that listens (PTOP_TS_CMD_LISTEN, which
+ * needs CAP_NET_ADMIN; see listen.c), one message per listener with the
+ * pids as that listener's pid namespace numbers them; a listener does not
+ * get the events of tasks its namespace does not see. Nothing goes to the
+ * multicast group PTOP_TS_EVENTS_GROUP: a group member gets a message
+ * with one set of pid numbers whoever it is, and on kernels without
+ * GENL_MCAST_CAP_* anyone may join (compat.h).
  *
  * fork and exit come from the probes that the accounting keeps attached
  * anyway (exits.c); they only build a message while events_on is set. The
@@ -17,6 +22,7 @@
  * module's own hierarchy (acct.c), as the kernel's children lists need
  * tasklist_lock, which modules cannot take.
  */
+#include <linux/binfmts.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -31,33 +37,64 @@ static struct tracepoint *tp_exec;
 static atomic_long_t events_sent = ATOMIC_LONG_INIT(0);
 static atomic_long_t events_failed = ATOMIC_LONG_INIT(0);
 
-static void send(u32 type, struct task_struct *t, struct task_struct *other,
-		 u32 exit_code)
-{
-	struct ptop_ts_event ev = {
-		.type = type,
-		.pid = task_pid_nr(t),
-		.tgid = task_tgid_nr(t),
-		.exit_code = exit_code,
-		.time_ns = ktime_get_boottime_ns(),
-	};
+struct one_event {
+	struct ptop_ts_event ev;	/* type, exit code, time, comm */
+	struct task_struct *t;
+	struct task_struct *other;	/* or NULL */
+	pid_t old_pid;			/* EXEC: global tid before the exec */
+};
 
-	if (other) {
-		ev.other_pid = task_pid_nr(other);
-		ev.other_tgid = task_tgid_nr(other);
+/* To one listener, in its pid namespace; under listen_lock. */
+static void deliver(u32 portid, struct pid_namespace *ns, void *arg)
+{
+	const struct one_event *o = arg;
+	struct ptop_ts_event ev = o->ev;
+
+	ev.pid = task_pid_nr_ns(o->t, ns);
+	ev.tgid = task_tgid_nr_ns(o->t, ns);
+	if (!ev.pid || !ev.tgid)
+		return;		/* not a task of the listener's namespace */
+	if (o->other) {
+		ev.other_pid = task_pid_nr_ns(o->other, ns);
+		ev.other_tgid = task_tgid_nr_ns(o->other, ns);
+	} else if (o->ev.type == PTOP_TS_EV_EXEC) {
+		/*
+		 * other: the tid before a non-leader exec. de_thread() has
+		 * released the old leader, and with it that tid's struct pid:
+		 * its number is known in the initial namespace only (0, not
+		 * known, elsewhere).
+		 */
+		ev.other_tgid = ev.tgid;
+		if (o->old_pid == task_pid_nr(o->t))
+			ev.other_pid = ev.pid;
+		else if (ns == &init_pid_ns)
+			ev.other_pid = o->old_pid;
 	}
-	__get_task_comm(ev.comm, sizeof(ev.comm), t);
-	if (ptop_ts_nl_event(&ev))
+	if (ptop_ts_nl_event(portid, &ev))
 		atomic_long_inc(&events_failed);
 	else
 		atomic_long_inc(&events_sent);
 }
 
+static void send(struct one_event *o, u32 type, struct task_struct *t,
+		 struct task_struct *other, u32 exit_code)
+{
+	o->ev.type = type;
+	o->ev.exit_code = exit_code;
+	o->ev.time_ns = ktime_get_boottime_ns();
+	get_task_comm(o->ev.comm, t);
+	o->t = t;
+	o->other = other;
+	ptop_ts_listen_events_each(deliver, o);
+}
+
 void ptop_ts_events_fork(struct task_struct *parent, struct task_struct *child)
 {
+	struct one_event o = {};
+
 	if (!READ_ONCE(events_on))
 		return;
-	send(PTOP_TS_EV_FORK, child, parent, 0);
+	send(&o, PTOP_TS_EV_FORK, child, parent, 0);
 }
 
 /* The kernel's choice in find_new_reaper() when the whole group goes. */
@@ -87,19 +124,22 @@ static void report_reparents(struct task_struct *father)
 {
 	struct task_struct *reaper = new_reaper(father);
 	struct task_struct *t, *c;
+	struct one_event o = {};
 
 	for_each_process(c) {
 		t = rcu_dereference(c->real_parent);
 		if (t && same_thread_group(t, father) && !c->exit_state)
-			send(PTOP_TS_EV_REPARENT, c, reaper, 0);
+			send(&o, PTOP_TS_EV_REPARENT, c, reaper, 0);
 	}
 }
 
 void ptop_ts_events_exit(struct task_struct *p, bool group_dead)
 {
+	struct one_event o = {};
+
 	if (!READ_ONCE(events_on))
 		return;
-	send(PTOP_TS_EV_EXIT, p, NULL, p->exit_code);
+	send(&o, PTOP_TS_EV_EXIT, p, NULL, p->exit_code);
 	if (group_dead) {
 		rcu_read_lock();
 		report_reparents(p);
@@ -110,20 +150,9 @@ void ptop_ts_events_exit(struct task_struct *p, bool group_dead)
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
 {
-	struct ptop_ts_event ev = {
-		.type = PTOP_TS_EV_EXEC,
-		.pid = task_pid_nr(p),
-		.tgid = task_tgid_nr(p),
-		.other_pid = old_pid,	/* the tid before a non-leader exec */
-		.other_tgid = task_tgid_nr(p),
-		.time_ns = ktime_get_boottime_ns(),
-	};
+	struct one_event o = { .old_pid = old_pid };
 
-	__get_task_comm(ev.comm, sizeof(ev.comm), p);
-	if (ptop_ts_nl_event(&ev))
-		atomic_long_inc(&events_failed);
-	else
-		atomic_long_inc(&events_sent);
+	send(&o, PTOP_TS_EV_EXEC, p, NULL, 0);
 }
 
 /* listen.c, process context */

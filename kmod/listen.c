@@ -11,9 +11,12 @@
  *  - a generic netlink socket that dumped with PTOP_TS_CMDF_STEAL (steal)
  *    or sent PTOP_TS_CMD_LISTEN (events): until it sends LISTEN 0, or is
  *    released. 6.1's genetlink has no per-family mcast_bind/unbind, so the
- *    release is seen through the netlink notifier (NETLINK_URELEASE),
- *    which runs in atomic context: it drops the listener and leaves the
- *    detaching to a work item.
+ *    release is seen through the netlink notifier (NETLINK_URELEASE): it
+ *    drops the listener and leaves the detaching to a work item.
+ *
+ * An events listener is the socket events are sent to (events.c), with
+ * the pid namespace of the task that asked: it gets the events of the
+ * tasks visible there, with their numbers there.
  *
  * Attaching and detaching (tracepoint_probe_register/unregister, then
  * tracepoint_synchronize_unregister) happen only in process context under
@@ -23,6 +26,8 @@
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -34,7 +39,16 @@ struct nl_listener {
 	const struct net *net;		/* compared only, never dereferenced */
 	u32 portid;
 	u32 kinds;			/* PTOP_TS_LISTEN_* */
+	struct pid_namespace *pid_ns;	/* of the task that asked first */
 };
+
+static void free_listener(struct nl_listener *l)
+{
+	if (!l)
+		return;
+	put_pid_ns(l->pid_ns);
+	kfree(l);
+}
 
 static DEFINE_SPINLOCK(listen_lock);
 static DEFINE_MUTEX(listen_mutex);
@@ -114,9 +128,10 @@ int ptop_ts_listen_nl(const struct net *net, u32 portid, u32 kinds, bool on)
 	if (READ_ONCE(shutting_down))
 		return -ENODEV;
 	if (on) {
-		nl = kzalloc(sizeof(*nl), GFP_KERNEL);
+		nl = kzalloc(sizeof(*nl), GFP_KERNEL_ACCOUNT);
 		if (!nl)
 			return -ENOMEM;
+		nl->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	}
 	spin_lock(&listen_lock);
 	list_for_each_entry(l, &nl_listeners, node)
@@ -137,11 +152,11 @@ int ptop_ts_listen_nl(const struct net *net, u32 portid, u32 kinds, bool on)
 		found->kinds = after;
 		if (!after) {
 			list_del(&found->node);
-			kfree(found);
+			nl = found;	/* freed below, out of the lock */
 		}
 	}
 	spin_unlock(&listen_lock);
-	kfree(nl);
+	free_listener(nl);
 	if (before != after)
 		reconcile();
 	return 0;
@@ -152,7 +167,7 @@ static int nl_release(struct notifier_block *nb, unsigned long event,
 {
 	struct netlink_notify *n = ptr;
 	struct nl_listener *l, *tmp;
-	bool changed = false;
+	LIST_HEAD(gone);
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
 		return NOTIFY_DONE;
@@ -161,19 +176,38 @@ static int nl_release(struct notifier_block *nb, unsigned long event,
 		if (l->net != n->net || l->portid != n->portid)
 			continue;
 		count(l->kinds, -1);
-		list_del(&l->node);
-		kfree(l);
-		changed = true;
+		list_move(&l->node, &gone);
 	}
 	spin_unlock(&listen_lock);
-	if (changed)
-		schedule_work(&reconcile_work);
+	if (list_empty(&gone))
+		return NOTIFY_DONE;
+	list_for_each_entry_safe(l, tmp, &gone, node)
+		free_listener(l);
+	schedule_work(&reconcile_work);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block nl_release_nb = {
 	.notifier_call = nl_release,
 };
+
+/*
+ * fn(portid, pid_ns, arg) for every events listener, under listen_lock:
+ * from the probes (process context, preemption off); fn must not sleep.
+ */
+void ptop_ts_listen_events_each(void (*fn)(u32 portid,
+					   struct pid_namespace *ns,
+					   void *arg),
+				void *arg)
+{
+	struct nl_listener *l;
+
+	spin_lock(&listen_lock);
+	list_for_each_entry(l, &nl_listeners, node)
+		if (l->kinds & PTOP_TS_LISTEN_EVENTS)
+			fn(l->portid, l->pid_ns, arg);
+	spin_unlock(&listen_lock);
+}
 
 void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
 			   bool *events_attached)
@@ -200,16 +234,18 @@ int ptop_ts_listen_init(void)
 void ptop_ts_listen_exit(void)
 {
 	struct nl_listener *l, *tmp;
+	LIST_HEAD(gone);
 
 	netlink_unregister_notifier(&nl_release_nb);
 	spin_lock(&listen_lock);
 	shutting_down = true;
 	list_for_each_entry_safe(l, tmp, &nl_listeners, node) {
 		count(l->kinds, -1);
-		list_del(&l->node);
-		kfree(l);
+		list_move(&l->node, &gone);
 	}
 	spin_unlock(&listen_lock);
+	list_for_each_entry_safe(l, tmp, &gone, node)
+		free_listener(l);
 	cancel_work_sync(&reconcile_work);
 	reconcile();		/* detaches whatever is still attached */
 	spin_lock(&listen_lock);

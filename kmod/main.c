@@ -8,7 +8,7 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/genetlink.h>
+#include <net/genetlink.h>
 #include "ptop_ts.h"
 
 unsigned int ptop_ts_max_records = 1U << 20;
@@ -54,6 +54,7 @@ static int __init ptop_ts_init(void)
 		ptop_ts_exit_ring_size = 64;
 	if (ptop_ts_track_linger > 3600)
 		ptop_ts_track_linger = 3600;
+	ptop_ts_budget_init();
 
 	ret = ptop_ts_exits_init();
 	if (ret)

@@ -10,16 +10,18 @@
  *
  * A dump with PTOP_TS_CMDF_STEAL makes its socket a steal listener, and
  * PTOP_TS_CMD_LISTEN (A_FLAGS 1/0) an events listener, until the socket
- * is released (listen.c). Events go to the multicast group
- * PTOP_TS_EVENTS_GROUP, one PTOP_TS_CMD_EVENT message per event.
+ * is released (listen.c). Events go to each events listener's socket, one
+ * PTOP_TS_CMD_EVENT message per event (events.c says why not to the
+ * multicast group PTOP_TS_EVENTS_GROUP, which stays, needing
+ * CAP_NET_ADMIN to join where the kernel can check that: compat.h).
  */
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
-#include <linux/version.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 struct ptop_ts_dump {
@@ -44,11 +46,7 @@ static struct genl_family ptop_ts_nl_family;
 
 static struct nlattr **dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-	return genl_dumpit_info(cb)->info.attrs;
-#else
-	return genl_dumpit_info(cb)->attrs;
-#endif
+	return ptop_genl_dump_attrs(cb);
 }
 
 static int ptop_ts_nl_start(struct netlink_callback *cb)
@@ -57,7 +55,7 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	struct ptop_ts_dump *d;
 	int ret;
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return -ENOMEM;
 	d->q.cmd.cmd = PTOP_TS_CMD_PIDS;
@@ -83,6 +81,7 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	/* start runs in the requester's context */
 	d->q.pid_ns = get_pid_ns(task_active_pid_ns(current));
 	d->q.user_ns = get_user_ns(current_user_ns());
+	d->q.uid = current_euid();
 	ptop_ts_act_reader_get();
 	ret = ptop_ts_snap_take(&d->q, &d->snap);
 	if (ret)
@@ -178,7 +177,7 @@ static const struct genl_ops ptop_ts_nl_ops[] = {
 };
 
 static const struct genl_multicast_group ptop_ts_nl_mcgrps[] = {
-	{ .name = PTOP_TS_EVENTS_GROUP, .flags = GENL_UNS_ADMIN_PERM },
+	{ .name = PTOP_TS_EVENTS_GROUP, .flags = PTOP_TS_MCGRP_ADMIN },
 };
 
 static struct genl_family ptop_ts_nl_family __ro_after_init = {
@@ -191,19 +190,22 @@ static struct genl_family ptop_ts_nl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(ptop_ts_nl_ops),
 	.mcgrps = ptop_ts_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(ptop_ts_nl_mcgrps),
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#ifdef PTOP_HAVE_GENL_RESV_START_OP
 	.resv_start_op = PTOP_TS_CMD_PIDS,
 #endif
 };
 
-/* One event to the multicast group; any context. 0 or -errno. */
-int ptop_ts_nl_event(const struct ptop_ts_event *ev)
+/*
+ * One event to the socket portid of the initial network namespace (the
+ * family is not netnsok: no other one can listen). Never sleeps: a full
+ * receive buffer drops it (the socket then reads ENOBUFS). 0 or -errno.
+ */
+int ptop_ts_nl_event(u32 portid, const struct ptop_ts_event *ev)
 {
 	struct sk_buff *skb;
 	void *hdr;
-	int ret;
 
-	skb = genlmsg_new(nla_total_size(sizeof(*ev)), GFP_ATOMIC);
+	skb = genlmsg_new(nla_total_size(sizeof(*ev)), GFP_NOWAIT | __GFP_NOWARN);
 	if (!skb)
 		return -ENOMEM;
 	hdr = genlmsg_put(skb, 0, 0, &ptop_ts_nl_family, 0, PTOP_TS_CMD_EVENT);
@@ -212,8 +214,7 @@ int ptop_ts_nl_event(const struct ptop_ts_event *ev)
 		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
-	ret = genlmsg_multicast(&ptop_ts_nl_family, skb, 0, 0, GFP_ATOMIC);
-	return ret == -ESRCH ? 0 : ret;
+	return genlmsg_unicast(&init_net, skb, portid);
 }
 
 int ptop_ts_nl_init(void)

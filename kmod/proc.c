@@ -7,6 +7,7 @@
  *
  * /proc/ptop_taskstats_state: the module's own allocations, for tests.
  */
+#include <generated/utsrelease.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
@@ -17,7 +18,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
-#include <linux/version.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 #define PTOP_TS_STATE_NAME "ptop_taskstats_state"
@@ -37,7 +38,7 @@ static int ptop_ts_open(struct inode *inode, struct file *file)
 {
 	struct ptop_ts_file *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
@@ -87,6 +88,7 @@ static ssize_t ptop_ts_write(struct file *file, const char __user *buf,
 		ptop_ts_listen_file(true);
 	}
 	f->q.cmd = cmd;
+	f->q.uid = current_euid();	/* the writer pins the answer */
 	f->off = 0;
 	f->asked = false;
 	ret = ptop_ts_snap_take(&f->q, &f->snap);
@@ -125,7 +127,7 @@ out:
 	return ret;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 6, 0)
+#ifdef PTOP_HAVE_PROC_OPS
 static const struct proc_ops ptop_ts_fops = {
 	.proc_open = ptop_ts_open,
 	.proc_release = ptop_ts_release,
@@ -148,8 +150,13 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns;
+	unsigned long user_kb, all_kb;
+	size_t nonroot;
+	long refused;
 
 	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
+	/* the kernel the module was built for (its vermagic): ptop --version */
+	seq_printf(m, "built_for %s\n", UTS_RELEASE);
 	seq_printf(m, "seq %llu\n", ptop_ts_seq_now());
 	seq_printf(m, "answers %ld\n", atomic_long_read(&ptop_ts_answers));
 	seq_printf(m, "open_files %ld\n", atomic_long_read(&ptop_ts_open_files));
@@ -188,6 +195,11 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	ptop_ts_events_counts(&sent, &failed);
 	seq_printf(m, "events_sent %ld\n", sent);
 	seq_printf(m, "events_failed %ld\n", failed);
+	ptop_ts_budget_counts(&nonroot, &refused, &user_kb, &all_kb);
+	seq_printf(m, "answer_bytes_nonroot %zu\n", nonroot);
+	seq_printf(m, "answers_refused %ld\n", refused);
+	seq_printf(m, "user_answer_kb %lu\n", user_kb);
+	seq_printf(m, "all_answer_kb %lu\n", all_kb);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include "uapi/ptop_taskstats.h"
 
 struct pid;
@@ -34,6 +35,7 @@ struct ptop_ts_query {
 	struct ptop_ts_cmd cmd;
 	struct pid_namespace *pid_ns;
 	struct user_namespace *user_ns;
+	kuid_t uid;			/* euid of the asker: budget.c */
 };
 
 /* One answer: header, per-CPU array and records in one buffer. */
@@ -45,7 +47,16 @@ struct ptop_ts_snap {
 	struct ptop_ts_cpu *cpus;
 	struct ptop_ts_record *recs;
 	u32 cap;			/* records that fit */
+	kuid_t uid;			/* charged to (budget.c) */
 };
+
+/* budget.c: answers charged to the reader's memcg, bounded per uid */
+void ptop_ts_budget_init(void);
+void *ptop_ts_answer_alloc(kuid_t uid, size_t size, int *err);
+void ptop_ts_answer_free(kuid_t uid, void *buf, size_t size);
+void ptop_ts_budget_counts(size_t *nonroot, long *nrefused,
+			   unsigned long *user_max_kb,
+			   unsigned long *all_max_kb);
 
 /* snapshot.c */
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd);
@@ -159,11 +170,16 @@ int ptop_ts_listen_init(void);
 void ptop_ts_listen_exit(void);
 void ptop_ts_listen_file(bool on);
 int ptop_ts_listen_nl(const struct net *net, u32 portid, u32 kinds, bool on);
+void ptop_ts_listen_events_each(void (*fn)(u32 portid,
+					   struct pid_namespace *ns,
+					   void *arg),
+				void *arg);
 void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
 			   bool *events_attached);
 
 /* steal.c: per-task steal from a sched_switch probe */
 bool ptop_ts_steal_clock(void);
+bool ptop_ts_exit_before_mm(void);
 bool ptop_ts_steal_attached(void);
 int ptop_ts_steal_attach(void);
 void ptop_ts_steal_detach(void);
@@ -180,7 +196,7 @@ void ptop_ts_events_exit(struct task_struct *p, bool group_dead);
 void ptop_ts_events_counts(long *sent, long *failed);
 
 /* proc.c, netlink.c */
-int ptop_ts_nl_event(const struct ptop_ts_event *ev);
+int ptop_ts_nl_event(u32 portid, const struct ptop_ts_event *ev);
 int ptop_ts_proc_init(void);
 void ptop_ts_proc_exit(void);
 int ptop_ts_nl_init(void);
@@ -202,7 +218,7 @@ struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p);
 u64 ptop_ts_tail_ns(const struct ptop_thread_tail *e, bool final);
 void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 			struct ptop_tri *v);
-void ptop_ts_tail_free(struct ptop_thread_tail *e);
+struct task_struct *ptop_ts_tail_free(struct ptop_thread_tail *e);
 void ptop_ts_tail_counts(long *live, u64 *ns);
 void ptop_ts_tail_reset(void);
 

@@ -55,6 +55,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 /*
@@ -344,7 +345,7 @@ static void fill_ident(struct ptop_ts_record *r, struct task_struct *t,
 	r->acct_ptgid = r->ppid;
 	r->uid = from_kuid_munged(q->user_ns, task_uid(t));
 	r->state = task_state_to_char(t);
-	__get_task_comm(r->comm, sizeof(r->comm), t);
+	get_task_comm(r->comm, t);
 	r->start_ns = t->start_boottime;
 }
 
@@ -561,7 +562,7 @@ static int walk_all(struct walk *w)
 	do {
 		rcu_read_lock();
 		for (i = 0; i < WALK_CHUNK && !w->full; i++, nr++) {
-			pid = find_ge_pid(nr, ns);
+			pid = ptop_find_ge_pid(nr, ns);
 			if (!pid)
 				break;
 			nr = pid_nr_ns(pid, ns);
@@ -597,10 +598,7 @@ static int walk_marked(struct walk *w, const struct ptop_ts_act_sel *sel)
 
 void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 {
-	if (snap->buf) {
-		kvfree(snap->buf);
-		atomic_long_sub(snap->alloc, &ptop_ts_answer_bytes);
-	}
+	ptop_ts_answer_free(snap->uid, snap->buf, snap->alloc);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -658,17 +656,19 @@ static u32 count_all(bool threads)
 	return n + n / 8 + 64;
 }
 
-static int alloc_answer(struct ptop_ts_snap *snap, u32 ncpu, u32 cap)
+static int alloc_answer(const struct ptop_ts_query *q,
+			struct ptop_ts_snap *snap, u32 ncpu, u32 cap)
 {
 	size_t hdr, size;
+	int ret;
 
 	hdr = sizeof(struct ptop_ts_answer) + ncpu * sizeof(struct ptop_ts_cpu);
 	size = hdr + (size_t)cap * sizeof(struct ptop_ts_record);
-	snap->buf = kvzalloc(size, GFP_KERNEL);
+	snap->buf = ptop_ts_answer_alloc(q->uid, size, &ret);
 	if (!snap->buf)
-		return -ENOMEM;
+		return ret;
 	snap->alloc = size;
-	atomic_long_add(size, &ptop_ts_answer_bytes);
+	snap->uid = q->uid;
 	snap->ans = snap->buf;
 	snap->cpus = snap->buf + sizeof(struct ptop_ts_answer);
 	snap->recs = snap->buf + hdr;
@@ -729,7 +729,7 @@ again:
 			want_recs *= 2;		/* cross-check: both walks */
 	}
 	cap = min_t(u64, (u64)want_recs + nexits, q->cmd.max_count);
-	ret = alloc_answer(snap, ncpu, cap);
+	ret = alloc_answer(q, snap, ncpu, cap);
 	if (ret)
 		goto err_sel;
 
@@ -756,6 +756,8 @@ again:
 		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
 		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+	if (ptop_ts_exit_before_mm())
+		snap->ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
 
 	/*
 	 * Exits recorded after answer since_seq began and before this pass

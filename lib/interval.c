@@ -223,6 +223,7 @@ static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
 	row->pid = r->pid;
 	row->tgid = r->tgid;
 	row->ppid = g ? g->ppid : r->ppid;
+	row->acct_ppid = g ? g->acct_ptgid : r->acct_ptgid;
 	row->uid = g ? g->uid : r->uid;
 	row->nthreads = g ? g->nthreads : 1;
 	row->state = r->state;
@@ -367,6 +368,7 @@ static int dead_work(struct work *w)
 		if (cur->exits[i].kind == PTOP_TS_KIND_GROUP)
 			w->gexits[k++] = cur->exits[i];
 	w->ngexits = k;
+	w->iv->ntask_exits = cur->nexits - k;
 	if (k)
 		qsort(w->gexits, k, sizeof(*w->gexits), gexit_cmp);
 	w->iv->nexited = k;
@@ -478,7 +480,10 @@ static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
 	if (cur->sys_apart & PTOP_SYS_IRQ_APART)
 		iv->irq_ns = sat_sub(cur->cpu.irq_ns, prev->cpu.irq_ns, &ignore);
 	if (cur->flags & PTOP_SAMPLE_INEXACT)
-		iv->flags |= PTOP_IV_INEXACT;
+		iv->flags |= PTOP_IV_LOST;
+	iv->nlost = cur->nlost;
+	iv->tol_ppm = cur->tol_ppm;
+	iv->res_ns = cur->res_ns;
 }
 
 int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
@@ -496,6 +501,7 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	iv->clamped_ns = 0;
 	iv->unfolded_ns = 0;
 	iv->nexited = 0;
+	iv->ntask_exits = 0;
 	memset(&iv->sum, 0, sizeof(iv->sum));
 	w.xsub = calloc(ng, sizeof(*w.xsub));
 	w.csub = calloc(ng, sizeof(*w.csub));
@@ -511,6 +517,8 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	apply_xc(&w);
 	system_parts(iv, prev, cur);
 	sum_rows(iv);
+	ptop_verdict_judge(iv, prev->window_ns, cur->window_ns,
+			   prev->flags & PTOP_SAMPLE_UNSETTLED);
 out:
 	free(w.xsub);
 	free(w.csub);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include "snap.h"
+#include "verdict.h"
 
 /* struct ptop_row.missing: fields the source cannot give for this row */
 #define PTOP_MISS_STEAL		(1U << 0)
@@ -22,6 +23,7 @@ struct ptop_row {
 	uint32_t pid;		/* thread rows: tid; process rows: tgid */
 	uint32_t tgid;
 	uint32_t ppid;
+	uint32_t acct_ppid;	/* accounting parent (c* goes there); 0 unknown */
 	uint32_t uid;
 	uint32_t nthreads;
 	char state;
@@ -46,7 +48,8 @@ struct ptop_row {
 };
 
 /* struct ptop_interval.flags */
-#define PTOP_IV_INEXACT		(1U << 0) /* source lost data or clamped */
+#define PTOP_IV_INEXACT		(1U << 0) /* !verdict.exact */
+#define PTOP_IV_LOST		(1U << 1) /* the source lost data */
 
 struct ptop_interval {
 	uint64_t interval_ns;
@@ -68,6 +71,13 @@ struct ptop_interval {
 	uint64_t clamped_ns;	/* time dropped to avoid a negative delta */
 	uint64_t unfolded_ns;	/* dead time with no live ancestor to go to */
 	size_t nexited;		/* thread groups that died in the interval */
+	unsigned int nlost;	/* of them: final counters lost */
+	size_t ntask_exits;	/* threads that died (EXIT records) */
+	/* the source's tolerance (struct ptop_src) */
+	unsigned int tol_ppm;
+	uint64_t res_ns;
+	/* exact or not, and why: see verdict.h */
+	struct ptop_verdict verdict;
 };
 
 void ptop_interval_init(struct ptop_interval *iv);

@@ -35,9 +35,14 @@ unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st)
 
 void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st)
 {
-	const char *c = (st->ans_flags & PTOP_TS_ANSF_CHILDREN) ? "" :
-			"no c* (module too old); ";
+	const char *c = (st->ans_flags & PTOP_TS_ANSF_CHILDREN) ?
+		((st->ans_flags & PTOP_TS_ANSF_EXIT_BEFORE_MM) ?
+		 "exit records end before the memory teardown (the kernel's exit tracepoint is early; that time goes to c*); " : "") :
+		"no c* (module too old); ";
 
+	/* the module's promise (lib/verdict.h): ns counters, 0.5% */
+	src->tol_ppm = 5000;
+	src->res_ns = 0;
 	if (st->ans_flags & PTOP_TS_ANSF_NO_STEAL_CLOCK)
 		snprintf(src->note, sizeof(src->note),
 			 "ptop_taskstats module: %sno steal clock in this kernel: no per-task steal", c);
@@ -56,8 +61,18 @@ int ptop_kmod_check_answer(const struct ptop_ts_answer *a, size_t have,
 		snprintf(err, errlen, "short answer header (%zu bytes)", have);
 		return -EPROTO;
 	}
-	if (a->rec_size < offsetof(struct ptop_ts_record, rss_kb)) {
+	if (a->version != PTOP_TS_ANSWER_VERSION) {
+		snprintf(err, errlen, "answer version %u, this ptop reads version %u: the module and ptop do not match",
+			 a->version, PTOP_TS_ANSWER_VERSION);
+		return -EPROTO;
+	}
+	if (a->rec_size < PTOP_KMOD_REC_MIN) {
 		snprintf(err, errlen, "record size %u too small", a->rec_size);
+		return -EPROTO;
+	}
+	if (a->size % 8 || a->rec_size % 8) {
+		snprintf(err, errlen, "answer header size %u or record size %u not a multiple of 8",
+			 a->size, a->rec_size);
 		return -EPROTO;
 	}
 	if (a->ncpu > 65536) {
@@ -70,18 +85,19 @@ int ptop_kmod_check_answer(const struct ptop_ts_answer *a, size_t have,
 void ptop_kmod_add_cpus(const struct ptop_ts_cpu *cpus, uint32_t n,
 			struct ptop_sample *out)
 {
+	const char *p = (const char *)cpus;
+	struct ptop_ts_cpu c;
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct ptop_ts_cpu *c = &cpus[i];
-
-		if (!c->online)
+	for (i = 0; i < n; i++, p += sizeof(c)) {
+		memcpy(&c, p, sizeof(c));	/* netlink: only 4-aligned */
+		if (!c.online)
 			continue;
 		out->ncpu++;
-		out->cpu.idle_ns += c->idle_ns + c->iowait_ns;
-		out->cpu.iowait_ns += c->iowait_ns;
-		out->cpu.steal_ns += c->steal_ns;
-		out->cpu.irq_ns += c->irq_ns + c->softirq_ns;
+		out->cpu.idle_ns += c.idle_ns + c.iowait_ns;
+		out->cpu.iowait_ns += c.iowait_ns;
+		out->cpu.steal_ns += c.steal_ns;
+		out->cpu.irq_ns += c.irq_ns + c.softirq_ns;
 	}
 }
 
@@ -93,13 +109,19 @@ int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
 	const char *p = recs;
 	uint32_t i;
 
+	if (rec_size < PTOP_KMOD_REC_MIN)
+		return -EPROTO;
 	for (i = 0; i < count; i++, p += rec_size) {
-		const struct ptop_ts_record *in = (const void *)p;
 		struct ptop_ts_record *r;
+		uint16_t kind, flags;
 
-		if (skip_exits && (in->flags & PTOP_TS_RECF_EXIT))
+		memcpy(&kind, p + offsetof(struct ptop_ts_record, kind),
+		       sizeof(kind));
+		memcpy(&flags, p + offsetof(struct ptop_ts_record, flags),
+		       sizeof(flags));
+		if (skip_exits && (flags & PTOP_TS_RECF_EXIT))
 			continue;
-		r = ptop_sample_add(out, (enum ptop_ts_kind)in->kind);
+		r = ptop_sample_add(out, (enum ptop_ts_kind)kind);
 		if (!r)
 			return -ENOMEM;
 		memcpy(r, p, n);	/* unknown tail bytes stay zero */
@@ -121,6 +143,25 @@ void ptop_kmod_finish(struct ptop_kmod_since *st, uint64_t since,
 		out->sys_apart |= PTOP_SYS_IRQ_APART;
 	st->seq = a->seq_now;
 	st->ans_flags = a->flags;
+}
+
+int ptop_kmod_next_page(const struct ptop_ts_answer *a, int page,
+			struct ptop_ts_cmd *cmd, struct ptop_sample *out,
+			char *err, size_t errlen)
+{
+	if (page > 0 && (a->flags & PTOP_TS_ANSF_RESYNC) && cmd->since_seq)
+		out->flags |= PTOP_SAMPLE_INEXACT;
+	if (!(a->flags & PTOP_TS_ANSF_MORE))
+		return 0;
+	if (a->next_pid <= cmd->start_pid) {
+		snprintf(err, errlen, "paged answer does not move on (next pid %u after start pid %u)",
+			 a->next_pid, cmd->start_pid);
+		return -EPROTO;
+	}
+	cmd->start_pid = a->next_pid;
+	if (a->flags & PTOP_TS_ANSF_RESYNC)
+		cmd->since_seq = 0;
+	return 1;
 }
 
 int ptop_kmod_parse(struct ptop_kmod_since *st, uint64_t since, int page,

@@ -13,6 +13,9 @@
 #define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_RDELAY | \
 			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_CAP_CTXSW)
 
+/* The oldest record the decoder reads: the first module's (up to rss_kb). */
+#define PTOP_KMOD_REC_MIN	offsetof(struct ptop_ts_record, rss_kb)
+
 /* "Active since" state of one source: the seq of its last answer. */
 struct ptop_kmod_since {
 	uint64_t seq;		/* 0: next answer is a full one */
@@ -31,6 +34,7 @@ void ptop_kmod_since_init(struct ptop_kmod_since *st, unsigned int need);
  */
 unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st);
 /* src->note: what the module cannot measure here */
+/* The source's note and its tolerance (struct ptop_src.tol_ppm). */
 void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st);
 
 /* The command for the next read: threads, since the last answer. */
@@ -38,7 +42,10 @@ void ptop_kmod_cmd(const struct ptop_kmod_since *st, struct ptop_ts_cmd *cmd);
 
 /*
  * Check an answer header; with have = bytes available, returns 0 when the
- * header is sane, -EPROTO otherwise (message in err).
+ * header is sane, -EPROTO otherwise (message in err): another version
+ * (the module and ptop do not match), a header or record size that is too
+ * small or not a multiple of 8 (the structs are naturally aligned), an
+ * absurd CPU count.
  */
 int ptop_kmod_check_answer(const struct ptop_ts_answer *a, size_t have,
 			   char *err, size_t errlen);
@@ -50,7 +57,9 @@ void ptop_kmod_add_cpus(const struct ptop_ts_cpu *cpus, uint32_t n,
 /*
  * Append count records of rec_size bytes each, passed through as-is;
  * skip_exits drops EXIT records (pages after the first of a paged answer:
- * the next answer, since the first page, brings them).
+ * the next answer, since the first page, brings them). recs needs no
+ * alignment (netlink attributes are only 4-aligned). -EPROTO when
+ * rec_size < PTOP_KMOD_REC_MIN, -ENOMEM.
  */
 int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
 			  int skip_exits, struct ptop_sample *out);
@@ -61,6 +70,18 @@ int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
  */
 void ptop_kmod_finish(struct ptop_kmod_since *st, uint64_t since,
 		      const struct ptop_ts_answer *a, struct ptop_sample *out);
+
+/*
+ * Paging, after the answer a to command *cmd (page: 0 for the first).
+ * Returns 1 when another page must be asked for (*cmd then asks for it:
+ * start_pid moved on, since_seq 0 after a RESYNC), 0 when the answer is
+ * complete, -EPROTO when a MORE answer does not move start_pid forward
+ * (the rest would be lost, or asked for forever). A RESYNC on a later
+ * page (the module lost track between two pages) makes out INEXACT.
+ */
+int ptop_kmod_next_page(const struct ptop_ts_answer *a, int page,
+			struct ptop_ts_cmd *cmd, struct ptop_sample *out,
+			char *err, size_t errlen);
 
 /*
  * A whole /proc/taskstats answer in one buffer. page 0 is the first (or

@@ -556,6 +556,8 @@ int ptop_pfs_sample_end(struct ptop_pfs *p, struct ptop_sample *out)
 
 	if (ret)
 		return ret;
+	/* every task was read somewhere in between */
+	out->window_ns = t - out->time_ns;
 	out->time_ns = mid(out->time_ns, t);
 	out->cpu.idle_ns = mid(out->cpu.idle_ns, end.idle_ns);
 	out->cpu.iowait_ns = mid(out->cpu.iowait_ns, end.iowait_ns);

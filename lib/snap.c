@@ -239,7 +239,8 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 	upd = malloc((nupd ? nupd : 1) * sizeof(*upd));
 	if (!upd)
 		return -ENOMEM;
-	memcpy(upd, *v, nupd * sizeof(*upd));
+	if (nupd)	/* *v may be NULL then: memcpy(x, NULL, 0) is UB */
+		memcpy(upd, *v, nupd * sizeof(*upd));
 	if (reserve(v, cap, nold + nupd)) {
 		free(upd);
 		return -ENOMEM;
@@ -349,6 +350,10 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	next->sys_apart = sample->sys_apart;
 	next->caps = caps;
 	next->cpu = sample->cpu;
+	next->window_ns = sample->window_ns;
+	next->nlost = sample->nlost;
+	next->tol_ppm = sample->tol_ppm;
+	next->res_ns = sample->res_ns;
 
 	if (s->taken)
 		s->cur = !s->cur;

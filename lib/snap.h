@@ -19,6 +19,10 @@ struct ptop_snap {
 	unsigned int sys_apart;
 	unsigned int caps;	/* the source's PTOP_CAP_* */
 	struct ptop_cpu_sum cpu;
+	uint64_t window_ns;	/* struct ptop_sample's */
+	unsigned int nlost;
+	unsigned int tol_ppm;
+	uint64_t res_ns;
 	/* live tasks, sorted by (pid, start_ns) */
 	struct ptop_ts_record *threads;
 	size_t nthreads;

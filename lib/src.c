@@ -110,8 +110,13 @@ int ptop_src_open_best(struct ptop_src **out, const struct ptop_src_cfg *cfg,
 
 int ptop_src_read(struct ptop_src *src, struct ptop_sample *out)
 {
+	int ret;
+
 	ptop_sample_reset(out);
-	return src->ops->read(src, out);
+	ret = src->ops->read(src, out);
+	out->tol_ppm = src->tol_ppm;
+	out->res_ns = src->res_ns;
+	return ret;
 }
 
 void ptop_src_close(struct ptop_src *src)

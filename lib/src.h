@@ -10,6 +10,7 @@
 #ifndef PTOP_SRC_H
 #define PTOP_SRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../kmod/uapi/ptop_taskstats.h"
@@ -24,10 +25,17 @@
 #define PTOP_CAP_EXITS		(1U << 6) /* EXIT records for dead tasks */
 #define PTOP_CAP_INCREMENTAL	(1U << 7) /* answers only active tasks */
 #define PTOP_CAP_CTXSW		(1U << 8) /* nvcsw/nivcsw */
+#define PTOP_CAP_EXIT_TAIL	(1U << 9) /* exit paths after the exit
+					   * record reach no row (lib/verdict.h) */
 
 /* struct ptop_sample.flags */
 #define PTOP_SAMPLE_INCREMENTAL	(1U << 0) /* absent tasks kept their values */
 #define PTOP_SAMPLE_INEXACT	(1U << 1) /* data was lost (RESYNC, ENOBUFS) */
+/*
+ * A first reading that the source cannot vouch for as an interval's
+ * start (lib/verdict.h: "first interval"); cleared by a settled one.
+ */
+#define PTOP_SAMPLE_UNSETTLED	(1U << 2)
 
 /* Kernel-side CPU time that is kept apart from tasks, per the kernel config */
 #define PTOP_SYS_STEAL_APART	(1U << 0) /* PARAVIRT_TIME_ACCOUNTING */
@@ -48,6 +56,17 @@ struct ptop_sample {
 	unsigned int flags;	/* PTOP_SAMPLE_* */
 	unsigned int sys_apart;	/* PTOP_SYS_* */
 	struct ptop_cpu_sum cpu;
+	/*
+	 * How far apart in time the readings that can move lie: the span
+	 * between the first and the last reading of a task that may have
+	 * run, and of the system counters (0: one instant, as the module's
+	 * per-CPU pass). lib/verdict.h turns it into a possible error.
+	 */
+	uint64_t window_ns;
+	unsigned int nlost;	/* dead tasks whose final counters were lost */
+	/* the source's tolerance, copied from struct ptop_src by read */
+	unsigned int tol_ppm;
+	uint64_t res_ns;
 	struct ptop_ts_record *recs;
 	size_t nrecs;
 	size_t cap;
@@ -62,6 +81,11 @@ struct ptop_sample {
 struct ptop_src_cfg {
 	const char *proc_root;	/* "/proc" unless a test fixture */
 	unsigned int need;	/* PTOP_NEED_* */
+	/*
+	 * A two-phase source may take its tight window (lib/rt_window.h) at
+	 * SCHED_FIFO, at most 5 ms: set when the caller wants that (root).
+	 */
+	int rt_window;
 	void *arg;		/* for a source given by ops (tests' fake) */
 };
 
@@ -75,12 +99,25 @@ struct ptop_src_ops {
 	/* Fill *out (already reset by the caller). */
 	int (*read)(struct ptop_src *src, struct ptop_sample *out);
 	void (*close)(struct ptop_src *src);
+	/*
+	 * The kernel checks CAP_NET_ADMIN at every request (genetlink
+	 * GENL_ADMIN_PERM, against the sender), not only at open: a
+	 * capability drop must keep it (lib/caps.h).
+	 */
+	bool asks_net_admin;
 };
 
 struct ptop_src {
 	const struct ptop_src_ops *ops;
 	struct ptop_src_cfg cfg;
 	unsigned int caps;	/* PTOP_CAP_*, set by open() */
+	/*
+	 * What "exact" allows, set by open() (lib/verdict.h): the sum of an
+	 * interval may be off by tol_ppm of ncpu x interval, plus 2 x res_ns
+	 * per CPU for a source that reads rounded counters (clock ticks).
+	 */
+	unsigned int tol_ppm;
+	uint64_t res_ns;
 	void *priv;
 	char err[256];		/* last error, for the caller to print */
 	char note[256];		/* what this source cannot measure */

@@ -28,6 +28,7 @@ struct kn_priv {
 	/* state of the dump being received */
 	struct ptop_sample *out;
 	struct ptop_ts_answer ans;
+	size_t ans_len;		/* of its attribute (a newer header is longer) */
 	int have_ans;
 	int page;
 	int bad;
@@ -54,6 +55,7 @@ static int kn_valid(struct nl_msg *msg, void *arg)
 				return NL_SKIP;
 			}
 			memcpy(&p->ans, d, sizeof(p->ans));
+			p->ans_len = len;
 			p->have_ans = 1;
 			break;
 		case PTOP_TS_A_CPUS:
@@ -105,7 +107,7 @@ static int kn_dump(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
 		ptop_src_set_err(src, "%s dump: bad answer", PTOP_TS_FAMILY_NAME);
 		return -EPROTO;
 	}
-	return ptop_kmod_check_answer(&p->ans, sizeof(p->ans), src->err,
+	return ptop_kmod_check_answer(&p->ans, p->ans_len, src->err,
 				      sizeof(src->err));
 }
 
@@ -125,12 +127,13 @@ static int kmod_nl_read(struct ptop_src *src, struct ptop_sample *out)
 			break;
 		if (!p->page)
 			first = p->ans;
-		if (!(p->ans.flags & PTOP_TS_ANSF_MORE) ||
-		    p->ans.next_pid <= cmd.start_pid)
+		else if (p->ans.time_ns > first.time_ns)
+			/* each page is a pass of its own: the window spans them */
+			out->window_ns = p->ans.time_ns - first.time_ns;
+		ret = ptop_kmod_next_page(&p->ans, p->page, &cmd, out,
+					  src->err, sizeof(src->err));
+		if (ret <= 0)
 			break;
-		cmd.start_pid = p->ans.next_pid;
-		if (p->ans.flags & PTOP_TS_ANSF_RESYNC)
-			cmd.since_seq = 0;
 	}
 	p->out = NULL;
 	if (!ret) {
@@ -210,4 +213,5 @@ const struct ptop_src_ops ptop_src_kmod_nl_ops = {
 	.open = kmod_nl_open,
 	.read = kmod_nl_read,
 	.close = kmod_nl_close,
+	.asks_net_admin = true,
 };

@@ -44,7 +44,7 @@ static int kmod_proc_open(struct ptop_src *src)
 			ptop_src_set_err(src, "%s missing: the ptop_taskstats module is not loaded (modprobe ptop_taskstats)",
 					 path);
 		else if (ret == -EACCES || ret == -EPERM)
-			ptop_src_set_err(src, "%s: not allowed (root, or the module's reader_gid group)",
+			ptop_src_set_err(src, "%s: not allowed: join the module's reader group (ptop; see ptop_taskstats(4)), or run as root",
 					 path);
 		else
 			ptop_src_set_err(src, "%s: %s", path, strerror(-ret));
@@ -78,6 +78,12 @@ static void kmod_proc_close(struct ptop_src *src)
 	src->priv = NULL;
 }
 
+/* after rmmod an open /proc file answers EIO */
+static const char *kp_gone(int err)
+{
+	return err == EIO ? " (the module was unloaded)" : "";
+}
+
 /* One command, the whole answer into p->buf; returns its length or -errno */
 static ssize_t kp_ask(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
 {
@@ -87,8 +93,8 @@ static ssize_t kp_ask(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
 
 	if (write(p->fd, cmd, sizeof(*cmd)) != (ssize_t)sizeof(*cmd)) {
 		n = -errno;
-		ptop_src_set_err(src, "/proc/%s: command: %s",
-				 PTOP_TS_PROC_NAME, strerror(errno));
+		ptop_src_set_err(src, "/proc/%s: command: %s%s",
+				 PTOP_TS_PROC_NAME, strerror(errno), kp_gone(errno));
 		return n;
 	}
 	for (;;) {
@@ -106,8 +112,9 @@ static ssize_t kp_ask(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
 		n = read(p->fd, p->buf + len, p->cap - len);
 		if (n < 0) {
 			n = -errno;
-			ptop_src_set_err(src, "/proc/%s: answer: %s",
-					 PTOP_TS_PROC_NAME, strerror(errno));
+			ptop_src_set_err(src, "/proc/%s: answer: %s%s",
+					 PTOP_TS_PROC_NAME, strerror(errno),
+					 kp_gone(errno));
 			return n;
 		}
 		if (!n)
@@ -120,30 +127,34 @@ static int kmod_proc_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct kp_priv *p = src->priv;
 	struct ptop_ts_cmd cmd;
-	uint64_t since = p->since.seq;
+	uint64_t since = p->since.seq, first_ns = 0;
 	int page = 0, ret;
 	ssize_t len;
 
 	ptop_kmod_cmd(&p->since, &cmd);
-	for (;;) {
-		const struct ptop_ts_answer *a;
-
+	for (;; page++) {
 		len = kp_ask(src, &cmd);
 		if (len < 0)
 			return len;
 		ret = ptop_kmod_parse(&p->since, since, page, p->buf, len, out,
 				      src->err, sizeof(src->err));
-		if (ret)
+		if (!ret) {
+			const struct ptop_ts_answer *a = (const void *)p->buf;
+
+			/* each page is a pass of its own: the window spans them */
+			if (!page)
+				first_ns = a->time_ns;
+			else if (a->time_ns > first_ns)
+				out->window_ns = a->time_ns - first_ns;
+			ret = ptop_kmod_next_page(a, page, &cmd, out, src->err,
+						  sizeof(src->err));
+		}
+		if (ret < 0)
 			return ret;
-		a = (const void *)p->buf;
-		if (!(a->flags & PTOP_TS_ANSF_MORE) || a->next_pid <= cmd.start_pid) {
+		if (!ret) {
 			src->caps = ptop_kmod_caps(&p->since);
 			return 0;
 		}
-		cmd.start_pid = a->next_pid;
-		if (a->flags & PTOP_TS_ANSF_RESYNC)
-			cmd.since_seq = 0;
-		page++;
 	}
 }
 

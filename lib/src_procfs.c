@@ -7,6 +7,12 @@
  * queue wait), each with one read into a reused buffer via openat() on the
  * directory fds. x* = group times - sum of live threads (clamped at 0);
  * c* = cutime/cstime (waited-for children only: C_PARTIAL).
+ *
+ * A snapshot has two phases: the walk reads every task; then, in a tight
+ * window with the system counters (lib/rt_window.h), the threads that may
+ * have run (running or runnable, their times moved since the previous
+ * read, or new) are read again, with their groups' x* and c*. The open
+ * walks once, so that the first read already knows who moved.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,11 +20,37 @@
 #include <string.h>
 
 #include "procfs_read.h"
+#include "rt_window.h"
 #include "src.h"
+
+/* A thread's own time as the previous read saw it. */
+struct pfs_seen {
+	uint32_t tid;
+	uint64_t start_ns;
+	uint64_t own_ns;
+};
+
+struct pfs_seen_set {
+	struct pfs_seen *v;
+	size_t n, cap;
+};
+
+/* A group with threads to read again: its records in the sample. */
+struct pfs_hot {
+	size_t first;		/* its first THREAD record */
+	size_t group;		/* its GROUP record (after its threads) */
+	int tgid;
+};
 
 struct procfs_priv {
 	struct ptop_pfs pfs;
 	int has_schedstat;
+	struct pfs_seen_set seen[2];	/* previous read, this read */
+	int cur;
+	struct pfs_hot *hot;
+	size_t nhot, hot_cap;
+	uint8_t *hot_thread;	/* per sample record: read it again */
+	size_t hot_thread_cap;
 };
 
 struct procfs_scan {
@@ -28,7 +60,89 @@ struct procfs_scan {
 	int tgid;
 	uint32_t nthreads;
 	uint64_t sum_u, sum_s;	/* ns, live threads */
+	int any_hot;		/* a thread of this group may have run */
 };
+
+static int seen_cmp(const void *a, const void *b)
+{
+	const struct pfs_seen *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return 0;
+}
+
+static int seen_add(struct pfs_seen_set *set, uint32_t tid, uint64_t start,
+		    uint64_t own)
+{
+	if (set->n == set->cap) {
+		size_t ncap = set->cap ? set->cap * 2 : 1024;
+		struct pfs_seen *n = realloc(set->v, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		set->v = n;
+		set->cap = ncap;
+	}
+	set->v[set->n++] = (struct pfs_seen){ tid, start, own };
+	return 0;
+}
+
+/*
+ * May the thread have run since the previous read? Running or runnable
+ * now, its time moved, or not seen before. Otherwise its counters stood
+ * still since the previous window (within a tick: what it ran after its
+ * reading goes to the next interval).
+ */
+static int thread_is_hot(struct procfs_priv *pp, const struct ptop_ts_record *r)
+{
+	const struct pfs_seen_set *prev = &pp->seen[!pp->cur];
+	struct pfs_seen key = { r->pid, r->start_ns, 0 };
+	const struct pfs_seen *was;
+
+	if (r->state == 'R')
+		return 1;
+	was = prev->n ? bsearch(&key, prev->v, prev->n, sizeof(key), seen_cmp) :
+			NULL;
+	return !was || was->own_ns != r->utime_ns + r->stime_ns;
+}
+
+static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
+{
+	if (idx >= pp->hot_thread_cap) {
+		size_t ncap = pp->hot_thread_cap ? pp->hot_thread_cap : 1024;
+		uint8_t *n;
+
+		while (ncap <= idx)
+			ncap *= 2;
+		n = realloc(pp->hot_thread, ncap);
+		if (!n)
+			return -ENOMEM;
+		memset(n + pp->hot_thread_cap, 0, ncap - pp->hot_thread_cap);
+		pp->hot_thread = n;
+		pp->hot_thread_cap = ncap;
+	}
+	pp->hot_thread[idx] = 1;
+	return 0;
+}
+
+static int note_hot_group(struct procfs_priv *pp, size_t first, size_t group,
+			  int tgid)
+{
+	if (pp->nhot == pp->hot_cap) {
+		size_t ncap = pp->hot_cap ? pp->hot_cap * 2 : 256;
+		struct pfs_hot *n = realloc(pp->hot, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		pp->hot = n;
+		pp->hot_cap = ncap;
+	}
+	pp->hot[pp->nhot++] = (struct pfs_hot){ first, group, tgid };
+	return 0;
+}
 
 static int procfs_thread(void *arg, int tid, int dfd)
 {
@@ -61,6 +175,14 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	sc->sum_u += r->utime_ns;
 	sc->sum_s += r->stime_ns;
 	sc->nthreads++;
+	ret = seen_add(&sc->pp->seen[sc->pp->cur], r->pid, r->start_ns,
+		       r->utime_ns + r->stime_ns);
+	if (!ret && thread_is_hot(sc->pp, r)) {
+		sc->any_hot = 1;
+		ret = mark_hot_thread(sc->pp, sc->out->nrecs - 1);
+	}
+	if (ret)
+		return ret;
 
 	/* r may move with the next ptop_sample_add(): none below */
 	n = ptop_pfs_read_at(p, dfd, "status");
@@ -110,6 +232,7 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	sc->nthreads = 0;
 	sc->sum_u = 0;
 	sc->sum_s = 0;
+	sc->any_hot = 0;
 	ret = ptop_pfs_for_each_thread(p, dfd, procfs_thread, sc);
 	if (ret == -ENOENT || (!ret && !sc->nthreads)) {
 		sc->out->nrecs = mark;	/* the group died meanwhile */
@@ -140,7 +263,86 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	r->majflt = st.majflt;
 	r->rss_kb = st.rss_pages * p->page_kb;
 	r->hiwater_rss_kb = status.vmhwm_kb;
+	if (sc->any_hot)
+		return note_hot_group(sc->pp, mark, sc->out->nrecs - 1, tgid);
 	return 0;
+}
+
+/* Read a task's stat by path (the walk's directory fds are closed). */
+static int read_stat_path(struct ptop_pfs *p, const char *path,
+			  struct ptop_pfs_stat *st)
+{
+	ssize_t n = ptop_pfs_read_at(p, p->root_fd, path);
+
+	if (n < 0)
+		return n == -ENOENT || n == -ESRCH ? 0 : (int)n;
+	return ptop_pfs_parse_stat(p->buf, st) ? 0 : 1;
+}
+
+/*
+ * Phase two for one group: its hot threads' times, then the group's own
+ * stat for x* (group minus live threads, as in the walk) and c*. What
+ * cannot be read again (died since the walk) keeps its walk values.
+ */
+static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
+			const struct pfs_hot *h)
+{
+	struct ptop_pfs *p = &pp->pfs;
+	struct ptop_ts_record *g = &out->recs[h->group];
+	struct ptop_pfs_stat st;
+	uint64_t sum_u = 0, sum_s = 0;
+	char path[64];
+	size_t i;
+	int ret;
+
+	for (i = h->first; i < h->group; i++) {
+		struct ptop_ts_record *r = &out->recs[i];
+
+		if (i < pp->hot_thread_cap && pp->hot_thread[i]) {
+			snprintf(path, sizeof(path), "%d/task/%u/stat", h->tgid,
+				 r->pid);
+			ret = read_stat_path(p, path, &st);
+			if (ret < 0)
+				return ret;
+			if (ret && ptop_pfs_ticks_ns(p, st.starttime) == r->start_ns) {
+				r->utime_ns = ptop_pfs_ticks_ns(p, st.utime);
+				r->stime_ns = ptop_pfs_ticks_ns(p, st.stime);
+				r->state = st.state;
+			}
+		}
+		sum_u += r->utime_ns;
+		sum_s += r->stime_ns;
+	}
+	snprintf(path, sizeof(path), "%d/stat", h->tgid);
+	ret = read_stat_path(p, path, &st);
+	if (ret <= 0 || ptop_pfs_ticks_ns(p, st.starttime) != g->start_ns)
+		return ret < 0 ? ret : 0;
+	g->xutime_ns = sub0(ptop_pfs_ticks_ns(p, st.utime), sum_u);
+	g->xstime_ns = sub0(ptop_pfs_ticks_ns(p, st.stime), sum_s);
+	g->cutime_ns = ptop_pfs_ticks_ns(p, st.cutime);
+	g->cstime_ns = ptop_pfs_ticks_ns(p, st.cstime);
+	g->state = st.state;
+	return 0;
+}
+
+/* Phase two: the tight window, between two reads of the system counters. */
+static int procfs_window(struct ptop_src *src, struct ptop_sample *out)
+{
+	struct procfs_priv *pp = src->priv;
+	struct ptop_rt_window w;
+	size_t i;
+	int ret;
+
+	ptop_rt_window_begin(&w, src->cfg.rt_window);
+	ret = ptop_pfs_sample_begin(&pp->pfs, out);
+	for (i = 0; !ret && i < pp->nhot; i++) {
+		ret = reread_group(pp, out, &pp->hot[i]);
+		ptop_rt_window_check(&w);
+	}
+	if (!ret)
+		ret = ptop_pfs_sample_end(&pp->pfs, out);
+	ptop_rt_window_end(&w);
+	return ret;
 }
 
 static int procfs_probe_schedstat(struct procfs_priv *pp)
@@ -150,8 +352,12 @@ static int procfs_probe_schedstat(struct procfs_priv *pp)
 				"self/schedstat") >= 0;
 }
 
+static int procfs_read(struct ptop_src *src, struct ptop_sample *out);
+static void procfs_close(struct ptop_src *src);
+
 static int procfs_open(struct ptop_src *src)
 {
+	struct ptop_sample scratch;
 	struct procfs_priv *pp;
 	unsigned int apart;
 	int ret;
@@ -168,7 +374,18 @@ static int procfs_open(struct ptop_src *src)
 	}
 	pp->has_schedstat = procfs_probe_schedstat(pp);
 	src->priv = pp;
+	/* a first walk, so that the first read knows which threads moved */
+	ptop_sample_init(&scratch);
+	ret = procfs_read(src, &scratch);
+	ptop_sample_free(&scratch);
+	if (ret) {
+		procfs_close(src);
+		return ret;
+	}
 	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW;
+	/* 1%, and every counter read rounded down to a clock tick */
+	src->tol_ppm = 10000;
+	src->res_ns = ptop_pfs_ticks_ns(&pp->pfs, 1);
 	if (pp->has_schedstat)
 		src->caps |= PTOP_CAP_RDELAY;
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
@@ -187,20 +404,24 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	int ret;
 
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
-	ret = ptop_pfs_sample_begin(&pp->pfs, out);
-	if (ret) {
-		ptop_src_set_err(src, "%s/stat: %s", src->cfg.proc_root,
-				 strerror(-ret));
-		return ret;
-	}
+	pp->cur = !pp->cur;
+	pp->seen[pp->cur].n = 0;
+	pp->nhot = 0;
+	if (pp->hot_thread)
+		memset(pp->hot_thread, 0, pp->hot_thread_cap);
+	/* phase one: the walk */
 	ret = ptop_pfs_for_each_group(&pp->pfs, procfs_group, &sc);
 	if (!ret)
-		ret = ptop_pfs_sample_end(&pp->pfs, out);
+		ret = procfs_window(src, out);
 	if (ret) {
 		ptop_src_set_err(src, "scanning %s: %s", src->cfg.proc_root,
 				 strerror(-ret));
 		return ret;
 	}
+	/* walk order is not (tid, start) order; an empty walk has no array */
+	if (pp->seen[pp->cur].n > 1)
+		qsort(pp->seen[pp->cur].v, pp->seen[pp->cur].n,
+		      sizeof(*pp->seen[pp->cur].v), seen_cmp);
 	return 0;
 }
 
@@ -211,6 +432,10 @@ static void procfs_close(struct ptop_src *src)
 	if (!pp)
 		return;
 	ptop_pfs_close(&pp->pfs);
+	free(pp->seen[0].v);
+	free(pp->seen[1].v);
+	free(pp->hot);
+	free(pp->hot_thread);
 	free(pp);
 	src->priv = NULL;
 }

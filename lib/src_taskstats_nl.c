@@ -39,6 +39,7 @@
 
 #include "cnproc.h"
 #include "procfs_read.h"
+#include "rt_window.h"
 #include "src.h"
 #include "tsacct.h"
 #include "tsnl.h"
@@ -51,6 +52,7 @@ struct tn_exit {
 	int done;
 };
 
+
 struct tn_priv {
 	struct ptop_tsnl ts;
 	struct ptop_cnproc cn;
@@ -58,6 +60,8 @@ struct tn_priv {
 	struct ptop_tsacct acct;
 	struct tn_exit *exits;
 	size_t nexits, exits_cap;
+	uint32_t *hot;		/* tids to read again in the tight window */
+	size_t nhot, hot_cap;
 	uint64_t boot_off;	/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	int precise;		/* runtime = cpu_run_virtual_total */
 	int old_delayacct;	/* -1: untouched, 0: we turned it on (left on) */
@@ -201,8 +205,32 @@ static int tn_process_events(struct tn_priv *p)
 struct tn_scan {
 	struct tn_priv *p;
 	struct ptop_tsacct_group *g;
-	int get;		/* query taskstats (not at open) */
+	int get;		/* query taskstats */
+	int at_open;		/* the open's scan: x* of older groups */
+	uint64_t ticks_u, ticks_s;	/* the group's live threads, stat */
 };
+
+/*
+ * Phase one of the snapshot (the walk) notes the threads that may have
+ * run: running or runnable when read, their runtime moved since the
+ * previous read, or not read by the previous one. The others' counters
+ * were still at their walk values at the window, or moved by less than
+ * what happened after their reading (it goes to the next interval).
+ */
+static int tn_note_hot(struct tn_priv *p, uint32_t tid)
+{
+	if (p->nhot == p->hot_cap) {
+		size_t ncap = p->hot_cap ? p->hot_cap * 2 : 256;
+		uint32_t *n = realloc(p->hot, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->hot = n;
+		p->hot_cap = ncap;
+	}
+	p->hot[p->nhot++] = tid;
+	return 0;
+}
 
 static int tn_scan_thread(void *arg, int tid, int dfd)
 {
@@ -212,7 +240,8 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	struct ptop_tsacct_thread *t;
 	struct ptop_tsnl_stats st;
 	struct ptop_pfs_stat ps;
-	int ret;
+	uint64_t before;
+	int ret, unread;
 
 	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
 	if (ret <= 0)
@@ -222,13 +251,19 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 				      ps.state, ps.comm, &t);
 	if (ret || !t || !sc->get)
 		return ret;
+	sc->ticks_u += ps.utime;
+	sc->ticks_s += ps.stime;
 	ret = ptop_tsnl_get_pid(&p->ts, tid, &st);
 	if (ret == -ESRCH || ret == -ENOENT)
 		return 0;	/* died meanwhile: its exit record follows */
 	if (ret)
 		return ret;
+	before = ptop_tsacct_thread_own(t);
+	unread = t->seen_gen + 1 != p->acct.gen;
 	tn_counters(p, &st, &c);
 	ptop_tsacct_scan_counters(&p->acct, t, &c);
+	if (ps.state == 'R' || unread || ptop_tsacct_thread_own(t) != before)
+		return tn_note_hot(p, tid);
 	return 0;
 }
 
@@ -248,21 +283,73 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 				     ps.rss_pages * p->pfs.page_kb, &sc->g);
 	if (ret)
 		return ret;
+	sc->ticks_u = 0;
+	sc->ticks_s = 0;
 	ret = ptop_pfs_for_each_thread(&p->pfs, dfd, tn_scan_thread, sc);
+	/* the kernel's group sums have the threads that died before open */
+	if (!ret && sc->at_open)
+		ptop_tsacct_x_base(sc->g,
+			ptop_pfs_ticks_ns(&p->pfs, ps.utime > sc->ticks_u ?
+					  ps.utime - sc->ticks_u : 0),
+			ptop_pfs_ticks_ns(&p->pfs, ps.stime > sc->ticks_s ?
+					  ps.stime - sc->ticks_s : 0));
 	ptop_tsacct_scan_group_end(&p->acct, sc->g);
 	sc->g = NULL;
 	return ret == -ENOENT ? 0 : ret;
 }
 
-static int tn_scan(struct tn_priv *p, int get)
+static int tn_scan(struct tn_priv *p, int get, int at_open)
 {
-	struct tn_scan sc = { .p = p, .get = get };
+	struct tn_scan sc = { .p = p, .get = get, .at_open = at_open };
 	int ret;
 
+	p->nhot = 0;
 	p->acct.now_ns = ptop_pfs_boot_ns();
 	ret = ptop_pfs_for_each_group(&p->pfs, tn_scan_group, &sc);
 	if (!ret)
 		ptop_tsacct_scan_end(&p->acct);
+	return ret;
+}
+
+/*
+ * Phase two: the tight window. The system counters, the threads that may
+ * have run (again), the system counters: the sample's instant is the
+ * window's middle, and its length says how far apart the readings that
+ * count lie (lib/verdict.h). A thread that died since the walk keeps its
+ * walk values here; its exit record brings the final ones.
+ */
+static int tn_window(struct ptop_src *src, struct ptop_sample *out)
+{
+	struct tn_priv *p = src->priv;
+	struct ptop_rt_window w;
+	size_t i;
+	int ret;
+
+	ptop_rt_window_begin(&w, src->cfg.rt_window);
+	ret = ptop_pfs_sample_begin(&p->pfs, out);
+	for (i = 0; !ret && i < p->nhot; i++) {
+		struct ptop_tsacct_thread *t;
+		struct ptop_tsacct_counters c;
+		struct ptop_tsnl_stats st;
+
+		/* by tid: a pid reused during the walk may have freed it */
+		t = ptop_tsacct_thread_find(&p->acct, p->hot[i]);
+		if (!t || t->dead || t->seen_gen != p->acct.gen)
+			continue;
+		ret = ptop_tsnl_get_pid(&p->ts, p->hot[i], &st);
+		if (ret == -ESRCH || ret == -ENOENT) {
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+		tn_counters(p, &st, &c);
+		ptop_tsacct_reread_counters(&p->acct, t, &c);
+		ptop_rt_window_check(&w);
+	}
+	if (!ret)
+		ret = ptop_pfs_sample_end(&p->pfs, out);
+	ptop_rt_window_end(&w);
 	return ret;
 }
 
@@ -279,6 +366,7 @@ static void taskstats_nl_close(struct ptop_src *src)
 	ptop_pfs_close(&p->pfs);
 	ptop_tsacct_free(&p->acct);
 	free(p->exits);
+	free(p->hot);
 	free(p);
 	src->priv = NULL;
 }
@@ -310,7 +398,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 	ret = ptop_tsnl_probe_precise(&p->ts);
 	if (ret == -EPERM || ret == -EACCES) {
-		ptop_src_set_err(src, "taskstats needs CAP_NET_ADMIN (run as root)");
+		ptop_src_set_err(src, "taskstats needs CAP_NET_ADMIN: give the program the file capability (setcap cap_net_admin+ep PROGRAM, or make install-setcap), or run as root");
 		ret = -EPERM;
 		goto err;
 	}
@@ -357,7 +445,8 @@ static int taskstats_nl_open(struct ptop_src *src)
 	ptop_sample_init(&scratch);
 	p->acct.out = &scratch;
 	p->acct.gen = 1;
-	ret = tn_scan(p, 0);
+	/* with counters: the first read then knows which threads moved */
+	ret = tn_scan(p, 1, 1);
 	ptop_sample_free(&scratch);
 	p->acct.out = NULL;
 	if (ret) {
@@ -367,9 +456,12 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 
 	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_C_COMPLETE |
-		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW;
+		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW | PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
 		src->caps |= PTOP_CAP_NS | PTOP_CAP_RDELAY;
+	/* 1%; without ns runtimes each counter is tick-sampled as well */
+	src->tol_ppm = 10000;
+	src->res_ns = p->precise ? 0 : ptop_pfs_ticks_ns(&p->pfs, 1);
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
 	snprintf(src->note, sizeof(src->note), "%s%s%s; c* counts from open",
 		 p->precise ? "ns runtimes (cpu_run_virtual_total)" :
@@ -391,32 +483,27 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 
 	p->acct.gen++;
 	p->acct.lost = 0;
+	p->acct.nlost = 0;
 	p->acct.out = out;
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
-	ret = ptop_pfs_sample_begin(&p->pfs, out);
-	if (ret) {
-		ptop_src_set_err(src, "%s/stat: %s", src->cfg.proc_root,
-				 strerror(-ret));
-		goto out;
-	}
-	/* dead tasks first (forks come before their exits), then the scan */
+	/* dead tasks first (forks come before their exits), then the walk */
 	ret = tn_process_events(p);
 	if (!ret)
-		ret = tn_scan(p, 1);
-	/* tasks that died during the scan: closed in this sample too */
+		ret = tn_scan(p, 1, 0);
+	if (!ret)
+		ret = tn_window(src, out);
+	/* tasks that died during the walk or the window: closed here too */
 	if (!ret)
 		ret = tn_process_events(p);
-	if (!ret)
-		ret = ptop_pfs_sample_end(&p->pfs, out);
 	if (!ret)
 		ret = ptop_tsacct_sweep(&p->acct);
 	if (!ret)
 		ret = ptop_tsacct_emit(&p->acct);
 	if (ret)
 		ptop_src_set_err(src, "taskstats read: %s", strerror(-ret));
-out:
 	if (p->acct.lost)
 		out->flags |= PTOP_SAMPLE_INEXACT;
+	out->nlost = p->acct.nlost;
 	p->acct.out = NULL;
 	return ret;
 }
@@ -427,4 +514,5 @@ const struct ptop_src_ops ptop_src_taskstats_nl_ops = {
 	.open = taskstats_nl_open,
 	.read = taskstats_nl_read,
 	.close = taskstats_nl_close,
+	.asks_net_admin = true,
 };

@@ -171,6 +171,8 @@ static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
 	else
 		c->threads++;
 	c->cpu_ns += run;
+	c->user_ns += u;
+	c->sys_ns += s;
 	return 0;
 }
 

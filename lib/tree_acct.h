@@ -36,7 +36,8 @@ struct ptop_tree_comm {
 	char comm[PTOP_TS_COMM_LEN];
 	uint64_t procs;		/* processes (group leaders) */
 	uint64_t threads;	/* other threads */
-	uint64_t cpu_ns;
+	uint64_t cpu_ns;	/* user_ns + sys_ns */
+	uint64_t user_ns, sys_ns;
 };
 
 struct ptop_tree_acct {

@@ -243,6 +243,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 			g->uid = c->uid;
 	} else {
 		a->lost = 1;
+		a->nlost++;
 	}
 	t->dead = 1;
 	t->dead_gen = a->gen;
@@ -451,6 +452,14 @@ int ptop_tsacct_scan_group(struct ptop_tsacct *a, uint32_t tgid,
 	return 0;
 }
 
+void ptop_tsacct_x_base(group_t *g, uint64_t user_ns, uint64_t sys_ns)
+{
+	if (g->dead || g->xu || g->xs)
+		return;
+	g->xu = user_ns;
+	g->xs = sys_ns;
+}
+
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a, group_t *g)
 {
 	/* no thread to close it: drop the group nobody saw alive */
@@ -511,6 +520,16 @@ void ptop_tsacct_scan_counters(struct ptop_tsacct *a, thread_t *t,
 	t->g->uid = c->uid;
 	t->seen_gen = a->gen;
 	t->g->nseen++;
+}
+
+void ptop_tsacct_reread_counters(struct ptop_tsacct *a, thread_t *t,
+				 const struct ptop_tsacct_counters *c)
+{
+	uint64_t u, s;
+
+	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
+			    &u, &s);
+	ta_take_counters(t, c);
 }
 
 void ptop_tsacct_scan_end(struct ptop_tsacct *a)

@@ -76,6 +76,7 @@ struct ptop_tsacct {
 	uint64_t tick_ns;	/* start estimates are truncated to a tick */
 	unsigned int thread_flags; /* added to THREAD records (HAS_RDELAY) */
 	int lost;		/* set when data was lost (caller resets) */
+	unsigned int nlost;	/* threads closed without final counters */
 	struct ptop_sample *out; /* EXIT records go here */
 };
 
@@ -120,6 +121,25 @@ int ptop_tsacct_scan_thread(struct ptop_tsacct *a,
 void ptop_tsacct_scan_counters(struct ptop_tsacct *a,
 			       struct ptop_tsacct_thread *t,
 			       const struct ptop_tsacct_counters *c);
+/*
+ * The same thread's counters read again later in the same generation
+ * (the tight window of a two-phase snapshot): newer values, nothing else.
+ */
+void ptop_tsacct_reread_counters(struct ptop_tsacct *a,
+				 struct ptop_tsacct_thread *t,
+				 const struct ptop_tsacct_counters *c);
+/* Own user + system time as last reported, ns. */
+static inline uint64_t ptop_tsacct_thread_own(const struct ptop_tsacct_thread *t)
+{
+	return t->split.user_ns + t->split.sys_ns;
+}
+/*
+ * At open, for a group that was running before: the time of its threads
+ * that died before (the kernel's group sums minus its live threads), so
+ * that its cumulative time is whole. x* deltas are unchanged by it.
+ */
+void ptop_tsacct_x_base(struct ptop_tsacct_group *g, uint64_t user_ns,
+			uint64_t sys_ns);
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 				struct ptop_tsacct_group *g);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);

@@ -2,6 +2,7 @@
 /* taskstats generic netlink: per-pid query and exit listener */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,9 +207,13 @@ static int tsnl_parse_msg(const struct nlmsghdr *n,
 	int rem, have = 0;
 
 	if (n->nlmsg_type == NLMSG_ERROR) {
-		const struct nlmsgerr *e = NLMSG_DATA(n);
+		int error;
 
-		return e->error ? e->error : -EINVAL;
+		/* the error code, at least, must be in the message */
+		if (n->nlmsg_len < NLMSG_LENGTH(sizeof(error)))
+			return -EINVAL;
+		memcpy(&error, NLMSG_DATA(n), sizeof(error));
+		return error < 0 ? error : -EINVAL;
 	}
 	if (n->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 		return -EINVAL;
@@ -228,10 +233,33 @@ static int tsnl_parse_msg(const struct nlmsghdr *n,
 	return have;
 }
 
+/* a signed length for NLMSG_OK()/NLMSG_NEXT() */
+static ssize_t tsnl_msg_len(size_t len)
+{
+	return len > SSIZE_MAX ? SSIZE_MAX : (ssize_t)len;
+}
+
+int ptop_tsnl_parse_reply(const void *buf, size_t len, uint32_t seq,
+			  struct ptop_tsnl_stats *st)
+{
+	const struct nlmsghdr *n;
+	ssize_t rem = tsnl_msg_len(len);
+	int ret;
+
+	for (n = buf; NLMSG_OK(n, rem); n = NLMSG_NEXT(n, rem)) {
+		if (n->nlmsg_seq != seq)
+			continue;	/* a stale answer */
+		ret = tsnl_parse_msg(n, st, NULL);
+		if (ret < 0)
+			return ret;
+		return (ret & 1) ? 0 : -EINVAL;
+	}
+	return -EAGAIN;
+}
+
 int ptop_tsnl_get_pid(struct ptop_tsnl *t, uint32_t pid,
 		      struct ptop_tsnl_stats *st)
 {
-	const struct nlmsghdr *n;
 	ssize_t len;
 	int ret;
 
@@ -245,15 +273,9 @@ int ptop_tsnl_get_pid(struct ptop_tsnl *t, uint32_t pid,
 				continue;
 			return -errno;
 		}
-		for (n = (struct nlmsghdr *)t->buf; NLMSG_OK(n, len);
-		     n = NLMSG_NEXT(n, len)) {
-			if (n->nlmsg_seq != t->seq)
-				continue;	/* a stale answer */
-			ret = tsnl_parse_msg(n, st, NULL);
-			if (ret < 0)
-				return ret;
-			return (ret & 1) ? 0 : -EINVAL;
-		}
+		ret = ptop_tsnl_parse_reply(t->buf, len, t->seq, st);
+		if (ret != -EAGAIN)
+			return ret;
 	}
 }
 
@@ -309,7 +331,8 @@ int ptop_tsnl_listen(struct ptop_tsnl *t, const char *cpumask, int rcvbuf)
 	len = recv(fd, t->buf, t->bufsz, MSG_PEEK);
 	n = (struct nlmsghdr *)t->buf;
 	if (len > 0 && NLMSG_OK(n, len) && n->nlmsg_type == NLMSG_ERROR &&
-	    n->nlmsg_seq == t->seq) {
+	    n->nlmsg_seq == t->seq &&
+	    n->nlmsg_len >= NLMSG_LENGTH(sizeof(int))) {
 		ret = ((const struct nlmsgerr *)NLMSG_DATA(n))->error;
 		if (ret)
 			goto err_close;
@@ -322,11 +345,32 @@ err_close:
 	return ret;
 }
 
-int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
-		    int *lost)
+int ptop_tsnl_parse_exits(const void *buf, size_t len, ptop_tsnl_exit_fn fn,
+			  void *arg)
 {
 	struct ptop_tsnl_stats pid, tgid;
 	const struct nlmsghdr *n;
+	ssize_t rem = tsnl_msg_len(len);
+	int ret;
+
+	for (n = buf; NLMSG_OK(n, rem); n = NLMSG_NEXT(n, rem)) {
+		if (n->nlmsg_type == NLMSG_ERROR ||
+		    n->nlmsg_type == NLMSG_NOOP ||
+		    n->nlmsg_type == NLMSG_DONE)
+			continue;
+		ret = tsnl_parse_msg(n, &pid, &tgid);
+		if (ret < 0 || !(ret & 1))
+			continue;
+		ret = fn(arg, &pid, (ret & 2) ? &tgid : NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
+		    int *lost)
+{
 	ssize_t len;
 	int ret;
 
@@ -345,19 +389,9 @@ int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
 				return 0;
 			return -errno;
 		}
-		for (n = (struct nlmsghdr *)t->buf; NLMSG_OK(n, len);
-		     n = NLMSG_NEXT(n, len)) {
-			if (n->nlmsg_type == NLMSG_ERROR ||
-			    n->nlmsg_type == NLMSG_NOOP ||
-			    n->nlmsg_type == NLMSG_DONE)
-				continue;
-			ret = tsnl_parse_msg(n, &pid, &tgid);
-			if (ret < 0 || !(ret & 1))
-				continue;
-			ret = fn(arg, &pid, (ret & 2) ? &tgid : NULL);
-			if (ret)
-				return ret;
-		}
+		ret = ptop_tsnl_parse_exits(t->buf, len, fn, arg);
+		if (ret)
+			return ret;
 	}
 }
 

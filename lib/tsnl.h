@@ -92,4 +92,17 @@ typedef int (*ptop_tsnl_exit_fn)(void *arg, const struct ptop_tsnl_stats *pid,
 int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
 		    int *lost);
 
+/*
+ * The parsers behind ptop_tsnl_get_pid() and ptop_tsnl_drain(), on a
+ * buffer of netlink messages as one recv() returned it (public for tests
+ * and fuzzing; no I/O). parse_reply: the answer with sequence seq: 0 and
+ * *st filled, -EAGAIN when it is not in buf (receive on), the kernel's
+ * -errno, or -EINVAL when malformed. parse_exits: fn per exit record,
+ * malformed messages skipped; 0 or fn's -errno.
+ */
+int ptop_tsnl_parse_reply(const void *buf, size_t len, uint32_t seq,
+			  struct ptop_tsnl_stats *st);
+int ptop_tsnl_parse_exits(const void *buf, size_t len, ptop_tsnl_exit_fn fn,
+			  void *arg);
+
 #endif /* PTOP_TSNL_H */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/caps.h"
 #include "tstime.h"
 
 enum {
@@ -18,6 +19,8 @@ enum {
 	OPT_JSON,
 	OPT_TREE,
 	OPT_NO_WAIT,
+	OPT_WARMUP,
+	OPT_EXPLAIN,
 };
 
 static const struct option long_opts[] = {
@@ -29,18 +32,26 @@ static const struct option long_opts[] = {
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --repeat and --warmup at most this many runs */
+#define TSTIME_MAX_RUNS	1000000
+
 struct tstime_opts {
 	const char *out_path;
 	int append;
 	const char *format;
-	int posix, json, tree, quiet, verbose, no_wait;
+	const char *format_from;	/* "-f" or "TIME" */
+	int posix, json, tree, quiet, verbose, explain, no_wait;
+	long repeat, warmup;		/* repeat 0: one plain run */
 	const char *source;
 };
 
@@ -50,17 +61,78 @@ static void usage(FILE *f)
 	      "Run command and report the CPU time of its whole process tree.\n"
 	      "  -o, --output FILE    write the report to FILE (default stderr)\n"
 	      "  -a, --append         append to FILE instead of overwriting\n"
-	      "  -f, --format FORMAT  GNU time style format (%e %E %U %S %P %M\n"
-	      "                       %x %C %T steal %G total CPU %n processes\n"
-	      "                       %N threads %% \\n \\t)\n"
+	      "  -f, --format FORMAT  GNU time style format (default: $TIME if\n"
+	      "                       set); GNU time's directives (%e %E %U %S\n"
+	      "                       %P %M %x %C %c %w %F %R %I %O %W %k %r %s\n"
+	      "                       %Z %D %p %X %K %t) and %T steal, %G total\n"
+	      "                       CPU, %n processes, %N threads, %% \\n \\t\n"
 	      "  -p, --portability    POSIX format: real/user/sys\n"
+	      "  -v, --verbose        the full report, as GNU time -v\n"
 	      "      --json           one JSON object\n"
-	      "      --tree           CPU time per command name\n"
+	      "      --tree           CPU time per command name (user, sys)\n"
+	      "  -r, --repeat N       run the command N times: min, mean, median,\n"
+	      "                       max and stddev of each field\n"
+	      "      --warmup N       with --repeat: N unmeasured runs first\n"
 	      "      --source=NAME    kmod, taskstats or rusage (default: best)\n"
 	      "      --no-wait        stop when the command exits\n"
+	      "      --explain        say which source was used, and why\n"
 	      "  -q, --quiet          no warnings\n"
-	      "  -v, --verbose        say which source was used\n"
 	      "  -h, --help, -V, --version\n", f);
+}
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "tstime: %s (see tstime --help)\n", msg);
+}
+
+/* A run count: digits only, 1 to TSTIME_MAX_RUNS (0 allowed for warmup). */
+static int parse_runs(const char *opt, const char *arg, long min, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || arg[0] == '+' ||
+	    v < min || v > TSTIME_MAX_RUNS) {
+		fprintf(stderr, "tstime: %s: '%s' is not a count from %ld to %d (see tstime --help)\n",
+			opt, arg, min, TSTIME_MAX_RUNS);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Check the report options against each other, and take $TIME. */
+static int check_opts(struct tstime_opts *o)
+{
+	const char *time_env = getenv("TIME");
+	char err[128];
+	int nfmt = !!o->format + o->posix + o->json + o->verbose;
+
+	if (nfmt > 1) {
+		usage_error("-f, -p, -v and --json choose the report: give one");
+		return -EINVAL;
+	}
+	if (o->warmup && !o->repeat) {
+		usage_error("--warmup needs --repeat");
+		return -EINVAL;
+	}
+	if (o->repeat && (o->format || o->posix || o->verbose || o->tree)) {
+		usage_error("--repeat reports statistics (text or --json); -f, -p, -v and --tree report one run");
+		return -EINVAL;
+	}
+	/* GNU time: $TIME is the format when no option chose another */
+	if (!nfmt && !o->repeat && time_env) {
+		if (tstime_fmt_check(time_env, err, sizeof(err))) {
+			fprintf(stderr, "tstime: TIME environment variable: %s (unset it, or give -f)\n",
+				err);
+			return -EINVAL;
+		}
+		o->format = time_env;
+		o->format_from = "TIME";
+	}
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct tstime_opts *o)
@@ -68,7 +140,7 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 	char err[128];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+o:af:pqvhV", long_opts,
+	while ((c = getopt_long(argc, argv, "+o:af:pr:qvhV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -83,6 +155,7 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 				return -EINVAL;
 			}
 			o->format = optarg;
+			o->format_from = "-f";
 			break;
 		case 'p':
 			o->posix = 1;
@@ -99,11 +172,22 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 		case OPT_NO_WAIT:
 			o->no_wait = 1;
 			break;
+		case 'r':
+			if (parse_runs("--repeat", optarg, 1, &o->repeat))
+				return -EINVAL;
+			break;
+		case OPT_WARMUP:
+			if (parse_runs("--warmup", optarg, 0, &o->warmup))
+				return -EINVAL;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case OPT_EXPLAIN:
+			o->explain = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -112,14 +196,17 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 			printf("tstime %s\n", PTOP_VERSION);
 			exit(0);
 		default:
-			usage(stderr);
+			/* getopt named the option already */
+			fputs("tstime: see tstime --help\n", stderr);
 			return -EINVAL;
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr);
+		usage_error("no command given");
 		return -EINVAL;
 	}
+	if (check_opts(o))
+		return -EINVAL;
 	return optind;
 }
 
@@ -134,19 +221,182 @@ static void report(FILE *f, const struct tstime_opts *o,
 		tstime_fmt_print(f, o->format, res);
 	else if (o->posix)
 		tstime_print_posix(f, res);
+	else if (o->verbose)
+		tstime_print_verbose(f, res);
 	else
 		tstime_print_default(f, res);
 	if (o->tree)
 		tstime_print_tree(f, res);
 }
 
+/*
+ * Least privilege (lib/caps.h): once the source is open, tstime keeps only
+ * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
+ * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set.
+ * The bounding set stays: the command gets what the user has (as root,
+ * exec gives it every capability again).
+ */
+static int drop_caps(const struct tstime_src *src)
+{
+	unsigned int needs = 0;
+	char err[256];
+
+	if (src->kind == TSTIME_SRC_TASKSTATS)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	if (src->keep_delayacct)
+		needs |= PTOP_CAPS_DELAYACCT;
+	if (ptop_caps_drop(PTOP_CAPS_STRICT, needs, false, err, sizeof(err))) {
+		fprintf(stderr, "tstime: %s\n", err);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * One run of the command, measured: the source opened (and left open for
+ * the report: res->comms points into it), the command started and waited
+ * for. 0, or -errno with the message printed.
+ */
+static int measure(const struct tstime_opts *o, struct tstime_run *run,
+		   struct tstime_src *src, struct tstime_result *res,
+		   int explain)
+{
+	char err[512] = "";
+	int ret;
+
+	ret = tstime_src_open(src, o->source, o->tree, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tstime: %s\n", err);
+		return ret;
+	}
+	if (explain)
+		fprintf(stderr, "tstime: source %s%s%s%s\n",
+			tstime_src_name(src), src->why[0] ? " (skipped " : "",
+			src->why, src->why[0] ? ")" : "");
+	ret = tstime_src_begin(src, run);
+	if (ret) {
+		fprintf(stderr, "tstime: source %s: %s\n",
+			tstime_src_name(src), strerror(-ret));
+		goto err_src;
+	}
+	ret = drop_caps(src);
+	if (ret)
+		goto err_src;
+	ret = tstime_run_start(run);
+	if (ret) {
+		fprintf(stderr, "tstime: cannot start %s: %s\n", run->argv[0],
+			strerror(-ret));
+		goto err_src;
+	}
+	ret = tstime_run_wait(run);
+	if (ret) {
+		fprintf(stderr, "tstime: waiting: %s\n", strerror(-ret));
+		goto err_src;
+	}
+	if (run->exec_errno)
+		fprintf(stderr, "tstime: cannot run %s: %s\n", run->argv[0],
+			strerror(run->exec_errno));
+
+	memset(res, 0, sizeof(*res));
+	res->real_ns = run->t1_ns - run->t0_ns;
+	res->argv = run->argv;
+	res->exit_status = tstime_run_exit_status(run, &res->signal);
+	ret = tstime_src_end(src, run, res, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tstime: source %s: %s\n",
+			tstime_src_name(src), err);
+		goto err_src;
+	}
+	if (explain && src->info[0])
+		fprintf(stderr, "tstime: %s: %s\n", tstime_src_name(src),
+			src->info);
+	return 0;
+
+err_src:
+	tstime_src_close(src);
+	return ret;
+}
+
+static int run_once(const struct tstime_opts *o, struct tstime_run *run,
+		    FILE *out)
+{
+	struct tstime_result res;
+	struct tstime_src src;
+
+	if (measure(o, run, &src, &res, o->explain))
+		return TSTIME_EXIT_ERR;
+	if (!o->quiet && src.warn[0])
+		fprintf(stderr, "tstime: warning: %s\n", src.warn);
+	report(out, o, &res);
+	tstime_src_close(&src);
+	return res.exit_status;
+}
+
+/*
+ * --warmup W --repeat N: W runs unmeasured, then N measured ones. A run
+ * that fails (non-zero exit, a signal) ends the series: the statistics of
+ * the runs before it are reported, and its status is tstime's.
+ */
+static int run_repeat(const struct tstime_opts *o, struct tstime_run *run,
+		      FILE *out)
+{
+	struct tstime_runs rs = {
+		.want = (size_t)o->repeat,
+		.warmup = (size_t)o->warmup,
+	};
+	char warn[sizeof(((struct tstime_src *)0)->warn)] = "";
+	long i, total = o->warmup + o->repeat;
+	struct tstime_result res;
+	struct tstime_src src;
+	int status = 0;
+
+	rs.res = calloc((size_t)o->repeat, sizeof(*rs.res));
+	if (!rs.res) {
+		fprintf(stderr, "tstime: %s\n", strerror(ENOMEM));
+		return TSTIME_EXIT_ERR;
+	}
+	for (i = 0; i < total; i++) {
+		if (measure(o, run, &src, &res, o->explain && i == 0)) {
+			status = TSTIME_EXIT_ERR;
+			break;
+		}
+		if (!warn[0] && src.warn[0])
+			snprintf(warn, sizeof(warn), "%s", src.warn);
+		tstime_src_close(&src);
+		res.comms = NULL;
+		res.ncomms = 0;
+		if (res.exit_status) {
+			status = res.exit_status;
+			if (!o->quiet)
+				fprintf(stderr, "tstime: %s run %ld of %ld %s %d; %zu measured runs before it\n",
+					i < o->warmup ? "warmup" : "measured",
+					i < o->warmup ? i + 1 : i - o->warmup + 1,
+					i < o->warmup ? o->warmup : o->repeat,
+					res.signal ? "was killed by signal" :
+					"exited with status",
+					res.signal ? res.signal : res.exit_status,
+					rs.n);
+			break;
+		}
+		if (i >= o->warmup)
+			rs.res[rs.n++] = res;
+	}
+	if (!o->quiet && warn[0])
+		fprintf(stderr, "tstime: warning: %s\n", warn);
+	if (rs.n) {
+		if (o->json)
+			tstime_print_repeat_json(out, &rs);
+		else
+			tstime_print_repeat(out, &rs);
+	}
+	free(rs.res);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct tstime_opts o = { 0 };
-	struct tstime_result res;
 	struct tstime_run run;
-	struct tstime_src src;
-	char err[512] = "";
 	FILE *out = stderr;
 	int first, ret, status;
 
@@ -169,54 +419,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tstime: cannot set up: %s\n", strerror(-ret));
 		return TSTIME_EXIT_ERR;
 	}
-	ret = tstime_src_open(&src, o.source, o.tree, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "tstime: %s\n", err);
-		goto err_run;
-	}
-	if (o.verbose)
-		fprintf(stderr, "tstime: source %s%s%s%s\n",
-			tstime_src_name(&src), src.why[0] ? " (skipped " : "",
-			src.why, src.why[0] ? ")" : "");
-	ret = tstime_src_begin(&src, &run);
-	if (ret) {
-		fprintf(stderr, "tstime: source %s: %s\n",
-			tstime_src_name(&src), strerror(-ret));
-		goto err_src;
-	}
-	ret = tstime_run_start(&run);
-	if (ret) {
-		fprintf(stderr, "tstime: cannot start %s: %s\n", run.argv[0],
-			strerror(-ret));
-		goto err_src;
-	}
-	ret = tstime_run_wait(&run);
-	if (ret) {
-		fprintf(stderr, "tstime: waiting: %s\n", strerror(-ret));
-		goto err_src;
-	}
-	if (run.exec_errno)
-		fprintf(stderr, "tstime: cannot run %s: %s\n", run.argv[0],
-			strerror(run.exec_errno));
-
-	memset(&res, 0, sizeof(res));
-	res.real_ns = run.t1_ns - run.t0_ns;
-	res.argv = run.argv;
-	status = tstime_run_exit_status(&run, &res.signal);
-	res.exit_status = status;
-	ret = tstime_src_end(&src, &run, &res, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "tstime: source %s: %s\n",
-			tstime_src_name(&src), err);
-		goto err_src;
-	}
-	if (o.verbose && src.info[0])
-		fprintf(stderr, "tstime: %s: %s\n", tstime_src_name(&src),
-			src.info);
-	if (!o.quiet && src.warn[0])
-		fprintf(stderr, "tstime: warning: %s\n", src.warn);
-	report(out, &o, &res);
-	tstime_src_close(&src);
+	status = o.repeat ? run_repeat(&o, &run, out) : run_once(&o, &run, out);
 	tstime_run_close(&run);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "tstime: %s: %s\n", o.out_path,
@@ -224,10 +427,4 @@ int main(int argc, char **argv)
 		return TSTIME_EXIT_ERR;
 	}
 	return status;
-
-err_src:
-	tstime_src_close(&src);
-err_run:
-	tstime_run_close(&run);
-	return TSTIME_EXIT_ERR;
 }

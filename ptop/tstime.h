@@ -18,6 +18,20 @@
 /* tstime's own failure (bad option, cannot fork, ...), like env(1) */
 #define TSTIME_EXIT_ERR		125
 
+/*
+ * wait4() rusage of the children tstime reaped (the command, the orphans
+ * it reaped as subreaper) with their waited-for descendants: GNU time's
+ * counters. Linux leaves nswap, nsignals, msg*, *rss (but maxrss) at 0.
+ */
+struct tstime_ru {
+	int64_t minflt, majflt;
+	int64_t nvcsw, nivcsw;
+	int64_t inblock, oublock;
+	int64_t nswap, nsignals;
+	int64_t msgsnd, msgrcv;
+	int64_t ixrss, idrss, isrss;
+};
+
 /* What tstime measured; -1 / has_* = 0 mean "not measured". */
 struct tstime_result {
 	uint64_t real_ns;
@@ -26,6 +40,7 @@ struct tstime_result {
 	int has_steal;
 	int64_t procs, threads;		/* processes / threads started */
 	int64_t max_rss_kb;
+	struct tstime_ru ru;
 	int exit_status;		/* as a shell reports it */
 	int signal;			/* killed by it, else 0 */
 	const char *source;		/* "kmod", "taskstats", "rusage" */
@@ -47,6 +62,29 @@ void tstime_print_default(FILE *f, const struct tstime_result *r);
 void tstime_print_posix(FILE *f, const struct tstime_result *r);
 void tstime_print_tree(FILE *f, const struct tstime_result *r);
 void tstime_print_json(FILE *f, const struct tstime_result *r, int tree);
+/* -v: GNU time's full report, its labels, plus tstime's own lines */
+void tstime_print_verbose(FILE *f, const struct tstime_result *r);
+
+/* tstime_stats.c: --repeat */
+struct tstime_stat {
+	double min, mean, median, max;
+	double stddev;			/* sample (n - 1); 0 for n == 1 */
+	size_t n;
+};
+
+/* Statistics of v[0..n-1] (n >= 1); v is reordered. 0 or -EINVAL. */
+int tstime_stat_of(double *v, size_t n, struct tstime_stat *st);
+
+/* The measured runs of a --repeat, one result each. */
+struct tstime_runs {
+	struct tstime_result *res;
+	size_t n;			/* measured runs done */
+	size_t want;			/* --repeat N */
+	size_t warmup;
+};
+
+void tstime_print_repeat(FILE *f, const struct tstime_runs *rs);
+void tstime_print_repeat_json(FILE *f, const struct tstime_runs *rs);
 
 /* tstime_run.c */
 struct tstime_run {
@@ -60,6 +98,8 @@ struct tstime_run {
 	int64_t ru_maxrss_kb;
 	unsigned int reaped;		/* children reaped */
 	unsigned int left;		/* descendants not waited for */
+	int stop_signal;		/* a signal ended the wait for them */
+	struct tstime_ru ru;
 	int sfd;			/* signalfd */
 	sigset_t oldmask;
 	/* drained while waiting (a source's sockets) */

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tstime.h"
 
@@ -53,14 +54,36 @@ static void put_count(FILE *f, int64_t v)
 		fprintf(f, "%lld", (long long)v);
 }
 
+static int64_t page_size(void)
+{
+	long n = sysconf(_SC_PAGESIZE);
+
+	return n > 0 ? n : -1;
+}
+
+/*
+ * GNU time's "average size": an integral of KiB over clock ticks of CPU
+ * time, divided by those ticks. Linux never fills the integrals: 0.
+ */
+static int64_t ru_avg_kb(const struct tstime_result *r, int64_t integral)
+{
+	uint64_t ticks = (r->user_ns + r->sys_ns) / 10000000ULL;
+
+	return ticks ? integral / (int64_t)ticks : 0;
+}
+
 static void put_cmdline(FILE *f, char *const *argv)
 {
 	for (int i = 0; argv && argv[i]; i++)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);
 }
 
-/* The directives tstime knows; GNU time's letters keep their meaning. */
-static const char fmt_directives[] = "eEUSPMxCTnNG%";
+/*
+ * The directives tstime knows: all of GNU time's, same letters, same
+ * meaning (the rusage counters as wait4() gives them), plus its own
+ * (%T steal, %G total CPU, %n processes, %N threads).
+ */
+static const char fmt_directives[] = "eEUSPMxCTnNGcwFRIOWkrsZDpXKt%";
 
 int tstime_fmt_check(const char *fmt, char *err, size_t errlen)
 {
@@ -129,6 +152,54 @@ static void fmt_directive(FILE *f, char d, const struct tstime_result *r)
 		break;
 	case 'N':
 		put_count(f, r->threads);
+		break;
+	case 'c':
+		put_count(f, r->ru.nivcsw);
+		break;
+	case 'w':
+		put_count(f, r->ru.nvcsw);
+		break;
+	case 'F':
+		put_count(f, r->ru.majflt);
+		break;
+	case 'R':
+		put_count(f, r->ru.minflt);
+		break;
+	case 'I':
+		put_count(f, r->ru.inblock);
+		break;
+	case 'O':
+		put_count(f, r->ru.oublock);
+		break;
+	case 'W':
+		put_count(f, r->ru.nswap);
+		break;
+	case 'k':
+		put_count(f, r->ru.nsignals);
+		break;
+	case 'r':
+		put_count(f, r->ru.msgrcv);
+		break;
+	case 's':
+		put_count(f, r->ru.msgsnd);
+		break;
+	case 'Z':
+		put_count(f, page_size());
+		break;
+	case 'D':
+		put_count(f, ru_avg_kb(r, r->ru.idrss + r->ru.isrss));
+		break;
+	case 'p':
+		put_count(f, ru_avg_kb(r, r->ru.isrss));
+		break;
+	case 'X':
+		put_count(f, ru_avg_kb(r, r->ru.ixrss));
+		break;
+	case 'K':
+		put_count(f, ru_avg_kb(r, r->ru.ixrss + r->ru.idrss + r->ru.isrss));
+		break;
+	case 't':
+		put_count(f, ru_avg_kb(r, r->ru.idrss));
 		break;
 	case '%':
 		fputc('%', f);
@@ -205,14 +276,15 @@ void tstime_print_tree(FILE *f, const struct tstime_result *r)
 	}
 	for (i = 0; i < r->ncomms; i++)
 		all += r->comms[i].cpu_ns;
-	fprintf(f, "%-16s %8s %8s %14s %7s\n", "COMMAND", "PROCS", "THREADS",
-		"CPU(s)", "SHARE");
+	fprintf(f, "%-16s %8s %8s %14s %14s %14s %7s\n", "COMMAND", "PROCS",
+		"THREADS", "USER(s)", "SYS(s)", "CPU(s)", "SHARE");
 	for (i = 0; i < r->ncomms; i++) {
 		const struct ptop_tree_comm *c = &r->comms[i];
 
-		fprintf(f, "%-16.16s %8llu %8llu %14.6f %6.2f%%\n", c->comm,
-			(unsigned long long)c->procs,
-			(unsigned long long)c->threads, c->cpu_ns / 1e9,
+		fprintf(f, "%-16.16s %8llu %8llu %14.6f %14.6f %14.6f %6.2f%%\n",
+			c->comm, (unsigned long long)c->procs,
+			(unsigned long long)c->threads, c->user_ns / 1e9,
+			c->sys_ns / 1e9, c->cpu_ns / 1e9,
 			all ? 100.0 * (double)c->cpu_ns / (double)all : 0.0);
 	}
 }
@@ -259,6 +331,12 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 	json_int(f, "processes", r->procs);
 	json_int(f, "threads", r->threads);
 	json_int(f, "max_rss_kb", r->max_rss_kb);
+	json_int(f, "minor_faults", r->ru.minflt);
+	json_int(f, "major_faults", r->ru.majflt);
+	json_int(f, "voluntary_ctxsw", r->ru.nvcsw);
+	json_int(f, "involuntary_ctxsw", r->ru.nivcsw);
+	json_int(f, "fs_inputs", r->ru.inblock);
+	json_int(f, "fs_outputs", r->ru.oublock);
 	fprintf(f, "\"exit_status\":%d,", r->exit_status);
 	json_int(f, "signal", r->signal ? r->signal : -1);
 	fputs("\"source\":", f);
@@ -284,9 +362,11 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 				fputs(i ? ",{\"comm\":" : "{\"comm\":", f);
 				json_str(f, c->comm, PTOP_TS_COMM_LEN);
 				fprintf(f, ",\"processes\":%llu,\"threads\":%llu,"
+					"\"user_s\":%.6f,\"sys_s\":%.6f,"
 					"\"cpu_s\":%.6f,\"share_pct\":%.2f}",
 					(unsigned long long)c->procs,
 					(unsigned long long)c->threads,
+					c->user_ns / 1e9, c->sys_ns / 1e9,
 					c->cpu_ns / 1e9,
 					all ? 100.0 * (double)c->cpu_ns /
 					(double)all : 0.0);
@@ -295,4 +375,71 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 		}
 	}
 	fputs("}\n", f);
+}
+
+/*
+ * GNU time -v: its lines and labels, so that what parses GNU's report
+ * parses this one (times with 6 decimals instead of 2), then tstime's own.
+ */
+void tstime_print_verbose(FILE *f, const struct tstime_result *r)
+{
+	int64_t rss_all = r->ru.ixrss + r->ru.idrss + r->ru.isrss;
+
+	if (r->signal)
+		fprintf(f, "Command terminated by signal %d\n", r->signal);
+	else if (r->exit_status)
+		fprintf(f, "Command exited with non-zero status %d\n",
+			r->exit_status);
+	fputs("\tCommand being timed: \"", f);
+	put_cmdline(f, r->argv);
+	fputs("\"\n\tUser time (seconds): ", f);
+	put_s(f, r->user_ns);
+	fputs("\n\tSystem time (seconds): ", f);
+	put_s(f, r->sys_ns);
+	fprintf(f, "\n\tPercent of CPU this job got: %.0f%%\n", cpu_pct(r));
+	fputs("\tElapsed (wall clock) time (h:mm:ss or m:ss): ", f);
+	put_elapsed(f, r->real_ns);
+	fprintf(f, "\n\tAverage shared text size (kbytes): %lld\n",
+		(long long)ru_avg_kb(r, r->ru.ixrss));
+	fprintf(f, "\tAverage unshared data size (kbytes): %lld\n",
+		(long long)ru_avg_kb(r, r->ru.idrss));
+	fprintf(f, "\tAverage stack size (kbytes): %lld\n",
+		(long long)ru_avg_kb(r, r->ru.isrss));
+	fprintf(f, "\tAverage total size (kbytes): %lld\n",
+		(long long)ru_avg_kb(r, rss_all));
+	fputs("\tMaximum resident set size (kbytes): ", f);
+	put_count(f, r->max_rss_kb);
+	fprintf(f, "\n\tAverage resident set size (kbytes): %lld\n",
+		(long long)ru_avg_kb(r, r->ru.idrss));
+	fprintf(f, "\tMajor (requiring I/O) page faults: %lld\n",
+		(long long)r->ru.majflt);
+	fprintf(f, "\tMinor (reclaiming a frame) page faults: %lld\n",
+		(long long)r->ru.minflt);
+	fprintf(f, "\tVoluntary context switches: %lld\n",
+		(long long)r->ru.nvcsw);
+	fprintf(f, "\tInvoluntary context switches: %lld\n",
+		(long long)r->ru.nivcsw);
+	fprintf(f, "\tSwaps: %lld\n", (long long)r->ru.nswap);
+	fprintf(f, "\tFile system inputs: %lld\n", (long long)r->ru.inblock);
+	fprintf(f, "\tFile system outputs: %lld\n", (long long)r->ru.oublock);
+	fprintf(f, "\tSocket messages sent: %lld\n", (long long)r->ru.msgsnd);
+	fprintf(f, "\tSocket messages received: %lld\n",
+		(long long)r->ru.msgrcv);
+	fprintf(f, "\tSignals delivered: %lld\n", (long long)r->ru.nsignals);
+	fprintf(f, "\tPage size (bytes): %lld\n", (long long)page_size());
+	fprintf(f, "\tExit status: %d\n", r->signal ? 0 : r->exit_status);
+	/* tstime's own */
+	fputs("\tSteal time (seconds): ", f);
+	if (r->has_steal)
+		put_s(f, r->steal_ns);
+	else
+		fputs("not measured", f);
+	fputs("\n\tTotal CPU time (seconds): ", f);
+	put_s(f, cpu_ns(r));
+	fputs("\n\tProcesses started: ", f);
+	put_count(f, r->procs);
+	fputs("\n\tThreads started: ", f);
+	put_count(f, r->threads);
+	fprintf(f, "\n\tSource: %s (%s)\n", r->source,
+		r->exact ? "exact" : "not exact");
 }

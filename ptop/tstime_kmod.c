@@ -204,7 +204,9 @@ static int kmod_comm_add(struct tstime_src *s, const struct ptop_ts_record *r)
 	}
 	c = &s->kcomms[i];
 	c->procs++;
-	c->cpu_ns += r->utime_ns + r->stime_ns + r->xutime_ns + r->xstime_ns;
+	c->user_ns += r->utime_ns + r->xutime_ns;
+	c->sys_ns += r->stime_ns + r->xstime_ns;
+	c->cpu_ns = c->user_ns + c->sys_ns;
 	return 0;
 }
 

@@ -101,7 +101,15 @@ int tstime_run_start(struct tstime_run *r)
 	int efd[2], err = 0;
 	ssize_t n;
 
+	/* a new run (--repeat): nothing of the last one stays */
 	r->exec_errno = 0;
+	r->status = 0;
+	r->reaped = r->left = 0;
+	r->stop_signal = 0;
+	r->ru_user_ns = r->ru_sys_ns = 0;
+	r->ru_maxrss_kb = 0;
+	memset(&r->ru, 0, sizeof(r->ru));
+	r->t1_ns = 0;
 	if (pipe2(efd, O_CLOEXEC))
 		return -errno;
 	r->t0_ns = mono_ns();
@@ -125,6 +133,23 @@ int tstime_run_start(struct tstime_run *r)
 	return 0;
 }
 
+static void ru_add(struct tstime_ru *t, const struct rusage *ru)
+{
+	t->minflt += ru->ru_minflt;
+	t->majflt += ru->ru_majflt;
+	t->nvcsw += ru->ru_nvcsw;
+	t->nivcsw += ru->ru_nivcsw;
+	t->inblock += ru->ru_inblock;
+	t->oublock += ru->ru_oublock;
+	t->nswap += ru->ru_nswap;
+	t->nsignals += ru->ru_nsignals;
+	t->msgsnd += ru->ru_msgsnd;
+	t->msgrcv += ru->ru_msgrcv;
+	t->ixrss += ru->ru_ixrss;
+	t->idrss += ru->ru_idrss;
+	t->isrss += ru->ru_isrss;
+}
+
 /*
  * Reap what has exited. Returns 1 when no child is left, 0 when some
  * are still running, -errno on error.
@@ -146,6 +171,7 @@ static int run_reap(struct tstime_run *r, int *cmd_done)
 		r->ru_sys_ns += tv_ns(&ru.ru_stime);
 		if (ru.ru_maxrss > r->ru_maxrss_kb)
 			r->ru_maxrss_kb = ru.ru_maxrss;
+		ru_add(&r->ru, &ru);
 		if (p == r->pid) {
 			r->status = st;
 			*cmd_done = 1;
@@ -195,8 +221,10 @@ int tstime_run_wait(struct tstime_run *r)
 		while (read(r->sfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGCHLD)
 				continue;
-			if (run_forward(r, cmd_done, &si))
+			if (run_forward(r, cmd_done, &si)) {
+				r->stop_signal = si.ssi_signo;
 				stop = 1;
+			}
 		}
 	}
 	if (!none_left) {

@@ -11,6 +11,7 @@
  *            lost.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +84,9 @@ int tstime_src_open(struct tstime_src *s, const char *name, int tree,
 int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 {
 	r->xfd[0] = r->xfd[1] = -1;
+	r->drain = NULL;
+	r->drain_arg = NULL;
+	r->tick_ms = -1;
 	switch (s->kind) {
 	case TSTIME_SRC_KMOD:
 		return tstime_kmod_begin(s);
@@ -110,6 +114,7 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 	res->source = tstime_src_name(s);
 	res->procs = res->threads = -1;
 	res->max_rss_kb = r->ru_maxrss_kb;
+	res->ru = r->ru;
 	res->tree_note = NULL;
 	switch (s->kind) {
 	case TSTIME_SRC_KMOD:
@@ -121,6 +126,7 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 			snprintf(err, errlen, "%s", strerror(-ret));
 		if (r->ru_maxrss_kb > res->max_rss_kb)
 			res->max_rss_kb = r->ru_maxrss_kb;
+	res->ru = r->ru;
 		break;
 	case TSTIME_SRC_RUSAGE:
 		res->user_ns = r->ru_user_ns;
@@ -133,8 +139,14 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 	}
 	if (r->left) {
 		res->exact = 0;
-		snprintf(s->warn, sizeof(s->warn),
-			 "descendants still running were not waited for (--no-wait)");
+		if (r->stop_signal)
+			snprintf(s->warn, sizeof(s->warn),
+				 "descendants still running were not waited for: SIG%s came after the command exited",
+				 sigabbrev_np(r->stop_signal) ?
+				 sigabbrev_np(r->stop_signal) : "?");
+		else
+			snprintf(s->warn, sizeof(s->warn),
+				 "descendants still running were not waited for (--no-wait)");
 	}
 	return ret;
 }

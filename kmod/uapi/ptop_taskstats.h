@@ -70,6 +70,13 @@ struct ptop_ts_cmd {
 #define PTOP_TS_ANSF_CHILDREN	(1U << 4) /* c* fields are filled */
 #define PTOP_TS_ANSF_STEAL_APART (1U << 5) /* PARAVIRT_TIME_ACCOUNTING */
 #define PTOP_TS_ANSF_IRQ_APART	(1U << 6) /* IRQ_TIME_ACCOUNTING */
+/*
+ * This kernel's sched_process_exit fires before exit_mm() (7.x; seen at
+ * run time: an exiting user task still had its mm): an EXIT record's
+ * runtimes end before the task's memory teardown, whose time reaches the
+ * accounting parent's c* when the task is freed, not the record.
+ */
+#define PTOP_TS_ANSF_EXIT_BEFORE_MM (1U << 7)
 
 struct ptop_ts_answer {
 	__u16 version;		/* PTOP_TS_ANSWER_VERSION */
@@ -176,13 +183,13 @@ enum ptop_ts_attr {
 	PTOP_TS_A_ANSWER,	/* binary struct ptop_ts_answer, reply */
 	PTOP_TS_A_CPUS,		/* binary ncpu * struct ptop_ts_cpu, reply */
 	PTOP_TS_A_RECORD,	/* binary struct ptop_ts_record, reply */
-	PTOP_TS_A_EVENT,	/* binary struct ptop_ts_event, multicast */
+	PTOP_TS_A_EVENT,	/* binary struct ptop_ts_event, event */
 	PTOP_TS_A_PAD,
 	__PTOP_TS_A_MAX,
 };
 #define PTOP_TS_A_MAX (__PTOP_TS_A_MAX - 1)
 
-/* Process events (multicast group PTOP_TS_EVENTS_GROUP) */
+/* Process events, to each socket that sent PTOP_TS_CMD_LISTEN 1 */
 enum ptop_ts_event_type {
 	PTOP_TS_EV_FORK = 1,
 	PTOP_TS_EV_EXEC = 2,

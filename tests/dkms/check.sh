@@ -43,6 +43,28 @@ done
 leftover=$(find "$repo/kmod" -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' | head -3)
 [ -z "$leftover" ] && ok "kmod/ holds no build artefacts" || bad "build artefacts in kmod/: $leftover"
 
+# a plain make inside the installed tree (as a user debugging the module
+# would run it) builds the module there and writes nothing outside it
+intree=$tmp/intree/usr/src/$name-$ver
+mkdir -p "$tmp/intree/usr/src"
+cp -a "$src/$name-$ver" "$intree"
+touch "$tmp/stamp"
+sleep 1
+if make -s -C "$intree" KDIR="$kdir" >"$tmp/intree.log" 2>&1 && [ -f "$intree/$name.ko" ]; then
+	ok "make inside the installed tree builds $name.ko there"
+else
+	bad "make inside the installed tree:"; tail -5 "$tmp/intree.log"
+fi
+outside=$( { find "$tmp" -newer "$tmp/stamp" ! -path "$intree" ! -path "$intree/*" \
+	! -path "$tmp/intree.log" -print; find "$repo/build" -newer "$tmp/stamp" -print 2>/dev/null; } |
+	grep -vx -e "$tmp" -e "$tmp/intree" -e "$tmp/intree/usr" -e "$tmp/intree/usr/src" | head -5)
+[ -z "$outside" ] && ok "make inside the installed tree wrote only inside it" ||
+	bad "make inside the installed tree wrote outside it: $outside"
+make -s -C "$intree" KDIR="$kdir" clean >/dev/null 2>&1
+[ -f "$intree/main.c" ] && [ -f "$intree/dkms.conf" ] && [ ! -e "$intree/$name.ko" ] &&
+	ok "make clean there removes the build, keeps the sources" ||
+	bad "make clean inside the installed tree: sources lost or .ko left"
+
 dk() { dkms "$@" --sourcetree "$src" --dkmstree "$tree"; }
 if dk add -m $name -v "$ver" >"$tmp/add.log" 2>&1; then
 	ok "dkms add -m $name -v $ver"

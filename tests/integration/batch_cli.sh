@@ -13,6 +13,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
 [ "$(grep -c '^ptop .* accounted .* of 200\|^ptop .* accounted .* of ' <<<"$out")" = 2 ] &&
 	ok "text: two headlines" || bad "text: headlines: $out"
+# the verdict word: "exact", or "inexact:" and at least one reason
+[ "$(grep -cE '^ptop .*  (exact|inexact: [a-z].*)$' <<<"$out")" = 2 ] &&
+	ok "text: exact, or inexact with reasons" || bad "text: verdict: $out"
 [ "$(grep -c '^  V:V:S' <<<"$out")" = 2 ] && ok "text: two V:V:S rows" || bad "text: V:V:S rows"
 
 # the V:V:S total is the sum of every row's total (all rows shown)
@@ -27,34 +30,47 @@ s = sum(float(r[3]) for r in rows)
 sys.exit(0 if abs(s - float(vvs[3])) <= 0.005 * len(rows) + 0.01 else 1)
 PY
 
-# json: one object per interval, rows keyed by column name
+# json: one object per interval, rows keyed by column name and unit
+# (the details: tests/integration/formats.sh)
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=json -o PID,USER,user,ste,total,COMMAND |
 python3 -c '
 import json, sys
-lines = sys.stdin.read().splitlines()
+lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
 assert len(lines) == 2, lines
 for l in lines:
     d = json.loads(l)
-    for k in ("time_s", "interval_s", "ncpu", "source", "accounted_pct", "capacity_pct", "exact", "rows", "sum"):
+    for k in ("schema", "time_epoch_s", "interval_s", "ncpu", "source", "accounted_pct", "capacity_pct", "exact", "rows", "sum"):
         assert k in d, k
     assert d["source"] == "procfs"
     assert isinstance(d["exact"], bool)
     r = d["rows"][0]
-    assert set(r) == {"PID", "USER", "user", "ste", "total", "COMMAND"}, r
-    assert r["ste"] is None          # procfs cannot measure steal per task
+    assert set(r) == {"kind", "PID", "USER", "user_pct", "ste_pct", "total_pct", "COMMAND"}, r
+    assert r["ste_pct"] is None          # procfs cannot measure steal per task
     assert isinstance(r["PID"], int) and isinstance(r["COMMAND"], str)
-    assert abs(sum(x["total"] for x in d["rows"]) - d["sum"]["total"]) < 0.01 * len(d["rows"]) + 0.01
-' && ok "json: parses, schema, null for unmeasured, sum" || bad "json"
+    assert abs(sum(x["total_pct"] for x in d["rows"]) - d["sum"]["total_pct"]) < 0.0001 * len(d["rows"]) + 0.001
+    # the verdict: exact exactly when there is no reason, and then within
+    # the tolerance (off, and what the snapshot windows can move)
+    assert isinstance(d["inexact"], list) and all(isinstance(x, str) and x for x in d["inexact"])
+    assert d["exact"] == (d["inexact"] == []), d
+    assert abs(d["accounted_pct"] - d["capacity_pct"] - d["off_pct"]) < 0.02, d
+    if d["exact"]:
+        assert abs(d["off_pct"]) <= d["tolerance_pct"] and d["skew_pct"] <= d["tolerance_pct"], d
+    assert d["snapshot_ms"] >= 0 and d["lost"] >= 0
+' && ok "json: parses, schema, null for unmeasured, sum, verdict" || bad "json"
 
-# csv: same number of fields on every line, one header
+# csv: same number of fields on every line, one header, a sum row per interval
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=csv -o PID,USER,total,COMMAND |
 python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
-assert rows[0][:6] == ["time_s", "interval_s", "source", "accounted_pct", "capacity_pct", "exact"], rows[0]
-assert rows[0][6:] == ["PID", "USER", "total", "COMMAND"]
+assert rows[0][:2] == ["schema", "time_epoch_s"], rows[0]
+assert rows[0][-5:] == ["kind", "PID", "USER", "total_pct", "COMMAND"], rows[0]
 assert all(len(r) == len(rows[0]) for r in rows)
-assert sum(1 for r in rows if r[6] == "V:V:S") == 2
+k = rows[0].index("kind")
+assert sum(1 for r in rows if r[k] == "sum") == 2
+# exact exactly when no reason is given
+e, i = rows[0].index("exact"), rows[0].index("inexact")
+assert all((r[e] == "true") == (r[i] == "") for r in rows[1:]), rows
 ' && ok "csv: one header, constant width, two sum rows" || bad "csv"
 
 # a reader that goes away early: quiet, exit 0
@@ -69,25 +85,88 @@ expect2() {	# DESCRIPTION PATTERN ARGS...
 	local what=$1 pat=$2
 	shift 2
 	local o e st
-	o=$("$PTOP" "$@" 2>/tmp/ptop_err.$$)
+	# a bad value must fail at once, never hang (-d nan once did)
+	o=$(timeout 10 "$PTOP" "$@" 2>/tmp/ptop_err.$$)
 	st=$?
 	e=$(cat /tmp/ptop_err.$$)
-	if [ $st = 2 ] && [ -z "$o" ] && grep -q -- "$pat" <<<"$e"; then
+	# one line: a usage text would bury the error
+	if [ $st = 2 ] && [ -z "$o" ] && grep -q -- "$pat" <<<"$e" &&
+	   [ "$(wc -l <<<"$e")" = 1 ]; then
 		ok "$what: exit 2, '$e'"
 	else
 		bad "$what: exit $st, stdout '$o', stderr '$e'"
 	fi
 }
 expect2 "unknown column" "unknown column 'nope'" -b -n 1 -o PID,nope
+expect2 "a column twice" "column 'PID' listed twice" -b -n 1 -o PID,total,PID
 expect2 "unknown sort column" "unknown sort column" -b -n 1 -s bogus
 expect2 "bad delay" "bad delay" -b -n 1 -d 0
 expect2 "bad delay text" "bad delay" -b -n 1 -d abc
 expect2 "bad count" "bad count" -b -n -3
+expect2 "delay nan" "bad delay 'nan'" -b -n 1 -d nan
+expect2 "delay NaN" "bad delay" -b -n 1 -d NaN
+expect2 "delay inf" "bad delay 'inf'" -b -n 1 -d inf
+expect2 "delay infinity" "bad delay" -b -n 1 -d infinity
+expect2 "delay overflow" "bad delay" -b -n 1 -d 1e999
+expect2 "delay too long" "bad delay" -b -n 1 -d 86401
+expect2 "count overflow" "bad count '99999999999999999999' (1 to " -b -n 99999999999999999999
+expect2 "count over the range" "bad count" -b -n 1000000001
+expect2 "count zero" "bad count" -b -n 0
+expect2 "count 1e3" "bad count" -b -n 1e3
+expect2 "count +5" "bad count" -b -n +5
+expect2 "count empty" "bad count" -b -n ''
+expect2 "unknown long option" "unknown option '--bogus' (see ptop --help)" -b --bogus
+expect2 "unknown short option" "unknown option '-x' (see ptop --help)" -b -x
+expect2 "unknown option in a cluster" "unknown option '-x'" -bx
+expect2 "ambiguous option" "ambiguous option '--t' (see ptop --help)" -b --t
+expect2 "missing value, short" "option '-d' needs a value (see ptop --help)" -b -d
+expect2 "missing value, long" "option '--delay' needs a value" -b --delay
+expect2 "value for a flag" "option '--batch' takes no value" --batch=1
 expect2 "bad pid" "bad pid" -b -n 1 -p 12x
 expect2 "unknown format" "unknown format" -b -n 1 --format=xml
+expect2 "bad --top" "bad --top '0'" -b -n 1 --top 0
+expect2 "bad --top text" "bad --top" -b -n 1 --top=ten
 expect2 "unknown source" "unknown source" -b -n 1 --source=magic
-expect2 "stray argument" "unexpected argument" -b extra
+expect2 "stray argument" "unexpected argument 'extra' (see ptop --help)" -b extra
+expect2 "bad pid, too big" "bad pid" -b -n 1 -p 99999999999
 rm -f /tmp/ptop_err.$$
+
+# -b --tree: every row follows its parent, COMMAND indented by depth
+"$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --tree -o PID,PPID,total,COMMAND |
+python3 -c '
+import re, sys
+lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
+hdr = [i for i, l in enumerate(lines) if l.split()[:1] == ["PID"]][0]
+rows = []
+for l in lines[hdr + 1:]:
+    if not l.strip() or l.split()[0] == "V:V:S":
+        continue
+    # COMMAND keeps its leading blanks: one space after total
+    pid, ppid, total, cmd = re.match(r" *(\d+) +(\d+) +(\S+) (.*)$", l).groups()
+    m = re.match(r"( *)`- ", cmd)
+    depth = len(m.group(1)) // 2 + 1 if m else 0
+    rows.append((int(pid), int(ppid), depth))
+assert len(rows) > 5, rows
+pids = {p for p, _, _ in rows}
+stack = []                      # the chain of ancestors of the current row
+nested = 0
+for pid, ppid, depth in rows:
+    assert depth <= len(stack), (pid, depth, stack)
+    stack = stack[:depth]
+    if depth:
+        # the parent is the row just above at depth-1
+        assert stack[-1] == ppid, (pid, ppid, stack)
+        nested += 1
+    else:
+        assert ppid not in pids or ppid == pid, (pid, ppid)   # a root
+    stack.append(pid)
+assert nested > 0, "no row nested under a parent"
+' && ok "-b --tree: rows under their parents, indented" || bad "-b --tree"
+
+# --top: the first N rows in sort order, the sum still over every task
+out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --top 3 -o PID,total,COMMAND)
+n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
+[ "$n" = 3 ] && ok "--top 3: three rows" || bad "--top 3: $n rows: $out"
 
 # -p: only those rows; the sum stays over all tasks
 out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs -p 1 -o PID,total,COMMAND)

@@ -47,6 +47,27 @@ for o in $opts; do
 	done
 done
 
+# the batch formats: one table in the binary; the man page describes each
+# one, and the completions ask the binary (--list-formats) for the names
+fmts=$("$PTOP" --list-formats | awk '{print $1}')
+[ -n "$fmts" ] || bad "ptop --list-formats printed nothing"
+man_fmts=$(printf '%s\n' "$plain" |
+	awk '/^\.BI --format=/{on = 1; next} on && /^\.RE/{on = 0} on && /^\.B [a-z]+$/ && prev == ".TP" {print $2} {prev = $0}')
+[ "$(sort <<<"$fmts")" = "$(sort <<<"$man_fmts")" ] ||
+	bad "formats: ptop --list-formats '$(echo $fmts)' vs man/ptop.1 --format '$(echo $man_fmts)'"
+for f in ptop.bash _ptop ptop.fish; do
+	grep -q -- "--list-formats 2>/dev/null" "$top/completions/$f" ||
+		bad "completions/$f does not take the format names from --list-formats"
+done
+got=$(bash -c '. "$1"; COMP_WORDS=("$2" --format ""); COMP_CWORD=2; _ptop; echo "${COMPREPLY[*]}"' _ \
+	"$top/completions/ptop.bash" "$PTOP")
+[ "$got" = "$(echo $fmts)" ] || bad "bash completes --format with '$got', not '$(echo $fmts)'"
+if command -v fish >/dev/null; then
+	got=$(fish -c "source $top/completions/ptop.fish; complete -C '$PTOP --format='" 2>/dev/null |
+		sed 's/\t.*//; s/^--format=//' | sort | paste -sd' ')
+	[ "$got" = "$(sort <<<"$fmts" | paste -sd' ')" ] || bad "fish completes --format with '$got'"
+fi
+
 # the example the man page promises works
 "$PTOP" -b -d 0.2 -n 1 --no-config --source=procfs \
 	-o PID,user,sys,cuser,csys,total,COMMAND >/dev/null ||

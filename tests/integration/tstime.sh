@@ -215,6 +215,8 @@ num = (int, float)
 want = {"real_s": num, "user_s": num, "sys_s": num, "steal_s": (type(None),) + num,
         "cpu_s": num, "cpu_pct": num, "processes": (int, type(None)),
         "threads": (int, type(None)), "max_rss_kb": (int, type(None)),
+        "minor_faults": int, "major_faults": int, "voluntary_ctxsw": int,
+        "involuntary_ctxsw": int, "fs_inputs": int, "fs_outputs": int,
         "exit_status": int, "signal": (int, type(None)), "source": str,
         "exact": bool, "command": list, "tree": (list, type(None))}
 for k, t in want.items():
@@ -227,7 +229,8 @@ assert j["steal_s"] is None  # no per-task steal without the module
 if sys.argv[2] == "taskstats":
     assert j["exact"] is True and isinstance(j["tree"], list) and j["processes"] == 1
     for r in j["tree"]:
-        assert set(r) == {"comm", "processes", "threads", "cpu_s", "share_pct"}, r
+        assert set(r) == {"comm", "processes", "threads", "user_s", "sys_s", "cpu_s", "share_pct"}, r
+        assert abs(r["user_s"] + r["sys_s"] - r["cpu_s"]) <= 2e-6, r
 else:
     assert j["exact"] is False and j["tree"] is None and j["processes"] is None
 EOF
@@ -287,8 +290,8 @@ out=$("$T" echo hello 2>"$tmp/e.txt")
 "$T" -p sh -c 'exit 0' 2>"$tmp/p.txt"
 grep -Eq $'^real [0-9]+\\.[0-9]{6}$' "$tmp/p.txt" && [ "$(sed -n '2s/ .*//p;3s/ .*//p' "$tmp/p.txt" | tr '\n' ' ')" = "user sys " ] &&
 	[ "$(wc -l <"$tmp/p.txt")" = 3 ] && ok "-p: POSIX format" || bad "-p: $(cat "$tmp/p.txt")"
-"$T" -v -q -f '' true 2>"$tmp/v.txt"
-grep -q '^tstime: source taskstats' "$tmp/v.txt" && ok "-v names the source" || bad "-v: $(cat "$tmp/v.txt")"
+"$T" --explain -q -f '' true 2>"$tmp/v.txt"
+grep -q '^tstime: source taskstats' "$tmp/v.txt" && ok "--explain names the source" || bad "--explain: $(cat "$tmp/v.txt")"
 "$T" --tree -q sh -c "$WL selfreap 3 50 >/dev/null" 2>"$tmp/t.txt"
 awk '/^COMMAND/{h=1; next} h && NR>1 {print $1; exit}' "$tmp/t.txt" | grep -qx wl-burn &&
 	ok "--tree: wl-burn first" || bad "--tree: $(cat "$tmp/t.txt")"

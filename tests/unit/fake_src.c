@@ -101,6 +101,8 @@ static int fake_open(struct ptop_src *src)
 
 	src->priv = fs;
 	src->caps = fs->caps;
+	src->tol_ppm = fs->tol_ppm;
+	src->res_ns = fs->res_ns;
 	return 0;
 }
 
@@ -120,6 +122,8 @@ static int fake_read(struct ptop_src *src, struct ptop_sample *out)
 	out->flags = in->flags;
 	out->sys_apart = in->sys_apart;
 	out->cpu = in->cpu;
+	out->window_ns = in->window_ns;
+	out->nlost = in->nlost;
 	return 0;
 }
 

@@ -17,6 +17,9 @@ struct fake_script {
 	int nsamples;
 	int next;
 	unsigned int caps;
+	/* the source's tolerance (struct ptop_src.tol_ppm, res_ns) */
+	unsigned int tol_ppm;
+	uint64_t res_ns;
 };
 
 /* Start a new sample at time t_ns with ncpu CPUs and cumulative idle. */

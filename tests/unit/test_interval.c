@@ -83,12 +83,20 @@ static const struct ptop_row *row(struct fixture *f, uint32_t pid)
 	assert_int_equal(r_->total, (u) + (s) + (cu) + (cs) + (xu) + (xs)); \
 } while (0)
 
-/* rows + idle = ncpu x interval, exactly */
+/*
+ * rows + idle = ncpu x interval, exactly; and the verdict says so (the
+ * script's source has no tolerance: any ns off is inexact).
+ */
 static void assert_balanced(struct fixture *f)
 {
 	assert_int_equal(ptop_interval_accounted_ns(&f->iv),
 			 ptop_interval_capacity_ns(&f->iv));
 	assert_int_equal(f->iv.clamped_ns, 0);
+	assert_int_equal(f->iv.verdict.off_ns, 0);
+	assert_false(f->iv.verdict.why & (PTOP_WHY_OFF | PTOP_WHY_CLAMPED));
+	assert_int_equal(f->iv.verdict.exact,
+			 !(f->fs.samples[f->fs.nsamples - 1].flags &
+			   PTOP_SAMPLE_INEXACT) && !f->iv.unfolded_ns);
 }
 
 /*
@@ -325,6 +333,7 @@ static void test_missing_caps(void **state)
 	assert_true(row(f, 100)->missing & PTOP_MISS_STEAL);
 	assert_false(row(f, 100)->missing & PTOP_MISS_X);
 	assert_true(f->iv.flags & PTOP_IV_INEXACT);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_LOST);
 	assert_balanced(f);
 }
 

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Is an interval exact, and if not why: see verdict.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "interval.h"
+
+/*
+ * A source that reads rounded counters (procfs: clock ticks) can be off
+ * by one unit per counter and interval: allow two per CPU, for its idle
+ * and for the task that kept it busy. Many small tasks, each rounded
+ * down, are more than that: such an interval is inexact, as it should be.
+ */
+static uint64_t tolerance_ns(const struct ptop_interval *iv, uint64_t cap)
+{
+	return (uint64_t)((double)cap * iv->tol_ppm / 1e6) +
+	       2ULL * iv->ncpu * iv->res_ns;
+}
+
+void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
+			uint64_t cur_window_ns, bool first)
+{
+	struct ptop_verdict *v = &iv->verdict;
+	uint64_t cap = ptop_interval_capacity_ns(iv);
+	uint64_t acc = ptop_interval_accounted_ns(iv);
+	uint64_t quiet = iv->idle_ns + iv->steal_ns + iv->irq_ns;
+	uint64_t busy = cap > quiet ? cap - quiet : 0;
+	uint64_t off_abs, tail_max;
+
+	memset(v, 0, sizeof(*v));
+	v->off_ns = acc >= cap ? (int64_t)(acc - cap) : -(int64_t)(cap - acc);
+	off_abs = acc >= cap ? acc - cap : cap - acc;
+	v->ntask_exits = iv->ntask_exits;
+	if ((iv->caps & PTOP_CAP_EXIT_TAIL) && acc < cap) {
+		tail_max = PTOP_EXIT_PATH_MAX_NS * iv->ntask_exits;
+		v->exit_paths_ns = off_abs < tail_max ? off_abs : tail_max;
+		off_abs -= v->exit_paths_ns;
+	}
+	v->tol_ns = tolerance_ns(iv, cap);
+	v->window_ns = prev_window_ns > cur_window_ns ? prev_window_ns :
+			cur_window_ns;
+	if (iv->interval_ns)
+		v->skew_ns = (uint64_t)((double)busy *
+					((double)prev_window_ns + cur_window_ns) /
+					(2.0 * iv->interval_ns));
+	v->nlost = iv->nlost;
+
+	if (first)
+		v->why |= PTOP_WHY_FIRST;
+	if (iv->nlost || (iv->flags & PTOP_IV_LOST))
+		v->why |= PTOP_WHY_LOST;
+	if (iv->clamped_ns)
+		v->why |= PTOP_WHY_CLAMPED;
+	if (iv->unfolded_ns)
+		v->why |= PTOP_WHY_UNFOLDED;
+	if (v->skew_ns > v->tol_ns)
+		v->why |= PTOP_WHY_SLOW;
+	if (v->exit_paths_ns > v->tol_ns)
+		v->why |= PTOP_WHY_EXIT_PATHS;
+	if (off_abs > v->tol_ns || !iv->interval_ns)
+		v->why |= PTOP_WHY_OFF;
+	v->exact = !v->why;
+	if (v->exact)
+		iv->flags &= ~PTOP_IV_INEXACT;
+	else
+		iv->flags |= PTOP_IV_INEXACT;
+}
+
+int ptop_verdict_reason(const struct ptop_interval *iv, unsigned int bit,
+			char *buf, size_t len)
+{
+	const struct ptop_verdict *v = &iv->verdict;
+
+	if (!(v->why & bit))
+		return snprintf(buf, len, "%s", "");
+	switch (bit) {
+	case PTOP_WHY_FIRST:
+		return snprintf(buf, len, "first interval");
+	case PTOP_WHY_LOST:
+		if (v->nlost)
+			return snprintf(buf, len, "lost %u exit%s", v->nlost,
+					v->nlost == 1 ? "" : "s");
+		return snprintf(buf, len, "lost events");
+	case PTOP_WHY_CLAMPED:
+		return snprintf(buf, len, "clamped %.2f%%",
+				ptop_interval_pct(iv, iv->clamped_ns));
+	case PTOP_WHY_UNFOLDED:
+		return snprintf(buf, len, "unfolded %.2f%%",
+				ptop_interval_pct(iv, iv->unfolded_ns));
+	case PTOP_WHY_SLOW:
+		return snprintf(buf, len, "slow snapshot %.1f ms",
+				v->window_ns / 1e6);
+	case PTOP_WHY_EXIT_PATHS:
+		return snprintf(buf, len,
+				"exit paths %.2f%% (%u exit%s, not attributable on this kernel)",
+				ptop_interval_pct(iv, v->exit_paths_ns),
+				v->ntask_exits, v->ntask_exits == 1 ? "" : "s");
+	case PTOP_WHY_OFF:
+		if (!iv->interval_ns)
+			return snprintf(buf, len, "no interval");
+		/* what is left once the exit paths have their part */
+		return snprintf(buf, len, "off %+.2f%%",
+				(double)(v->off_ns + (int64_t)v->exit_paths_ns) *
+				100.0 / iv->interval_ns);
+	}
+	return snprintf(buf, len, "%s", "");
+}
+
+int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
+{
+	size_t used;
+	unsigned int i;
+	int n;
+
+	if (iv->verdict.exact)
+		return snprintf(buf, len, "exact");
+	n = snprintf(buf, len, "inexact:");
+	used = n > 0 ? (size_t)n : 0;
+	for (i = 0; i < PTOP_WHY__COUNT; i++) {
+		char one[64];
+
+		if (!(iv->verdict.why & (1U << i)))
+			continue;
+		ptop_verdict_reason(iv, 1U << i, one, sizeof(one));
+		n = snprintf(used < len ? buf + used : NULL,
+			     used < len ? len - used : 0, "%s %s",
+			     used > strlen("inexact:") ? "," : "", one);
+		if (n > 0)
+			used += n;
+	}
+	return (int)used;
+}

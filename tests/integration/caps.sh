@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Least privilege: after startup (its first output), a running ptop keeps
+# only the capabilities its source needs (CapEff/CapPrm/CapBnd from
+# /proc/PID/status): as root with every capability, and as a normal user
+# with file capabilities on a copy of the binary (setcap, under build/).
+set -u
+B=${B:-build}
+PTOP=${PTOP:-$B/ptop}
+fails=0
+ok()  { echo "  ok: $*"; }
+bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+if [ "$(id -u)" != 0 ] || ! command -v setcap >/dev/null || ! command -v setpriv >/dev/null; then
+	echo "FAIL: needs root, setcap (libcap2-bin) and setpriv"; exit 1
+fi
+tmp=$(mktemp -d /tmp/ptop_caps.XXXXXX)
+pids=
+trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
+
+KILL=$((1 << 5)) NET_ADMIN=$((1 << 12)) SYS_NICE=$((1 << 23))
+
+# caps LABEL WANT_EFF WANT_BND|- [setpriv args --] PTOP ARGS...: start ptop,
+# wait for its first interval, read its capability sets while it runs
+caps() {
+	local label=$1 want=$2 wantb=$3 st
+	shift 3
+	local out=$tmp/out.$RANDOM
+	"$@" -b -d 0.3 -n 40 --no-config -o PID,COMMAND >"$out" 2>&1 &
+	local p=$!
+	pids="$pids $p"
+	LAST_OUT=$out
+	# the first interval is out: startup (and the drop) is over
+	for _ in $(seq 100); do grep -q "${READY:-^ptop }" "$out" && break; sleep 0.1; done
+	st=$(cat /proc/$p/status 2>/dev/null)
+	kill $p 2>/dev/null; wait $p 2>/dev/null
+	if ! grep -q "${READY:-^ptop }" "$out"; then
+		bad "$label: no output: $(head -c 300 "$out")"; return
+	fi
+	local eff prm bnd
+	eff=$((16#$(awk '/^CapEff:/{print $2}' <<<"$st")))
+	prm=$((16#$(awk '/^CapPrm:/{print $2}' <<<"$st")))
+	bnd=$((16#$(awk '/^CapBnd:/{print $2}' <<<"$st")))
+	if [ "$eff" = "$want" ] && [ "$prm" = "$want" ] &&
+	   { [ "$wantb" = - ] || [ "$bnd" = "$wantb" ]; }; then
+		ok "$label: CapEff=$(printf %x $eff) CapPrm=$(printf %x $prm) CapBnd=$(printf %x $bnd)"
+	else
+		bad "$label: CapEff=$(printf %x $eff) CapPrm=$(printf %x $prm) CapBnd=$(printf %x $bnd), want eff/prm $(printf %x $want) bnd $wantb"
+	fi
+}
+
+full=$((16#$(awk '/^CapEff:/{print $2}' /proc/self/status)))
+
+# --- as root with every capability ---------------------------------------
+caps "root, taskstats, strict (default)" $((NET_ADMIN | SYS_NICE)) $((NET_ADMIN | SYS_NICE)) \
+	"$PTOP" --source=taskstats
+caps "root, taskstats, basic" $((NET_ADMIN | SYS_NICE | KILL)) $((NET_ADMIN | SYS_NICE | KILL)) \
+	"$PTOP" --source=taskstats --drop-capabilities=basic
+caps "root, taskstats, off" $full $full "$PTOP" --source=taskstats --drop-capabilities=off
+caps "root, procfs, strict" $SYS_NICE $SYS_NICE "$PTOP" --source=procfs
+# the root-only ns idle (/proc/timer_list) still read without capabilities:
+# the headline's precision is the same as with them
+READY='^{"schema":1,' caps "root, procfs, json, strict" $SYS_NICE $SYS_NICE \
+	"$PTOP" --source=procfs --format=json
+
+# --- a normal user with file capabilities --------------------------------
+mkdir -p "$B/caps"
+cp "$PTOP" "$B/caps/ptop"
+setcap cap_net_admin,cap_dac_override+ep "$B/caps/ptop" ||
+	{ echo "FAIL: setcap on $B/caps/ptop (no xattr support?)"; exit 1; }
+user=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+caps "user + file caps, taskstats, strict" $NET_ADMIN - "${user[@]}" "$B/caps/ptop" --source=taskstats
+grep -q "source taskstats_nl" "$LAST_OUT" && ok "user + cap_net_admin file cap: taskstats works" ||
+	bad "user + file cap: $(head -3 "$LAST_OUT")"
+caps "user + file caps, auto picks taskstats, strict" $NET_ADMIN - "${user[@]}" "$B/caps/ptop"
+caps "user + file caps, procfs, strict" 0 - "${user[@]}" "$B/caps/ptop" --source=procfs
+caps "user + file caps, off" $((NET_ADMIN | (1 << 1))) - "${user[@]}" "$B/caps/ptop" --source=taskstats --drop-capabilities=off
+# without the file capability: refused with how to get it
+o=$("${user[@]}" "$PTOP" -b -n 1 --no-config --source=taskstats 2>&1)
+[ $? = 1 ] && grep -q "setcap cap_net_admin+ep" <<<"$o" && ok "no capability: '$o'" ||
+	bad "no capability: $o"
+
+o=$("$PTOP" -b -n 1 --drop-capabilities=some 2>&1)
+[ $? = 2 ] && [ "$o" = "ptop: bad --drop-capabilities 'some' (off, basic, strict)" ] &&
+	ok "bad --drop-capabilities: exit 2, '$o'" || bad "bad --drop-capabilities: '$o'"
+
+# --- tstime: the same for the measuring parent; the command is not limited
+TSTIME=$B/tstime
+if [ -x "$TSTIME" ]; then
+	probe='grep ^CapEff: /proc/$PPID/status; grep ^CapEff: /proc/self/status'
+	o=$("$TSTIME" --source=taskstats sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x $NET_ADMIN) $(printf %016x $full)" ] &&
+		ok "tstime (root, taskstats): keeps CAP_NET_ADMIN, the command has every capability ($o)" ||
+		bad "tstime (root, taskstats): tstime/command CapEff '$o'"
+	o=$("$TSTIME" --source=rusage sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x 0) $(printf %016x $full)" ] &&
+		ok "tstime (root, rusage): keeps nothing ($o)" || bad "tstime (root, rusage): '$o'"
+	o=$("$TSTIME" --source=taskstats --repeat 2 true 2>&1)
+	[ $? = 0 ] && ok "tstime --repeat 2 after the drop" || bad "tstime --repeat 2: $o"
+	cp "$TSTIME" "$B/caps/tstime"
+	setcap cap_net_admin,cap_dac_override+ep "$B/caps/tstime"
+	o=$("${user[@]}" "$B/caps/tstime" --source=taskstats sh -c "$probe" 2>&1)
+	eff=$(awk '/^CapEff:/{print $2}' <<<"$o" | paste -sd' ')
+	[ "$eff" = "$(printf %016x $NET_ADMIN) $(printf %016x 0)" ] &&
+		ok "tstime (user + file caps): keeps CAP_NET_ADMIN, the command nothing ($eff)" ||
+		bad "tstime (user + file caps): $o"
+	rm -f "$B/caps/tstime"
+fi
+
+rm -f "$B/caps/ptop"
+[ $fails = 0 ] && echo "caps: all passed" || echo "caps: $fails failed"
+[ $fails = 0 ]

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The batch emitter: strings always valid UTF-8 in every quoting, the
+ * encoder table, and one interval through each encoder (begin, interval,
+ * row, sum, end) with the -p/--top/sum rules.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ui/batch.h"
+#include "ui/emit.h"
+
+static char *quoted(const char *s, enum ui_quote q)
+{
+	static char buf[256];
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+
+	assert_non_null(f);
+	ui_emit_str(f, s, q);
+	fclose(f);
+	snprintf(buf, sizeof(buf), "%s", mem);
+	free(mem);
+	return buf;
+}
+
+static void test_valid_utf8_kept(void **state)
+{
+	(void)state;
+	/* 2, 3 and 4 byte sequences, the largest code point */
+	assert_string_equal(quoted("ä€😀\xf4\x8f\xbf\xbf", UI_Q_JSON),
+			    "\"ä€😀\xf4\x8f\xbf\xbf\"");
+	assert_string_equal(quoted("plain", UI_Q_CSV), "\"plain\"");
+}
+
+static void test_invalid_bytes_escaped(void **state)
+{
+	(void)state;
+	/* a lone continuation, Latin-1, a cut sequence at the end */
+	assert_string_equal(quoted("a\x80" "b\xe9" "c\xe2\x82", UI_Q_JSON),
+			    "\"a\\\\x80b\\\\xe9c\\\\xe2\\\\x82\"");
+	assert_string_equal(quoted("a\x80", UI_Q_CSV), "\"a\\x80\"");
+	assert_string_equal(quoted("a\x80", UI_Q_LABEL), "\"a\\\\x80\"");
+	/* overlong forms, a surrogate, past U+10FFFF, 0xc0/0xf5 leads */
+	assert_string_equal(quoted("\xc0\xaf", UI_Q_CSV), "\"\\xc0\\xaf\"");
+	assert_string_equal(quoted("\xe0\x80\xaf", UI_Q_CSV),
+			    "\"\\xe0\\x80\\xaf\"");
+	assert_string_equal(quoted("\xed\xa0\x80", UI_Q_CSV),
+			    "\"\\xed\\xa0\\x80\"");
+	assert_string_equal(quoted("\xf4\x90\x80\x80", UI_Q_CSV),
+			    "\"\\xf4\\x90\\x80\\x80\"");
+	assert_string_equal(quoted("\xf5", UI_Q_CSV), "\"\\xf5\"");
+}
+
+static void test_quotes_and_controls(void **state)
+{
+	(void)state;
+	assert_string_equal(quoted("q\"b\\\x01\n", UI_Q_JSON),
+			    "\"q\\\"b\\\\\\u0001\\u000a\"");
+	assert_string_equal(quoted("q\"b\\\x01\n", UI_Q_CSV),
+			    "\"q\"\"b\\\\x01\\x0a\"");
+	assert_string_equal(quoted("q\"b\\\x01\n", UI_Q_LABEL),
+			    "\"q\\\"b\\\\\\\\x01\\n\"");
+}
+
+static void test_format_table(void **state)
+{
+	const struct ui_encoder *const *l = ui_format_list();
+
+	(void)state;
+	assert_string_equal(l[0]->name, "text");
+	assert_non_null(ui_format_find("csv"));
+	assert_non_null(ui_format_find("json"));
+	assert_non_null(ui_format_find("openmetrics"));
+	assert_null(ui_format_find("xml"));
+	assert_null(ui_format_find(""));
+	assert_string_equal(ui_format_names("|"), "text|csv|json|openmetrics");
+	for (; *l; l++) {
+		assert_non_null((*l)->interval);
+		assert_non_null((*l)->row);
+		assert_non_null((*l)->sum);
+		assert_non_null((*l)->help);
+	}
+}
+
+/* an interval of 1 s on 1 CPU with three processes and the sum */
+static struct ptop_interval *three_rows(void)
+{
+	static struct ptop_row rows[3];
+	static struct ptop_interval iv;
+	int i;
+
+	memset(rows, 0, sizeof(rows));
+	memset(&iv, 0, sizeof(iv));
+	for (i = 0; i < 3; i++) {
+		rows[i].pid = rows[i].tgid = 100 + i;
+		rows[i].user = (i + 1) * 100000000ULL;	/* 0.1, 0.2, 0.3 s */
+		rows[i].total = rows[i].user;
+		rows[i].missing = PTOP_MISS_STEAL;
+		snprintf(rows[i].comm, sizeof(rows[i].comm), "p%d", i);
+	}
+	iv.rows = rows;
+	iv.nrows = 3;
+	iv.interval_ns = 1000000000ULL;
+	iv.time_ns = 5000000000ULL;
+	iv.ncpu = 1;
+	iv.idle_ns = 400000000ULL;
+	iv.sum.user = iv.sum.total = 600000000ULL;
+	iv.sum.missing = PTOP_MISS_STEAL;
+	iv.verdict.exact = true;
+	return &iv;
+}
+
+static char *emit_one(const char *format, size_t top)
+{
+	static const int cols[] = { PTOP_COL_PID, PTOP_COL_UTIME,
+				    PTOP_COL_STEAL, PTOP_COL_COMMAND };
+	struct ui_view_opts o = {
+		.format = ui_format_find(format), .cols = cols, .ncols = 4,
+		.sort_id = PTOP_COL_TOTAL, .source = "fake", .top = top,
+	};
+	struct ui_emit e;
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+
+	assert_non_null(f);
+	ui_emit_init(&e, f, o.format, &o);
+	assert_int_equal(ui_emit_interval(&e, three_rows()), 0);
+	assert_int_equal(ui_emit_end(&e), 0);
+	fclose(f);
+	return mem;
+}
+
+static void test_json_rows_and_sum(void **state)
+{
+	char *s = emit_one("json", 2);
+
+	(void)state;
+	/* sorted by total, --top 2, the sum over all three; ste null */
+	assert_non_null(strstr(s, "\"rows\":[{\"kind\":\"process\",\"PID\":102,"
+				  "\"user_pct\":30.0000,\"ste_pct\":null,"
+				  "\"COMMAND\":\"p2\"},{\"kind\":\"process\",\"PID\":101,"));
+	assert_null(strstr(s, "\"PID\":100"));
+	assert_non_null(strstr(s, "\"sum\":{\"kind\":\"sum\",\"PID\":null,"
+				  "\"user_pct\":60.0000,\"ste_pct\":null,"
+				  "\"COMMAND\":null}}\n"));
+	assert_non_null(strstr(s, "{\"schema\":1,"));
+	assert_non_null(strstr(s, ",\"exact\":true,\"inexact\":[],"));
+	free(s);
+}
+
+static void test_csv_header_once_sum_row(void **state)
+{
+	char *s = emit_one("csv", 0), *l2;
+
+	(void)state;
+	assert_true(!strncmp(s, "schema,time_epoch_s,", 20));
+	l2 = strchr(s, '\n') + 1;
+	assert_non_null(strstr(s, ",kind,PID,user_pct,ste_pct,COMMAND\n"));
+	assert_null(strstr(l2, "schema"));
+	assert_non_null(strstr(l2, ",\"process\",102,30.0000,,\"p2\"\n"));
+	assert_non_null(strstr(l2, ",\"sum\",,60.0000,,\n"));
+	free(s);
+}
+
+static void test_openmetrics_top_other(void **state)
+{
+	char *s = emit_one("openmetrics", 1);
+	size_t n = strlen(s);
+
+	(void)state;
+	assert_non_null(strstr(s, "ptop_process_cpu_seconds{pid=\"102\",comm=\"p2\","));
+	assert_null(strstr(s, "pid=\"101\""));
+	/* p0 + p1 in other; steal is unmeasured: no steal series at all */
+	assert_non_null(strstr(s, "ptop_process_cpu_seconds{comm=\"other\",mode=\"user\"} 0.300000000\n"));
+	assert_null(strstr(s, "mode=\"steal\""));
+	assert_non_null(strstr(s, "ptop_other_processes 2\n"));
+	assert_non_null(strstr(s, "ptop_accounted_ratio 1.000000000\n"));
+	assert_true(n > 6 && !strcmp(s + n - 6, "# EOF\n"));
+	free(s);
+}
+
+static void test_text_sum_row(void **state)
+{
+	char *s = emit_one("text", 0);
+
+	(void)state;
+	assert_non_null(strstr(s, "  V:V:S   60.00       - \n"));
+	assert_non_null(strstr(s, "    102   30.00       - p2\n"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_utf8_kept),
+		cmocka_unit_test(test_invalid_bytes_escaped),
+		cmocka_unit_test(test_quotes_and_controls),
+		cmocka_unit_test(test_format_table),
+		cmocka_unit_test(test_json_rows_and_sum),
+		cmocka_unit_test(test_csv_header_once_sum_row),
+		cmocka_unit_test(test_openmetrics_top_other),
+		cmocka_unit_test(test_text_sum_row),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The headline's verdict (lib/verdict.h) on scripted intervals: exact
+ * only within the source's tolerance, with nothing lost or clamped and
+ * fast snapshots; otherwise inexact with every reason, as text too. The
+ * check runs on every interval of a script (assert_judged()).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_src.h"
+#include "lib/interval.h"
+
+#define CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_EXITS | \
+	      PTOP_CAP_C_COMPLETE)
+#define SEC (1000 * MS)
+#define TICK (10 * MS)
+
+struct fixture {
+	struct fake_script fs;
+	struct ptop_src *src;
+	struct ptop_snapper snap;
+	struct ptop_interval iv;
+	int judged;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	ptop_interval_init(&f->iv);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	ptop_interval_free(&f->iv);
+	ptop_snapper_free(&f->snap);
+	ptop_src_close(f->src);
+	fake_script_free(&f->fs);
+	free(f);
+	return 0;
+}
+
+/* |off| once the exit paths (a part of their own) are taken out */
+static uint64_t off_abs(const struct ptop_interval *iv)
+{
+	int64_t off = iv->verdict.off_ns + (int64_t)iv->verdict.exit_paths_ns;
+
+	return off < 0 ? (uint64_t)-off : (uint64_t)off;
+}
+
+/*
+ * The assertion of issue 8, on one interval: never exact outside the
+ * tolerance, exact means no reason at all, and the headline word and the
+ * old flag agree with the verdict.
+ */
+static void assert_judged(const struct ptop_interval *iv)
+{
+	const struct ptop_verdict *v = &iv->verdict;
+	char buf[256];
+
+	if (v->exact) {
+		assert_true(off_abs(iv) <= v->tol_ns);
+		assert_true(v->exit_paths_ns <= v->tol_ns);
+		assert_true(v->skew_ns <= v->tol_ns);
+		assert_int_equal(iv->clamped_ns, 0);
+		assert_int_equal(v->nlost, 0);
+		assert_int_equal(v->why, 0);
+		assert_false(iv->flags & PTOP_IV_INEXACT);
+	} else {
+		assert_int_not_equal(v->why, 0);
+		assert_true(iv->flags & PTOP_IV_INEXACT);
+	}
+	assert_int_equal(!!(v->why & PTOP_WHY_OFF),
+			 off_abs(iv) > v->tol_ns || !iv->interval_ns);
+	assert_int_equal(!!(v->why & PTOP_WHY_EXIT_PATHS),
+			 v->exit_paths_ns > v->tol_ns);
+	/* only what is missing, and only where exits leave a tail */
+	assert_true(v->exit_paths_ns <= v->ntask_exits * PTOP_EXIT_PATH_MAX_NS);
+	if (v->exit_paths_ns)
+		assert_true(v->off_ns < 0 && (iv->caps & PTOP_CAP_EXIT_TAIL));
+	ptop_verdict_str(iv, buf, sizeof(buf));
+	if (v->exact)
+		assert_string_equal(buf, "exact");
+	else
+		assert_memory_equal(buf, "inexact: ", 9);
+}
+
+/* Replay the script; judge every interval; leave the last one in f->iv. */
+static void run_caps(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns,
+		     unsigned int caps)
+{
+	int i;
+
+	f->fs.tol_ppm = tol_ppm;
+	f->fs.res_ns = res_ns;
+	f->src = fake_src_open(&f->fs, caps);
+	assert_non_null(f->src);
+	ptop_snapper_init(&f->snap, f->src);
+	for (i = 0; i < f->fs.nsamples; i++) {
+		assert_int_equal(ptop_snap_update(&f->snap), 0);
+		if (!i)
+			continue;
+		assert_int_equal(ptop_interval_compute(&f->iv,
+					ptop_snap_prev(&f->snap),
+					ptop_snap_cur(&f->snap), false), 0);
+		assert_judged(&f->iv);
+		f->judged++;
+	}
+	assert_int_equal(f->judged, f->fs.nsamples - 1);
+}
+
+static void run(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns)
+{
+	run_caps(f, tol_ppm, res_ns, CAPS);
+}
+
+/*
+ * Sample k (1 s apart, 2 CPUs) where "busy" burned busy_ns in total and
+ * the idle counter moved by idle_step: accounted = busy + idle_step.
+ */
+static struct ptop_sample *at(struct fixture *f, int k, uint64_t busy_ns,
+			      uint64_t idle_ns)
+{
+	struct ptop_sample *s = fake_sample(&f->fs, (uint64_t)k * SEC, 2, idle_ns);
+
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 100, 1, 10, busy_ns, 0, "busy");
+	return s;
+}
+
+static void reason(struct fixture *f, unsigned int bit, const char *want)
+{
+	char buf[64];
+
+	ptop_verdict_reason(&f->iv, bit, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+static void headline(struct fixture *f, const char *want)
+{
+	char buf[256];
+
+	ptop_verdict_str(&f->iv, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+/* Within tolerance on every interval: exact; 0.5% is the edge. */
+static void test_exact_within_tolerance(void **state)
+{
+	struct fixture *f = *state;
+
+	/* 2 CPUs x 1 s; the task burns 1.5 s per interval, idle moves: */
+	at(f, 1, 0, 0);
+	at(f, 2, 1500 * MS, 500 * MS);			/* exact sum */
+	at(f, 3, 3000 * MS, 1000 * MS - 10 * MS);	/* -10 ms: 0.5% */
+	at(f, 4, 4500 * MS, 1500 * MS);			/* +10 ms */
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.tol_ns, 10 * MS);
+	assert_true(f->iv.verdict.exact);
+	headline(f, "exact");
+}
+
+/* 1 ns past the tolerance is inexact, signed, in % of one CPU. */
+static void test_off(void **state)
+{
+	struct fixture *f = *state;
+
+	at(f, 1, 0, 0);
+	at(f, 2, 1500 * MS, 500 * MS - 10 * MS - 1);
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_OFF);
+	assert_int_equal(f->iv.verdict.off_ns, -(int64_t)(10 * MS + 1));
+	reason(f, PTOP_WHY_OFF, "off -1.00%");
+	reason(f, PTOP_WHY_CLAMPED, "");
+	headline(f, "inexact: off -1.00%");
+}
+
+/* The same 1.2% is within taskstats' 1% of 2 CPUs, not the module's. */
+static void test_tolerance_per_source(void **state)
+{
+	struct fixture *f = *state;
+
+	at(f, 1, 0, 0);
+	at(f, 2, 1500 * MS, 500 * MS - 12 * MS);
+	run(f, 10000, 0);
+	assert_int_equal(f->iv.verdict.tol_ns, 20 * MS);
+	assert_true(f->iv.verdict.exact);
+}
+
+/* procfs: 1% plus two ticks per CPU, as its counters are rounded. */
+static void test_tolerance_ticks(void **state)
+{
+	struct fixture *f = *state;
+
+	at(f, 1, 0, 0);
+	at(f, 2, 1500 * MS, 500 * MS - 59 * MS);
+	at(f, 3, 3000 * MS, 1000 * MS - 59 * MS - 62 * MS);
+	run(f, 10000, TICK);
+	assert_int_equal(f->iv.verdict.tol_ns, 20 * MS + 4 * TICK);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_OFF);
+	reason(f, PTOP_WHY_OFF, "off -6.20%");
+}
+
+/*
+ * Exits whose final counters were lost: inexact even when the sum is
+ * right (their rest may sit on a wrong row), with the count.
+ */
+static void test_lost_exits(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS);
+	s->nlost = 3;
+	s->flags |= PTOP_SAMPLE_INEXACT;
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_LOST);
+	assert_int_equal(f->iv.verdict.nlost, 3);
+	headline(f, "inexact: lost 3 exits");
+}
+
+/* An overrun (the kernel dropped messages, count unknown). */
+static void test_lost_events(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS);
+	s->flags |= PTOP_SAMPLE_INEXACT;
+	run(f, 5000, 0);
+	headline(f, "inexact: lost events");
+}
+
+/* The interval after a lost one is judged on its own: exact again. */
+static void test_lost_then_exact(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS);
+	s->nlost = 1;
+	s->flags |= PTOP_SAMPLE_INEXACT;
+	at(f, 3, 3000 * MS, 1000 * MS);
+	run(f, 5000, 0);
+	assert_true(f->iv.verdict.exact);
+}
+
+/* A counter held to keep a delta >= 0 (clamped): never exact. */
+static void test_clamped(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_ts_record *g;
+	struct ptop_sample *s;
+
+	s = at(f, 1, 0, 0);
+	fake_group(s, 100)->cutime_ns = 800 * MS;
+	s = at(f, 2, 1500 * MS, 500 * MS);
+	g = fake_group(s, 100);
+	g->cutime_ns = 800 * MS;
+	s = at(f, 3, 3000 * MS, 1000 * MS);
+	g = fake_group(s, 100);
+	g->cutime_ns = 800 * MS;
+	/* a dead child folded in, whose shown time the c* does not have */
+	fake_proc(&f->fs.samples[1], 300, 100, 30, 200 * MS, 0, "kid");
+	fake_exit_group(s, 300, 30, 0, 0, 0, 0, 100, 10);
+	fake_exit_thread(s, 300, 300, 30, 200 * MS, 0);
+	/* the kid's 200 ms are in sample 2's sum: take them from idle */
+	f->fs.samples[1].cpu.idle_ns -= 200 * MS;
+	run(f, 5000, 0);
+	assert_true(f->iv.clamped_ns > 0);
+	assert_true(f->iv.verdict.why & PTOP_WHY_CLAMPED);
+	assert_false(f->iv.verdict.exact);
+	reason(f, PTOP_WHY_CLAMPED, "clamped 20.00%");
+}
+
+/*
+ * A slow snapshot: two CPUs busy, windows of 8 and 14 ms put busy tasks'
+ * readings up to 2 x (8 + 14) / 2 = 22 ms away: more than the 10 ms the
+ * module's tolerance allows, though the sum happens to be right.
+ */
+static void test_slow_snapshot(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	s = at(f, 1, 0, 0);
+	s->window_ns = 8 * MS;
+	s = at(f, 2, 2000 * MS, 0);
+	s->window_ns = 14 * MS;
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.skew_ns, 22 * MS);
+	assert_int_equal(f->iv.verdict.window_ns, 14 * MS);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_SLOW);
+	headline(f, "inexact: slow snapshot 14.0 ms");
+}
+
+/* The same windows on an idle machine cannot move anything: exact. */
+static void test_slow_but_idle(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	s = at(f, 1, 0, 0);
+	s->window_ns = 8 * MS;
+	s = at(f, 2, 100 * MS, 1900 * MS);
+	s->window_ns = 14 * MS;
+	run(f, 5000, 0);
+	/* 0.1 CPUs busy x 11 ms */
+	assert_int_equal(f->iv.verdict.skew_ns, 1100000);
+	assert_true(f->iv.verdict.exact);
+}
+
+/* A first reading the source cannot vouch for, and all reasons at once. */
+static void test_first_and_all(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	s = at(f, 1, 0, 0);
+	s->flags |= PTOP_SAMPLE_UNSETTLED;
+	s->window_ns = 300 * MS;
+	s = at(f, 2, 1900 * MS, 0);
+	s->nlost = 1;
+	s->flags |= PTOP_SAMPLE_INEXACT;
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_FIRST | PTOP_WHY_LOST |
+			 PTOP_WHY_SLOW | PTOP_WHY_OFF);
+	headline(f, "inexact: first interval, lost 1 exit, slow snapshot 300.0 ms, off -10.00%");
+	/* a short buffer gets a terminated prefix, and the whole length */
+	{
+		char small[12];
+		int n = ptop_verdict_str(&f->iv, small, sizeof(small));
+
+		assert_string_equal(small, "inexact: fi");
+		assert_int_equal(n, strlen("inexact: first interval, lost 1 exit, slow snapshot 300.0 ms, off -10.00%"));
+	}
+}
+
+/* The interval after the first is not "first" any more. */
+static void test_second_not_first(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	s = at(f, 1, 0, 0);
+	s->flags |= PTOP_SAMPLE_UNSETTLED;
+	at(f, 2, 1500 * MS, 500 * MS);
+	at(f, 3, 3000 * MS, 1000 * MS);
+	run(f, 5000, 0);
+	assert_true(f->iv.verdict.exact);
+}
+
+/* A zero-length interval is never exact (nothing to compare with). */
+static void test_empty_interval(void **state)
+{
+	struct fixture *f = *state;
+
+	at(f, 1, 0, 0);
+	at(f, 1, 0, 0);
+	run(f, 5000, 0);
+	assert_false(f->iv.verdict.exact);
+	headline(f, "inexact: no interval");
+}
+
+/*
+ * A stock taskstats source with 4 dead short tasks: what is missing is
+ * their exit paths, a part of its own, up to 5 ms each; past the
+ * tolerance it makes the interval inexact, named as such; more missing
+ * than exit paths can be is "off" for the rest.
+ */
+static void add_dead(struct ptop_sample *s, uint32_t first, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		fake_exit_group(s, first + i, 100 + i, 0, 0, 0, 0, 1, 1);
+		fake_exit_thread(s, first + i, first + i, 100 + i, 0, 0);
+	}
+}
+
+static void test_exit_paths(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS - 8 * MS);	/* 8 ms missing */
+	add_dead(s, 500, 4);
+	s = at(f, 3, 3000 * MS, 1000 * MS - 8 * MS - 19 * MS); /* 19 ms */
+	add_dead(s, 600, 4);
+	run_caps(f, 5000, 0, CAPS | PTOP_CAP_EXIT_TAIL);
+	assert_int_equal(f->iv.verdict.exit_paths_ns, 19 * MS);
+	assert_int_equal(f->iv.verdict.ntask_exits, 4);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_EXIT_PATHS);
+	headline(f, "inexact: exit paths 1.90% (4 exits, not attributable on this kernel)");
+}
+
+static void test_exit_paths_and_off(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS - 40 * MS);	/* 40 ms missing */
+	add_dead(s, 500, 4);
+	run_caps(f, 5000, 0, CAPS | PTOP_CAP_EXIT_TAIL);
+	assert_int_equal(f->iv.verdict.exit_paths_ns, 20 * MS);
+	headline(f, "inexact: exit paths 2.00% (4 exits, not attributable on this kernel), off -2.00%");
+}
+
+/* Without the tail cap (the module) missing time is only "off". */
+static void test_no_exit_tail(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS - 19 * MS);
+	add_dead(s, 500, 4);
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.exit_paths_ns, 0);
+	headline(f, "inexact: off -1.90%");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_exact_within_tolerance, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tolerance_per_source, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tolerance_ticks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_exits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_then_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clamped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slow_snapshot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slow_but_idle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_first_and_all, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_not_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_interval, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_paths_and_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_exit_tail, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

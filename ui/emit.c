@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The batch emitter: the encoder table, the loop over one interval's rows,
+ * the fields CSV and JSON share, and UTF-8-safe quoting.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "emit.h"
+#include "tree.h"
+
+/*
+ * The version of the machine formats' field set (JSON "schema", a CSV
+ * column, OpenMetrics ptop_schema): raised when a field changes meaning
+ * or goes away; new fields may appear without a raise.
+ */
+#define UI_SCHEMA 1
+
+/* ui_encoders.h is made by the build: UI_ENCODER(x) for each ui/enc_x.c */
+#define UI_ENCODER(x) extern const struct ui_encoder ui_enc_##x;
+#include "ui_encoders.h"
+#undef UI_ENCODER
+#define UI_ENCODER(x) &ui_enc_##x,
+static const struct ui_encoder *const all_encoders[] = {
+#include "ui_encoders.h"
+};
+#undef UI_ENCODER
+#define N_ENCODERS (sizeof(all_encoders) / sizeof(all_encoders[0]))
+
+static const struct ui_encoder *sorted[N_ENCODERS + 1];
+
+static int by_order(const void *a, const void *b)
+{
+	const struct ui_encoder *x = *(const struct ui_encoder *const *)a;
+	const struct ui_encoder *y = *(const struct ui_encoder *const *)b;
+
+	return x->order != y->order ? x->order - y->order :
+				      strcmp(x->name, y->name);
+}
+
+const struct ui_encoder *const *ui_format_list(void)
+{
+	if (!sorted[0]) {
+		memcpy(sorted, all_encoders, sizeof(all_encoders));
+		qsort(sorted, N_ENCODERS, sizeof(sorted[0]), by_order);
+	}
+	return sorted;
+}
+
+const struct ui_encoder *ui_format_find(const char *name)
+{
+	const struct ui_encoder *const *l;
+
+	for (l = ui_format_list(); *l; l++)
+		if (!strcmp((*l)->name, name))
+			return *l;
+	return NULL;
+}
+
+const char *ui_format_names(const char *sep)
+{
+	static char buf[256];
+	const struct ui_encoder *const *l;
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (l = ui_format_list(); *l && pos < sizeof(buf); l++)
+		pos += snprintf(buf + pos, sizeof(buf) - pos, "%s%s",
+				l == ui_format_list() ? "" : sep, (*l)->name);
+	return buf;
+}
+
+void ui_emit_init(struct ui_emit *e, FILE *out, const struct ui_encoder *enc,
+		  const struct ui_view_opts *o)
+{
+	memset(e, 0, sizeof(*e));
+	e->out = out;
+	e->enc = enc ? enc : ui_format_find("text");
+	e->o = o;
+	e->top = o->top ? o->top : e->enc->default_top;
+	if (e->enc->begin)
+		e->enc->begin(e);
+}
+
+static int out_status(FILE *out)
+{
+	if (fflush(out) || ferror(out))
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+/* the wall clock at the interval's end, from its CLOCK_MONOTONIC stamp */
+static void wall_time(const struct ptop_interval *iv, struct timespec *wall)
+{
+	struct timespec mono, real;
+	int64_t ago;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	ago = (int64_t)mono.tv_sec * 1000000000LL + mono.tv_nsec -
+	      (int64_t)iv->time_ns;
+	if (ago < 0 || !iv->time_ns)
+		ago = 0;
+	ago = (int64_t)real.tv_sec * 1000000000LL + real.tv_nsec - ago;
+	wall->tv_sec = ago / 1000000000LL;
+	wall->tv_nsec = ago % 1000000000LL;
+}
+
+int ui_emit_interval(struct ui_emit *e, struct ptop_interval *iv)
+{
+	size_t i, n;
+
+	ui_view_select(e->o, iv);
+	for (i = 0; i < iv->nrows; i++)
+		iv->rows[i].depth = 0;
+	/* out of memory: the rows stay sorted, flat (depth 0) */
+	if (e->o->tree)
+		ui_tree_order(iv->rows, iv->nrows, e->o->sort_id,
+			      e->o->sort_asc);
+	e->iv = iv;
+	e->nrows = 0;
+	wall_time(iv, &e->wall);
+	e->enc->interval(e);
+	n = iv->nrows;
+	if (e->top && !e->enc->folds_rest && n > e->top)
+		n = e->top;
+	for (i = 0; i < n; i++) {
+		e->enc->row(e, &iv->rows[i]);
+		e->nrows++;
+	}
+	/* the sum is over every task, also those -p and --top did not show */
+	e->enc->sum(e, &iv->sum);
+	e->nintervals++;
+	e->iv = NULL;
+	return out_status(e->out);
+}
+
+int ui_emit_end(struct ui_emit *e)
+{
+	if (e->enc->end)
+		e->enc->end(e);
+	return out_status(e->out);
+}
+
+/* --- the shared fields --------------------------------------------------- */
+static void set_num(struct ui_field *f, double d, int prec)
+{
+	f->type = UI_V_NUM;
+	f->d = d;
+	f->prec = prec;
+}
+
+static void set_int(struct ui_field *f, long long v)
+{
+	f->type = UI_V_INT;
+	f->i = v;
+}
+
+static void set_bool(struct ui_field *f, bool b)
+{
+	f->type = UI_V_BOOL;
+	f->b = b;
+}
+
+static void set_str(struct ui_field *f, const char *s)
+{
+	f->type = UI_V_STR;
+	f->s = s;
+}
+
+static void pct_field(const struct ui_emit *e, struct ui_field *f,
+		      uint64_t ns)
+{
+	set_num(f, ptop_interval_pct(e->iv, ns), 4);
+}
+
+/* steal and irq: a share when the kernel keeps it apart, else null */
+static void apart_field(const struct ui_emit *e, struct ui_field *f,
+			unsigned int bit, uint64_t ns)
+{
+	if (e->iv->sys_apart & bit)
+		pct_field(e, f, ns);
+	else
+		f->type = UI_V_NULL;
+}
+
+enum iv_field_id {
+	IVF_SCHEMA,
+	IVF_EPOCH,
+	IVF_RFC3339,
+	IVF_MONOTONIC,
+	IVF_INTERVAL,
+	IVF_NCPU,
+	IVF_SOURCE,
+	IVF_EXACT,
+	IVF_INEXACT,
+	IVF_OFF,
+	IVF_TOLERANCE,
+	IVF_SNAPSHOT,
+	IVF_SKEW,
+	IVF_LOST,
+	IVF_ACCOUNTED,
+	IVF_CAPACITY,
+	IVF_IDLE,
+	IVF_IOWAIT,
+	IVF_STEAL,
+	IVF_STEAL_IN_TASKS,
+	IVF_IRQ,
+	IVF_IRQ_IN_TASKS,
+	IVF_EXITED,
+	IVF_CLAMPED,
+	IVF_UNFOLDED,
+	IVF_EXIT_PATHS,
+	IVF__COUNT
+};
+
+static const char *const iv_field_names[IVF__COUNT] = {
+	[IVF_SCHEMA] = "schema",
+	[IVF_EPOCH] = "time_epoch_s",
+	[IVF_RFC3339] = "time_rfc3339",
+	[IVF_MONOTONIC] = "time_monotonic_s",
+	[IVF_INTERVAL] = "interval_s",
+	[IVF_NCPU] = "ncpu",
+	[IVF_SOURCE] = "source",
+	[IVF_EXACT] = "exact",
+	[IVF_INEXACT] = "inexact",
+	[IVF_OFF] = "off_pct",
+	[IVF_TOLERANCE] = "tolerance_pct",
+	[IVF_SNAPSHOT] = "snapshot_ms",
+	[IVF_SKEW] = "skew_pct",
+	[IVF_LOST] = "lost",
+	[IVF_ACCOUNTED] = "accounted_pct",
+	[IVF_CAPACITY] = "capacity_pct",
+	[IVF_IDLE] = "idle_pct",
+	[IVF_IOWAIT] = "iowait_pct",
+	[IVF_STEAL] = "steal_pct",
+	[IVF_STEAL_IN_TASKS] = "steal_in_tasks",
+	[IVF_IRQ] = "irq_pct",
+	[IVF_IRQ_IN_TASKS] = "irq_in_tasks",
+	[IVF_EXITED] = "exited",
+	[IVF_CLAMPED] = "clamped_pct",
+	[IVF_UNFOLDED] = "unfolded_pct",
+	[IVF_EXIT_PATHS] = "exit_paths_pct",
+};
+
+static void rfc3339(const struct timespec *t, char *buf, size_t len)
+{
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&t->tv_sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%06ldZ", t->tv_nsec / 1000);
+}
+
+/* the verdict's reasons, "lost 3 exits", "off -3.20%", in verdict order */
+static void reasons(const struct ptop_interval *iv, struct ui_field *f)
+{
+	size_t pos = 0;
+	unsigned int i;
+	int n;
+
+	f->type = UI_V_LIST;
+	f->str_buf[0] = '\0';
+	for (i = 0; i < PTOP_WHY__COUNT; i++) {
+		if (!(iv->verdict.why & (1U << i)) ||
+		    pos + 2 >= sizeof(f->str_buf))
+			continue;
+		n = ptop_verdict_reason(iv, 1U << i, f->str_buf + pos,
+					sizeof(f->str_buf) - pos - 1);
+		if (n <= 0)
+			continue;
+		pos += (size_t)n < sizeof(f->str_buf) - pos - 1 ?
+		       (size_t)n : sizeof(f->str_buf) - pos - 2;
+		f->str_buf[pos++] = '\n';
+		f->str_buf[pos] = '\0';
+	}
+}
+
+bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f)
+{
+	const struct ptop_interval *iv = e->iv;
+
+	if (i >= IVF__COUNT)
+		return false;
+	f->name = iv_field_names[i];
+	switch ((enum iv_field_id)i) {
+	case IVF_SCHEMA:
+		set_int(f, UI_SCHEMA);
+		break;
+	case IVF_EPOCH:
+		/* the same microsecond as time_rfc3339 */
+		set_num(f, e->wall.tv_sec + (e->wall.tv_nsec / 1000) / 1e6, 6);
+		break;
+	case IVF_RFC3339:
+		rfc3339(&e->wall, f->str_buf, sizeof(f->str_buf));
+		set_str(f, f->str_buf);
+		break;
+	case IVF_MONOTONIC:
+		set_num(f, iv->time_ns / 1e9, 6);
+		break;
+	case IVF_INTERVAL:
+		set_num(f, iv->interval_ns / 1e9, 6);
+		break;
+	case IVF_NCPU:
+		set_int(f, iv->ncpu);
+		break;
+	case IVF_SOURCE:
+		set_str(f, e->o->source ? e->o->source : "");
+		break;
+	case IVF_EXACT:
+		set_bool(f, iv->verdict.exact);
+		break;
+	case IVF_INEXACT:
+		reasons(iv, f);
+		break;
+	case IVF_OFF:
+		/* signed: accounted - capacity */
+		set_num(f, iv->interval_ns ? (double)iv->verdict.off_ns * 100.0 /
+				     iv->interval_ns : 0.0, 4);
+		break;
+	case IVF_TOLERANCE:
+		pct_field(e, f, iv->verdict.tol_ns);
+		break;
+	case IVF_SNAPSHOT:
+		set_num(f, iv->verdict.window_ns / 1e6, 3);
+		break;
+	case IVF_SKEW:
+		pct_field(e, f, iv->verdict.skew_ns);
+		break;
+	case IVF_LOST:
+		set_int(f, iv->verdict.nlost);
+		break;
+	case IVF_ACCOUNTED:
+		pct_field(e, f, ptop_interval_accounted_ns(iv));
+		break;
+	case IVF_CAPACITY:
+		pct_field(e, f, ptop_interval_capacity_ns(iv));
+		break;
+	case IVF_IDLE:
+		pct_field(e, f, iv->idle_ns);
+		break;
+	case IVF_IOWAIT:
+		pct_field(e, f, iv->iowait_ns);
+		break;
+	case IVF_STEAL:
+		apart_field(e, f, PTOP_SYS_STEAL_APART, iv->steal_ns);
+		break;
+	case IVF_STEAL_IN_TASKS:
+		set_bool(f, !(iv->sys_apart & PTOP_SYS_STEAL_APART));
+		break;
+	case IVF_IRQ:
+		apart_field(e, f, PTOP_SYS_IRQ_APART, iv->irq_ns);
+		break;
+	case IVF_IRQ_IN_TASKS:
+		set_bool(f, !(iv->sys_apart & PTOP_SYS_IRQ_APART));
+		break;
+	case IVF_EXITED:
+		set_int(f, iv->nexited);
+		break;
+	case IVF_CLAMPED:
+		pct_field(e, f, iv->clamped_ns);
+		break;
+	case IVF_UNFOLDED:
+		pct_field(e, f, iv->unfolded_ns);
+		break;
+	case IVF_EXIT_PATHS:
+		/* null where a source's rows have them (lib/verdict.h) */
+		if (iv->caps & PTOP_CAP_EXIT_TAIL)
+			pct_field(e, f, iv->verdict.exit_paths_ns);
+		else
+			f->type = UI_V_NULL;
+		break;
+	case IVF__COUNT:
+		return false;
+	}
+	return true;
+}
+
+/* the unit a machine format puts into a column's field name */
+static const char *unit_suffix(enum ptop_col_type t)
+{
+	switch (t) {
+	case PTOP_CT_PCT:
+		return "_pct";
+	case PTOP_CT_RATE:
+		return "_per_s";
+	case PTOP_CT_CUMTIME:
+		return "_s";
+	case PTOP_CT_KB:
+		return "_kib";
+	default:
+		return "";
+	}
+}
+
+static uint64_t u64_at(const struct ptop_row *r, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)r + off, sizeof(v));
+	return v;
+}
+
+static uint32_t u32_at(const struct ptop_row *r, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)r + off, sizeof(v));
+	return v;
+}
+
+/* a column's cell as a typed value: numbers as numbers, TIME in seconds */
+static void col_field(const struct ui_emit *e, const struct ptop_col *c,
+		      const struct ptop_row *r, bool is_sum, struct ui_field *f)
+{
+	double secs = e->iv->interval_ns / 1e9;
+
+	snprintf(f->name_buf, sizeof(f->name_buf), "%s%s", c->name,
+		 unit_suffix(c->type));
+	f->name = f->name_buf;
+	if ((is_sum && !c->sum) || ptop_col_missing(c, r)) {
+		f->type = UI_V_NULL;
+		return;
+	}
+	switch (c->type) {
+	case PTOP_CT_U32:
+		set_int(f, u32_at(r, c->offset));
+		break;
+	case PTOP_CT_KB:
+		set_int(f, (long long)u64_at(r, c->offset));
+		break;
+	case PTOP_CT_PCT:
+		pct_field(e, f, u64_at(r, c->offset));
+		break;
+	case PTOP_CT_RATE:
+		set_num(f, secs > 0 ? u64_at(r, c->offset) / secs : 0.0, 2);
+		break;
+	case PTOP_CT_CUMTIME:
+		set_num(f, u64_at(r, c->offset) / 1e9, 6);
+		break;
+	case PTOP_CT_STR:
+		set_str(f, (const char *)r + c->offset);
+		break;
+	case PTOP_CT_CHAR:
+	case PTOP_CT_UID:
+		ptop_col_format(c, r, e->iv, f->str_buf, sizeof(f->str_buf));
+		set_str(f, f->str_buf);
+		break;
+	}
+}
+
+bool ui_emit_row_field(const struct ui_emit *e, const struct ptop_row *r,
+		       bool is_sum, size_t i, struct ui_field *f)
+{
+	if (i == 0) {
+		f->name = "kind";
+		set_str(f, is_sum ? "sum" : r->is_thread ? "thread" : "process");
+		return true;
+	}
+	i--;
+	if (e->o->tree && i == 0) {
+		f->name = "depth";
+		if (is_sum)
+			f->type = UI_V_NULL;
+		else
+			set_int(f, r->depth);
+		return true;
+	}
+	i -= e->o->tree;
+	if (i >= (size_t)e->o->ncols)
+		return false;
+	col_field(e, &ptop_cols[e->o->cols[i]], r, is_sum, f);
+	return true;
+}
+
+/* --- strings ------------------------------------------------------------- */
+/*
+ * Length of the valid UTF-8 sequence at s (1-4), or 0: overlong forms,
+ * surrogates and code points past U+10FFFF are not valid.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void ui_emit_str(FILE *out, const char *str, enum ui_quote q)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	fputc('"', out);
+	while (*s) {
+		n = utf8_len(s);
+		if (!n) {
+			/* the text \xNN; JSON and labels escape the backslash */
+			fprintf(out, q == UI_Q_CSV ? "\\x%02x" : "\\\\x%02x", *s);
+			s++;
+			continue;
+		}
+		if (*s == '"')
+			fputs(q == UI_Q_CSV ? "\"\"" : "\\\"", out);
+		else if (*s == '\\')
+			fputs(q == UI_Q_CSV ? "\\" : "\\\\", out);
+		else if (*s == '\n' && q == UI_Q_LABEL)
+			fputs("\\n", out);
+		else if (*s < 0x20 || *s == 0x7f)
+			fprintf(out, q == UI_Q_JSON ? "\\u%04x" :
+				     q == UI_Q_CSV ? "\\x%02x" : "\\\\x%02x", *s);
+		else
+			fwrite(s, 1, n, out);
+		s += n;
+	}
+	fputc('"', out);
+}
+
+static void put_list(FILE *out, const char *items, enum ui_quote q)
+{
+	char one[sizeof(((struct ui_field *)0)->str_buf)], *joined = one;
+	const char *nl;
+	size_t n, pos = 0;
+
+	if (q == UI_Q_JSON)
+		fputc('[', out);
+	for (; (nl = strchr(items, '\n')); items = nl + 1) {
+		n = nl - items;
+		if (q == UI_Q_JSON) {
+			snprintf(one, sizeof(one), "%.*s", (int)n, items);
+			if (pos++)
+				fputc(',', out);
+			ui_emit_str(out, one, q);
+		} else {
+			pos += snprintf(joined + pos, sizeof(one) - pos, "%s%.*s",
+					pos ? "; " : "", (int)n, items);
+			if (pos >= sizeof(one))
+				pos = sizeof(one) - 1;
+		}
+	}
+	if (q == UI_Q_JSON)
+		fputc(']', out);
+	else if (pos)
+		ui_emit_str(out, joined, q);
+}
+
+void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q)
+{
+	switch (f->type) {
+	case UI_V_NULL:
+		if (q == UI_Q_JSON)
+			fputs("null", out);
+		break;
+	case UI_V_INT:
+		fprintf(out, "%lld", f->i);
+		break;
+	case UI_V_NUM:
+		if (isfinite(f->d))
+			fprintf(out, "%.*f", f->prec, f->d);
+		else if (q == UI_Q_JSON)	/* JSON has no NaN */
+			fputs("null", out);
+		break;
+	case UI_V_BOOL:
+		fputs(f->b ? "true" : "false", out);
+		break;
+	case UI_V_STR:
+		ui_emit_str(out, f->s, q);
+		break;
+	case UI_V_LIST:
+		put_list(out, f->str_buf, q);
+		break;
+	}
+}

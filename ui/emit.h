@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Batch output: one emitter, one encoder per format.
+ *
+ * The emitter drives an encoder through
+ *   begin     once, before the first interval (CSV: its header)
+ *   interval  an interval starts (text: the headline; JSON: "{...")
+ *   row       each shown row, in view order (sorted, tree, --top)
+ *   sum       the sum over every task; closes the interval
+ *   end       once, at the end of the output (may be NULL)
+ * and gives it what every format shares: the interval's fields and a row's
+ * fields (name with its unit, typed value) in one order, so CSV and JSON
+ * carry the same fields, and strings made valid UTF-8.
+ *
+ * A format is one file, ui/enc_NAME.c, defining
+ *   const struct ui_encoder ui_enc_NAME = { .name = "NAME", ... };
+ * the build lists every ui/enc_*.c in the table of ui_format_list() (text
+ * first, by .order), from which --format, --help, its error text and --list-formats
+ * (the completions) take the names.
+ */
+#ifndef UI_EMIT_H
+#define UI_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+#include "lib/col.h"
+
+struct ui_view_opts;
+struct ui_emit;
+
+struct ui_encoder {
+	const char *name;	/* --format=NAME */
+	const char *help;	/* one line: --list-formats */
+	int order;		/* place in --help and the list: lower first */
+	size_t default_top;	/* rows without --top (0: all) */
+	bool folds_rest;	/* gets every row, folds those past --top */
+	void (*begin)(struct ui_emit *e);
+	void (*interval)(struct ui_emit *e);
+	void (*row)(struct ui_emit *e, const struct ptop_row *r);
+	void (*sum)(struct ui_emit *e, const struct ptop_row *sum);
+	void (*end)(struct ui_emit *e);
+};
+
+/* every encoder, in order (text first), NULL-terminated */
+const struct ui_encoder *const *ui_format_list(void);
+
+/* By name; NULL if unknown. */
+const struct ui_encoder *ui_format_find(const char *name);
+/* "text, csv, json, openmetrics" (sep between names), static storage */
+const char *ui_format_names(const char *sep);
+
+/* What an encoder sees while it runs. */
+struct ui_emit {
+	FILE *out;
+	const struct ui_encoder *enc;
+	const struct ui_view_opts *o;
+	const struct ptop_interval *iv;	/* the interval being written */
+	struct timespec wall;	/* CLOCK_REALTIME at the interval's end */
+	unsigned long nintervals;	/* written before this one */
+	size_t nrows;		/* rows of this interval written so far */
+	size_t top;		/* rows to write (folds_rest: to name); 0 all */
+	void *priv;		/* the encoder's own state */
+};
+
+/* Start an output with encoder enc (NULL: text). */
+void ui_emit_init(struct ui_emit *e, FILE *out, const struct ui_encoder *enc,
+		  const struct ui_view_opts *o);
+/*
+ * Write one interval: -p and the sort (ui_view_select), the tree order
+ * with --tree, the first --top rows, then the sum. Reorders iv->rows.
+ * 0, or -errno when the output failed (EPIPE).
+ */
+int ui_emit_interval(struct ui_emit *e, struct ptop_interval *iv);
+/* The end of the output; 0 or -errno. */
+int ui_emit_end(struct ui_emit *e);
+
+/* --- shared by the encoders ---------------------------------------------- */
+enum ui_val_type {
+	UI_V_NULL,	/* the source cannot measure it: JSON null, CSV empty */
+	UI_V_INT,
+	UI_V_NUM,	/* a double, printed with .prec decimals */
+	UI_V_BOOL,
+	UI_V_STR,	/* raw bytes; put through ui_emit_str() */
+	UI_V_LIST,	/* strings in str_buf, each ended by '\n': JSON an
+			 * array, CSV one field joined by "; " */
+};
+
+struct ui_field {
+	const char *name;	/* with its unit: "user_pct", "TIME_s" */
+	enum ui_val_type type;
+	long long i;
+	double d;
+	int prec;
+	bool b;
+	const char *s;
+	char name_buf[32];
+	char str_buf[320];
+};
+
+/*
+ * The interval's fields in order (schema, times, verdict, system parts);
+ * false past the last one.
+ */
+bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f);
+/*
+ * A row's fields in order: kind ("process", "thread", "sum"), depth (with
+ * --tree), then one per shown column. For the sum row, a column without a
+ * sum is UI_V_NULL. False past the last one.
+ */
+bool ui_emit_row_field(const struct ui_emit *e, const struct ptop_row *r,
+		       bool is_sum, size_t i, struct ui_field *f);
+
+/* how ui_emit_str() quotes */
+enum ui_quote {
+	UI_Q_JSON,	/* "...": \" \\ \uXXXX for controls */
+	UI_Q_CSV,	/* "...": "" for ", controls as \xNN */
+	UI_Q_LABEL,	/* OpenMetrics label value: \" \\ \n, controls \\xNN */
+};
+
+/*
+ * Write s quoted, always valid UTF-8: a byte that is not part of a valid
+ * UTF-8 sequence (a name cut mid-character, Latin-1) becomes the text
+ * \xNN, so nothing is lost and no parser chokes.
+ */
+void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
+/* A field's value as JSON or CSV writes it. */
+void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q);
+
+#endif /* UI_EMIT_H */

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format=openmetrics: one OpenMetrics exposition per interval, ending in
+ * "# EOF", for node_exporter's textfile collector (write it with -n 1 to a
+ * temporary file and rename it to *.prom) or any OpenMetrics reader.
+ *
+ * Every metric is a gauge over the interval just measured (no sample
+ * timestamps: the textfile collector refuses them):
+ *   ptop_process_cpu_seconds{pid,comm,user,mode}  CPU seconds by mode
+ *     (user, system, steal, and the same for dead children and dead
+ *     threads) of the first --top rows in sort order (default 10); every
+ *     other task is summed into comm="other", so the series stay bounded;
+ *   ptop_system_cpu_seconds{part}  idle, iowait, and steal and irq when
+ *     the kernel keeps them apart from tasks;
+ *   ptop_accounted_ratio  processes + system parts over ncpu x interval.
+ * A mode the source cannot measure is left out, never a made-up 0.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "emit.h"
+
+/* the process modes: a time column each, its label value */
+static const struct {
+	int col;
+	const char *mode;
+} modes[] = {
+	{ PTOP_COL_UTIME, "user" },
+	{ PTOP_COL_STIME, "system" },
+	{ PTOP_COL_STEAL, "steal" },
+	{ PTOP_COL_CUTIME, "children_user" },
+	{ PTOP_COL_CSTIME, "children_system" },
+	{ PTOP_COL_CSTEAL, "children_steal" },
+	{ PTOP_COL_XUTIME, "dead_threads_user" },
+	{ PTOP_COL_XSTIME, "dead_threads_system" },
+	{ PTOP_COL_XSTEAL, "dead_threads_steal" },
+};
+#define N_MODES (sizeof(modes) / sizeof(modes[0]))
+
+/* the verdict's reasons as bounded label values */
+static const struct {
+	unsigned int bit;
+	const char *reason;
+} why[] = {
+	{ PTOP_WHY_FIRST, "first" },
+	{ PTOP_WHY_LOST, "lost" },
+	{ PTOP_WHY_CLAMPED, "clamped" },
+	{ PTOP_WHY_UNFOLDED, "unfolded" },
+	{ PTOP_WHY_SLOW, "slow" },
+	{ PTOP_WHY_EXIT_PATHS, "exit_paths" },
+	{ PTOP_WHY_OFF, "off" },
+};
+#define N_WHY (sizeof(why) / sizeof(why[0]))
+
+/* the rows past --top, summed per mode */
+struct om_other {
+	uint64_t ns[N_MODES];
+	bool have[N_MODES];	/* some folded row has this mode */
+	size_t nrows;
+};
+
+static uint64_t ns_of(const struct ptop_row *r, int col)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)r + ptop_cols[col].offset, sizeof(v));
+	return v;
+}
+
+static void family(FILE *out, const char *name, const char *unit,
+		   const char *help)
+{
+	fprintf(out, "# TYPE %s gauge\n", name);
+	if (unit)
+		fprintf(out, "# UNIT %s %s\n", name, unit);
+	fprintf(out, "# HELP %s %s\n", name, help);
+}
+
+static void gauge(FILE *out, const char *name, const char *unit,
+		  const char *help, double v)
+{
+	family(out, name, unit, help);
+	/* seconds and ratios to the ns; the rest are counts */
+	fprintf(out, unit ? "%s %.9f\n" : "%s %.0f\n", name, v);
+}
+
+static void om_begin(struct ui_emit *e)
+{
+	e->priv = calloc(1, sizeof(struct om_other));
+}
+
+static void om_interval(struct ui_emit *e)
+{
+	const struct ptop_interval *iv = e->iv;
+	struct om_other *other = e->priv;
+	FILE *out = e->out;
+
+	if (other)
+		memset(other, 0, sizeof(*other));
+	family(out, "ptop_info", NULL,
+	       "ptop's source, version and output schema (value 1).");
+	fputs("ptop_info{source=", out);
+	ui_emit_str(out, e->o->source ? e->o->source : "", UI_Q_LABEL);
+	fprintf(out, ",version=\"%s\",schema=\"1\"} 1\n", PTOP_VERSION);
+	gauge(out, "ptop_interval_seconds", "seconds",
+	      "Length of the interval the other ptop metrics cover.",
+	      iv->interval_ns / 1e9);
+	gauge(out, "ptop_interval_end_timestamp_seconds", "seconds",
+	      "When the interval ended, seconds since the epoch.",
+	      e->wall.tv_sec + e->wall.tv_nsec / 1e9);
+	gauge(out, "ptop_cpus", NULL, "CPUs the capacity counts (ncpu).",
+	      iv->ncpu);
+	family(out, "ptop_process_cpu_seconds", "seconds",
+	       "CPU seconds of a process in the interval by mode (children_*: its descendants that died in it, dead_threads_*: its threads that died in it); the first --top processes in sort order, the others summed in comm=\"other\".");
+}
+
+static void om_row(struct ui_emit *e, const struct ptop_row *r)
+{
+	struct om_other *other = e->priv;
+	char user[64];
+	size_t m;
+
+	if (e->top && e->nrows >= e->top) {
+		if (!other)
+			return;
+		for (m = 0; m < N_MODES; m++) {
+			if (ptop_col_missing(&ptop_cols[modes[m].col], r))
+				continue;
+			other->ns[m] += ns_of(r, modes[m].col);
+			other->have[m] = true;
+		}
+		other->nrows++;
+		return;
+	}
+	ptop_col_format(&ptop_cols[PTOP_COL_USER], r, e->iv, user,
+			sizeof(user));
+	for (m = 0; m < N_MODES; m++) {
+		if (ptop_col_missing(&ptop_cols[modes[m].col], r))
+			continue;
+		fprintf(e->out, "ptop_process_cpu_seconds{pid=\"%u\",comm=",
+			r->pid);
+		ui_emit_str(e->out, r->comm, UI_Q_LABEL);
+		fputs(",user=", e->out);
+		ui_emit_str(e->out, user, UI_Q_LABEL);
+		fprintf(e->out, ",mode=\"%s\"} %.9f\n", modes[m].mode,
+			ns_of(r, modes[m].col) / 1e9);
+	}
+}
+
+static void system_part(FILE *out, const char *part, uint64_t ns)
+{
+	fprintf(out, "ptop_system_cpu_seconds{part=\"%s\"} %.9f\n", part,
+		ns / 1e9);
+}
+
+static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
+{
+	const struct ptop_interval *iv = e->iv;
+	struct om_other *other = e->priv;
+	uint64_t cap = ptop_interval_capacity_ns(iv);
+	FILE *out = e->out;
+	size_t m;
+
+	for (m = 0; other && other->nrows && m < N_MODES; m++)
+		if (other->have[m])
+			fprintf(out, "ptop_process_cpu_seconds{comm=\"other\",mode=\"%s\"} %.9f\n",
+				modes[m].mode, other->ns[m] / 1e9);
+	gauge(out, "ptop_other_processes", NULL,
+	      "Processes summed in ptop_process_cpu_seconds{comm=\"other\"}.",
+	      other ? other->nrows : 0);
+	family(out, "ptop_system_cpu_seconds", "seconds",
+	       "CPU seconds of the system-wide parts in the interval: idle (without iowait), iowait, and steal and irq when the kernel keeps them apart from tasks.");
+	system_part(out, "idle", iv->idle_ns > iv->iowait_ns ?
+				 iv->idle_ns - iv->iowait_ns : 0);
+	system_part(out, "iowait", iv->iowait_ns);
+	if (iv->sys_apart & PTOP_SYS_STEAL_APART)
+		system_part(out, "steal", iv->steal_ns);
+	if (iv->sys_apart & PTOP_SYS_IRQ_APART)
+		system_part(out, "irq", iv->irq_ns);
+	gauge(out, "ptop_capacity_cpu_seconds", "seconds",
+	      "CPU seconds the machine had in the interval: ncpu x interval.",
+	      cap / 1e9);
+	gauge(out, "ptop_accounted_cpu_seconds", "seconds",
+	      "CPU seconds accounted for: every task plus the system parts.",
+	      ptop_interval_accounted_ns(iv) / 1e9);
+	gauge(out, "ptop_accounted_ratio", "ratio",
+	      "Accounted over capacity: 1 when every CPU second is accounted for.",
+	      cap ? (double)ptop_interval_accounted_ns(iv) / cap : 0.0);
+	gauge(out, "ptop_exact", NULL,
+	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within the source's tolerance), else 0.",
+	      iv->verdict.exact);
+	family(out, "ptop_inexact", NULL,
+	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, exit paths past the tolerance, off the tolerance), else 0.");
+	for (m = 0; m < N_WHY; m++)
+		fprintf(out, "ptop_inexact{reason=\"%s\"} %d\n", why[m].reason,
+			!!(iv->verdict.why & why[m].bit));
+	gauge(out, "ptop_tolerance_cpu_seconds", "seconds",
+	      "How far accounted may be from capacity in an exact interval.",
+	      iv->verdict.tol_ns / 1e9);
+	gauge(out, "ptop_snapshot_seconds", "seconds",
+	      "The wider of the interval's two snapshot reading windows.",
+	      iv->verdict.window_ns / 1e9);
+	gauge(out, "ptop_exited_processes", NULL,
+	      "Processes that died in the interval.", iv->nexited);
+	gauge(out, "ptop_clamped_cpu_seconds", "seconds",
+	      "CPU seconds dropped to keep a delta from going negative.",
+	      iv->clamped_ns / 1e9);
+	gauge(out, "ptop_unfolded_cpu_seconds", "seconds",
+	      "CPU seconds of dead tasks with no live ancestor to be shown on.",
+	      iv->unfolded_ns / 1e9);
+	(void)sum;
+	fputs("# EOF\n", out);
+}
+
+static void om_end(struct ui_emit *e)
+{
+	free(e->priv);
+	e->priv = NULL;
+}
+
+const struct ui_encoder ui_enc_openmetrics = {
+	.name = "openmetrics",
+	.help = "OpenMetrics text (node_exporter textfile): CPU seconds of the top processes, the rest as \"other\", the system parts, # EOF",
+	.order = 30,
+	.default_top = 10,
+	.folds_rest = true,
+	.begin = om_begin,
+	.interval = om_interval,
+	.row = om_row,
+	.sum = om_sum,
+	.end = om_end,
+};

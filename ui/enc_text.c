@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format=text, for people: per interval the headline, the system line,
+ * the column header, aligned rows (COMMAND indented with --tree) and the
+ * V:V:S sum row, then a blank line.
+ */
+#include "batch.h"
+#include "emit.h"
+
+/* as deep as the curses view indents; deeper rows stay at this depth */
+#define TREE_MAX_INDENT 32
+
+static void put_cell(FILE *out, const struct ptop_col *c, const char *s,
+		     bool last)
+{
+	if (c->left && last)
+		fputs(s, out);
+	else if (c->left)
+		fprintf(out, "%-*s", c->width, s);
+	else
+		fprintf(out, "%*s", c->width, s);
+	if (!last)
+		fputc(' ', out);
+}
+
+static void put_row(struct ui_emit *e, const struct ptop_row *r, bool is_sum)
+{
+	const struct ui_view_opts *o = e->o;
+	char cell[64], tree[64 + 2 * TREE_MAX_INDENT + 4];
+	const char *shown;
+	int i, d;
+
+	for (i = 0; i < o->ncols; i++) {
+		const struct ptop_col *c = &ptop_cols[o->cols[i]];
+
+		if (is_sum && i == 0)
+			snprintf(cell, sizeof(cell), "V:V:S");
+		else if (is_sum && !c->sum)
+			cell[0] = '\0';
+		else
+			ptop_col_format(c, r, e->iv, cell, sizeof(cell));
+		shown = cell;
+		if (o->tree && !is_sum && o->cols[i] == PTOP_COL_COMMAND &&
+		    r->depth) {
+			d = r->depth < TREE_MAX_INDENT ? r->depth : TREE_MAX_INDENT;
+			snprintf(tree, sizeof(tree), "%*s`- %s", 2 * (d - 1), "",
+				 cell);
+			shown = tree;
+		}
+		put_cell(e->out, c, shown, i == o->ncols - 1);
+	}
+	fputc('\n', e->out);
+}
+
+static void text_interval(struct ui_emit *e)
+{
+	const struct ui_view_opts *o = e->o;
+	char line[512];
+	int k;
+
+	ui_headline(e->iv, o->source, line, sizeof(line));
+	fprintf(e->out, "%s\n", line);
+	ui_sysline(e->iv, line, sizeof(line));
+	fprintf(e->out, "%s\n", line);
+	for (k = 0; k < o->ncols; k++)
+		put_cell(e->out, &ptop_cols[o->cols[k]],
+			 ptop_cols[o->cols[k]].title, k == o->ncols - 1);
+	fputc('\n', e->out);
+}
+
+static void text_row(struct ui_emit *e, const struct ptop_row *r)
+{
+	put_row(e, r, false);
+}
+
+static void text_sum(struct ui_emit *e, const struct ptop_row *sum)
+{
+	put_row(e, sum, true);
+	fputc('\n', e->out);
+}
+
+const struct ui_encoder ui_enc_text = {
+	.name = "text",
+	.help = "a headline, a system line, aligned columns and the V:V:S sum (default)",
+	.order = 0,
+	.interval = text_interval,
+	.row = text_row,
+	.sum = text_sum,
+};
