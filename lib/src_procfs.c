@@ -401,7 +401,7 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct procfs_priv *pp = src->priv;
 	struct procfs_scan sc = { .src = src, .pp = pp, .out = out };
-	int ret;
+	int ret, nice;
 
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;
@@ -410,7 +410,9 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	if (pp->hot_thread)
 		memset(pp->hot_thread, 0, pp->hot_thread_cap);
 	/* phase one: the walk */
+	nice = ptop_walk_nice_begin(src->cfg.rt_window);
 	ret = ptop_pfs_for_each_group(&pp->pfs, procfs_group, &sc);
+	ptop_walk_nice_end(src->cfg.rt_window, nice);
 	if (!ret)
 		ret = procfs_window(src, out);
 	if (ret) {

@@ -489,8 +489,12 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	/* dead tasks first (forks come before their exits), then the walk */
 	ret = tn_process_events(p);
-	if (!ret)
+	if (!ret) {
+		int nice = ptop_walk_nice_begin(src->cfg.rt_window);
+
 		ret = tn_scan(p, 1, 0);
+		ptop_walk_nice_end(src->cfg.rt_window, nice);
+	}
 	if (!ret)
 		ret = tn_window(src, out);
 	/* tasks that died during the walk or the window: closed here too */
