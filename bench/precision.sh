@@ -6,14 +6,21 @@
 # per case and source, intervals, share inexact (and why), worst |off|,
 # worst |off| of an interval that said exact, widest snapshot window.
 #
-#   bench/precision.sh [--no-vm]       (as root: taskstats needs it)
+#   [N=8] [R=20] [VM_LOG=file] bench/precision.sh [--no-vm]   (as root)
+# VM_LOG: take the module's rows from that log of an earlier VM run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 make -s all build/tests/helpers/ptop_sleepers build/tests/helpers/ptop_workload build/tests/helpers/ptop_churn
 raw=$(mktemp)
 st=0
-bash tests/helpers/precision_cases.sh -m -1 20 -n 8 | tee "$raw" || st=1
-if [ "${1:-}" != --no-vm ]; then
+N=${N:-8} R=${R:-20}
+# the sleeper cases as they are, the busy ones also under a make -j4 loop
+bash tests/helpers/precision_cases.sh -n "$N" -1 "$R" sleepers2000 sleepers10000 | tee "$raw" || st=1
+bash tests/helpers/precision_cases.sh -n "$N" -m steady5000 churn | tee -a "$raw" || st=1
+if [ -n "${VM_LOG:-}" ]; then
+	# the VM's results from a run of tests/vm/run tests/vm/test_precision_kmod.sh
+	grep -E '^(RESULT|FAIL)' "$VM_LOG" >>"$raw"
+elif [ "${1:-}" != --no-vm ]; then
 	tests/vm/run tests/vm/test_precision_kmod.sh | tee -a "$raw" || st=1
 fi
 mkdir -p bench/results
@@ -23,7 +30,8 @@ mkdir -p bench/results
 	echo "$(uname -r) (this machine, 2 CPUs, stock sources) and the Debian 6.1"
 	echo "guest (qemu TCG, 2 vCPUs, module source), $(date -u +%Y-%m-%d);"
 	echo "other work was running on the machine meanwhile (load $(cut -d' ' -f1-3 /proc/loadavg))."
-	echo "8 intervals of 1 s per case (the -n 1 rows: 20 runs of \`ptop -b -n 1\`)."
+	echo "$N intervals of \`-d 1\` per case (the n1x rows: $R runs of \`ptop -b -n 1\`, 5,000"
+	echo "sleepers and 2 busy loops running)."
 	echo "Cases (tests/helpers/precision_cases.sh): sleepers2000/10000: that many"
 	echo "sleeping processes started and killed during the run; steady5000:"
 	echo "5,000 sleepers and 2 busy loops; churn: 2 busy loops and self-reaping"

@@ -82,7 +82,7 @@ setup_case() {	# CASE: start its workload; the busy ones start before ptop
 
 judge() {	# FILE CASE SOURCE
 	python3 - "$@" <<'PY'
-import json, sys
+import json, os, sys
 path, case, source = sys.argv[1:4]
 bad, n, inexact, worst, worst_exact, snap = 0, 0, 0, 0.0, 0.0, 0.0
 reasons = {}
@@ -95,6 +95,10 @@ for line in open(path):
     off = abs(d["off_pct"] + tail)
     tol = d["tolerance_pct"]
     worst = max(worst, abs(d["off_pct"]))
+    if os.environ.get("PREC_VERBOSE"):
+        print(f"  {case} [{source}] interval {d['interval_s']:.3f}s off {d['off_pct']:+.2f}% tol {tol:.2f}% "
+              f"idle {d['idle_pct']:.2f}% steal {d['steal_pct']} exited {d['exited']} "
+              f"snapshot {d['snapshot_ms']:.1f} ms {'exact' if d['exact'] else d['inexact']}")
     snap = max(snap, d["snapshot_ms"])
     if d["exact"]:
         worst_exact = max(worst_exact, abs(d["off_pct"]))

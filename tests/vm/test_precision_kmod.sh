@@ -9,7 +9,7 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 cd "$PTOP_REPO" || exit 1
-out=$(B=${B:-build} bash tests/helpers/precision_cases.sh -s kmod -n 6 sleepers2000 steady5000 churn 2>&1)
+out=$(PREC_VERBOSE=1 B=${B:-build} bash tests/helpers/precision_cases.sh -s kmod -n 6 sleepers2000 steady5000 churn 2>&1)
 rc=$?
 echo "$out"
 check "every interval's claim holds (exact within 0.5%, inexact with a reason)" [ $rc = 0 ]
@@ -20,6 +20,6 @@ while read -r _ c s n inexact worst _; do
 	*)
 		echo "note: $c [$s]: $inexact of $n intervals inexact, worst off ${worst}%" ;;
 	esac
-done < <(grep '^RESULT ' <<<"$out")
+done <<<"$(grep '^RESULT ' <<<"$out")"
 grep -q '^RESULT ' <<<"$out" || bad "no result"
 finish test_precision_kmod
