@@ -65,7 +65,7 @@ run() {
 import re, sys
 # another process's name may be any bytes
 out = open(sys.argv[1], errors="replace").read()
-wl, ncpu = open(sys.argv[2]).read(), int(sys.argv[3])
+wl, ncpu = open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
 source = sys.argv[4]
 m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+) pids=([\d,]*)", wl)
 if not m:
