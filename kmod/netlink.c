@@ -187,6 +187,14 @@ static struct genl_family ptop_ts_nl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(ptop_ts_nl_ops),
 	.mcgrps = ptop_ts_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(ptop_ts_nl_mcgrps),
+	/*
+	 * Not under genl_mutex: a pass over 100k tasks (and the
+	 * synchronize_rcu() of a LISTEN 0) would stall every other
+	 * genetlink family of the machine for as long. The callbacks need
+	 * no outer lock: a pass takes ptop_ts_pass_lock, listen.c its own
+	 * locks, and netlink runs one socket's dump callbacks at a time.
+	 */
+	.parallel_ops = true,
 #ifdef PTOP_HAVE_GENL_RESV_START_OP
 	.resv_start_op = PTOP_TS_CMD_PIDS,
 #endif

@@ -189,7 +189,7 @@ struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p);
 u64 ptop_ts_tail_ns(const struct ptop_thread_tail *e, bool final);
 void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 			struct ptop_tri *v);
-void ptop_ts_tail_free(struct ptop_thread_tail *e);
+struct task_struct *ptop_ts_tail_free(struct ptop_thread_tail *e);
 void ptop_ts_tail_counts(long *live, u64 *ns);
 void ptop_ts_tail_reset(void);
 
