@@ -72,6 +72,7 @@ struct ptop_interval {
 	uint64_t unfolded_ns;	/* dead time with no live ancestor to go to */
 	size_t nexited;		/* thread groups that died in the interval */
 	unsigned int nlost;	/* of them: final counters lost */
+	size_t ntask_exits;	/* threads that died (EXIT records) */
 	/* the source's tolerance (struct ptop_src) */
 	unsigned int tol_ppm;
 	uint64_t res_ns;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <sys/capability.h>
@@ -172,6 +173,30 @@ static void list_columns(void)
 	for (i = 0; i < PTOP_COL__COUNT; i++)
 		printf("%-8s %-6s %s\n", ptop_cols[i].name, ptop_cols[i].unit,
 		       ptop_cols[i].help);
+}
+
+/* ptop's version and, when the module is loaded, its version and kernel */
+static void print_version(void)
+{
+	char line[256], ver[64] = "", kern[128] = "";
+	FILE *f = fopen("/proc/ptop_taskstats_state", "r");
+	struct utsname u;
+
+	printf("ptop %s\n", PTOP_VERSION);
+	if (!f) {
+		printf("module ptop_taskstats: not loaded\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "version %63s", ver) == 1)
+			continue;
+		sscanf(line, "built_for %127s", kern);
+	}
+	fclose(f);
+	if (uname(&u))
+		u.release[0] = '\0';
+	printf("module ptop_taskstats %s, built for kernel %s (running %s)\n",
+	       ver[0] ? ver : "?", kern[0] ? kern : "?", u.release);
 }
 
 static void list_formats(void)
@@ -344,7 +369,7 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("ptop %s\n", PTOP_VERSION);
+			print_version();
 			return 0;
 		default:
 			return bad_option(opt, argv);
@@ -504,6 +529,11 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 		fprintf(stderr, "ptop: no usable source: %s\n", app->err);
 		return ret == -EINVAL ? 2 : 1;
 	}
+	/* auto passed over the better sources: say why (batch: on stderr) */
+	if (app->err[0] && (o->batch || !isatty(STDOUT_FILENO)))
+		fprintf(stderr, "ptop: using source %s: %s\n",
+			app->src->ops->name, app->err);
+	app->err[0] = '\0';
 	app->view.source = app->src->ops->name;
 	app->auto_source = !strcmp(o->source, "auto");
 	ptop_snapper_init(&app->snap, app->src);

@@ -63,7 +63,7 @@ void ui_headline(const struct ptop_interval *iv, const char *source,
 
 void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 {
-	char steal[16], irq[16];
+	char steal[16], irq[16], tail[16];
 
 	/* a system part the kernel already charged to tasks is not added */
 	if (iv->sys_apart & PTOP_SYS_STEAL_APART)
@@ -76,11 +76,17 @@ void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 			 ptop_interval_pct(iv, iv->irq_ns));
 	else
 		snprintf(irq, sizeof(irq), "in-tasks");
+	/* the stock kernel's exit paths: a part no row can get */
+	if (iv->caps & PTOP_CAP_EXIT_TAIL)
+		snprintf(tail, sizeof(tail), "%.2f%%",
+			 ptop_interval_pct(iv, iv->verdict.exit_paths_ns));
+	else
+		snprintf(tail, sizeof(tail), "in-tasks");
 	snprintf(buf, len,
-		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  snapshot %.1f ms",
+		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  exit paths %s  snapshot %.1f ms",
 		 ptop_interval_pct(iv, iv->idle_ns),
 		 ptop_interval_pct(iv, iv->iowait_ns), steal, irq, iv->nexited,
 		 ptop_interval_pct(iv, iv->clamped_ns),
-		 ptop_interval_pct(iv, iv->unfolded_ns),
+		 ptop_interval_pct(iv, iv->unfolded_ns), tail,
 		 iv->verdict.window_ns / 1e6);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmdline.h"
+#include "lib/verdict.h"
 #include "curses_view.h"
 
 #define LINE_MAX_LEN 4096
@@ -95,7 +96,8 @@ static const char *const help_tail[] = {
 	"  user (green)  sys (red)  steal (cyan)  c* dead descendants (magenta)",
 	"  x* dead threads (blue)  irq kept apart (yellow)  unacc: not accounted",
 	"  for (white on red)  idle (blank); in monochrome | # ~ * + ! ? and blank.",
-	"  Then 'accounted X% of Y%' and whether the interval was exact.",
+	"  Then 'accounted X% of Y%', exact or inexact (the reasons of an inexact",
+	"  interval are on the top line).",
 	"",
 	"Rows plus idle and the system parts add up to ncpu x 100%. Dimmed rows",
 	"  are tasks that died in the interval: their time is already in their",
@@ -341,9 +343,13 @@ static void status_line(const struct cv *cv, char *line, size_t len)
 		pos += snprintf(line + pos, len - pos, "  PAUSED");
 	if (pos < len && cv->have_iv)
 		pos += snprintf(line + pos, len - pos, "  %zu rows", cv->v.nrows);
-	if (pos < len && cv->v.show_exited && cv->v.nexited_shown)
-		pos += snprintf(line + pos, len - pos, " (%zu exited)",
-				cv->v.nexited_shown);
+	if (pos < len && cv->v.show_exited &&
+	    (cv->v.nexited_shown || cv->v.nexited_tiny))
+		pos += snprintf(line + pos, len - pos, " (%zu exited%s%.0zu%s)",
+				cv->v.nexited_shown,
+				cv->v.nexited_tiny ? ", " : "",
+				cv->v.nexited_tiny,
+				cv->v.nexited_tiny ? " at 0.00" : "");
 	if (pos < len && cv->v.tree && r && r->has_kids)
 		pos += snprintf(line + pos, len - pos, "  branch %u: %.2f%%",
 				r->r.pid, ptop_interval_pct(&app->iv, r->subtree_ns));
@@ -476,7 +482,7 @@ static int draw_meters(struct cv *cv)
 	int half = COLS / 2, lines, y;
 	uint64_t parts[UI_CAT__COUNT], over, whole;
 	attr_t attrs[UI_CAT__COUNT];
-	char chars[UI_CAT__COUNT], text[160], up[48];
+	char chars[UI_CAT__COUNT], text[400], up[48];
 	unsigned long procs, threads, running;
 	size_t pos;
 
@@ -517,7 +523,7 @@ static int draw_meters(struct cv *cv)
 	snprintf(text, sizeof(text), " accounted %.2f%% of %.2f%%  %s",
 		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
 		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
-		 iv->flags & PTOP_IV_INEXACT ? "inexact" : "exact");
+		 iv->verdict.exact ? "exact" : "inexact");
 	{
 		int w = COLS - (int)strlen(text) - 1;
 
@@ -604,9 +610,13 @@ static void draw_table(struct cv *cv)
 
 		localtime_r(&at, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-		snprintf(line, sizeof(line), "ptop %s  interval %.3fs  ncpu %u  source %s",
+		char verdict[256];
+
+		/* the one verdict (lib/verdict.c), with its reasons */
+		ptop_verdict_str(&app->iv, verdict, sizeof(verdict));
+		snprintf(line, sizeof(line), "ptop %s  interval %.3fs  ncpu %u  source %s  %s",
 			 when, app->iv.interval_ns / 1e9, app->iv.ncpu,
-			 app->view.source);
+			 app->view.source, verdict);
 	} else if (cv->have_iv)
 		ui_headline(&app->iv, app->view.source, line, sizeof(line));
 	else
@@ -725,11 +735,11 @@ static void draw_menu(struct cv *cv)
 	draw_table(cv);
 	curs_set(0);
 	if (cv->menu_kind == CV_MENU_SIGNAL) {
-		if (cv->v.tagged.n)
-			snprintf(who, sizeof(who), "%zu tagged tasks", cv->v.tagged.n);
-		else if (cv->sel < cv->v.nrows)
-			snprintf(who, sizeof(who), "%u (%s)", cv->v.rows[cv->sel].r.pid,
-				 cv->v.rows[cv->sel].r.comm);
+		if (cv->sig_n > 1 || (cv->sig_n == 1 && !cv->sig_comm[0]))
+			snprintf(who, sizeof(who), "%d tagged tasks", cv->sig_n);
+		else if (cv->sig_n == 1)
+			snprintf(who, sizeof(who), "%u (%s)", cv->sig_pids[0],
+				 cv->sig_comm);
 		else
 			snprintf(who, sizeof(who), "nothing");
 		snprintf(line, sizeof(line), "Send to %s", who);

@@ -229,12 +229,84 @@ static void walk_from(struct tree_work *w, size_t r, size_t *k)
 	}
 }
 
+/* a column whose figures add up over a branch */
+static bool summable(int id)
+{
+	enum ptop_col_type t = ptop_cols[id].type;
+
+	return t == PTOP_CT_PCT || t == PTOP_CT_RATE || t == PTOP_CT_CUMTIME ||
+	       t == PTOP_CT_KB;
+}
+
+/*
+ * The tree's shape over rows in their current order: parents, children
+ * lists in row order, the depth-first order, and each branch's sums.
+ * Returns the rows reached (all of them).
+ */
+static size_t shape(struct tree_work *w, struct ui_vrow *rows, size_t n)
+{
+	size_t k = 0, i, r;
+	int pass;
+
+	memset(w->seen, 0, n * sizeof(*w->seen));
+	memset(w->size, 0, n * sizeof(*w->size));
+	for (i = 0; i < n; i++) {
+		w->map[i].pid = rows[i].r.pid;
+		w->map[i].idx = i;
+		w->first[i] = w->last[i] = w->next[i] = -1;
+	}
+	qsort(w->map, n, sizeof(*w->map), pid_idx_cmp);
+	/* children lists in sort order: append in the (sorted) row order */
+	for (i = 0; i < n; i++) {
+		long p = tree_parent(rows, i, w->map, n, &rows[i].orphan);
+
+		if (p == (long)i)
+			p = -1;
+		w->parent[i] = p;
+		if (p < 0) {
+			rows[i].orphan = false;
+			continue;
+		}
+		if (w->last[p] < 0)
+			w->first[p] = i;
+		else
+			w->next[w->last[p]] = i;
+		w->last[p] = i;
+	}
+	/*
+	 * Two passes over the rows in sort order: first the true roots,
+	 * then whatever is still unseen (only rows in a ppid cycle).
+	 */
+	for (pass = 0; pass < 2; pass++)
+		for (r = 0; r < n; r++)
+			if (!w->seen[r] && (pass == 1 || w->parent[r] < 0))
+				walk_from(w, r, &k);
+
+	/* branch sums, leaves up; a dead row's time is in its ancestor's c* */
+	for (i = 0; i < k; i++) {
+		size_t o = w->order[i];
+
+		w->acc[o] = rows[o].r;
+		if (rows[o].exited)
+			figures_zero(&w->acc[o]);
+	}
+	for (i = k; i-- > 0;) {
+		size_t o = w->order[i];
+		long p = w->tparent[o];
+
+		if (p < 0)
+			continue;
+		figures_add(&w->acc[p], &w->acc[o]);
+		w->size[p] += w->size[o] + 1;
+	}
+	return k;
+}
+
 long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 		   const struct ui_pidset *collapsed)
 {
 	struct tree_work w;
-	size_t k = 0, i, r, out = 0;
-	int pass;
+	size_t k, i, out = 0;
 
 	ui_vrows_sort(rows, n, sort_id, asc);
 	for (i = 0; i < n; i++) {
@@ -250,54 +322,26 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 	if (work_alloc(&w, n))
 		return -ENOMEM;
 
-	for (i = 0; i < n; i++) {
-		w.map[i].pid = rows[i].r.pid;
-		w.map[i].idx = i;
-		w.first[i] = w.last[i] = w.next[i] = -1;
-	}
-	qsort(w.map, n, sizeof(*w.map), pid_idx_cmp);
-	/* children lists in sort order: append in the (sorted) row order */
-	for (i = 0; i < n; i++) {
-		long p = tree_parent(rows, i, w.map, n, &rows[i].orphan);
-
-		if (p == (long)i)
-			p = -1;
-		w.parent[i] = p;
-		if (p < 0) {
-			rows[i].orphan = false;
-			continue;
-		}
-		if (w.last[p] < 0)
-			w.first[p] = i;
-		else
-			w.next[w.last[p]] = i;
-		w.last[p] = i;
-	}
+	k = shape(&w, rows, n);
 	/*
-	 * Two passes over the rows in sort order: first the true roots,
-	 * then whatever is still unseen (only rows in a ppid cycle).
+	 * Summable figures: siblings by their branch's sums (where the
+	 * time goes), not their own: sort by the sums, shape again.
 	 */
-	for (pass = 0; pass < 2; pass++)
-		for (r = 0; r < n; r++)
-			if (!w.seen[r] && (pass == 1 || w.parent[r] < 0))
-				walk_from(&w, r, &k);
+	if (summable(sort_id)) {
+		struct sort_ctx ctx = { &ptop_cols[sort_id], asc };
 
-	/* branch sums, leaves up; a dead row's time is in its ancestor's c* */
-	for (i = 0; i < k; i++) {
-		size_t o = w.order[i];
-
-		w.acc[o] = rows[o].r;
-		if (rows[o].exited)
-			figures_zero(&w.acc[o]);
-	}
-	for (i = k; i-- > 0;) {
-		size_t o = w.order[i];
-		long p = w.tparent[o];
-
-		if (p < 0)
-			continue;
-		figures_add(&w.acc[p], &w.acc[o]);
-		w.size[p] += w.size[o] + 1;
+		for (i = 0; i < n; i++) {
+			w.out[i] = rows[i];
+			w.out[i].r = w.acc[i];	/* the key only */
+			w.out[i].nhidden = (int)i;
+		}
+		qsort_r(w.out, n, sizeof(*w.out), vrow_cmp, &ctx);
+		for (i = 0; i < n; i++)
+			w.order[i] = (size_t)w.out[i].nhidden;
+		for (i = 0; i < n; i++)
+			w.out[i] = rows[w.order[i]];
+		memcpy(rows, w.out, n * sizeof(*rows));
+		k = shape(&w, rows, n);
 	}
 	/* a collapsed branch hides what is below it */
 	for (i = 0; i < k; i++) {
@@ -347,10 +391,12 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 
 void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len)
 {
-	const char *bar = utf8 ? "\u2502  " : "|  ";
-	const char *tee = utf8 ? "\u251c\u2500" : "|-";
-	const char *end = utf8 ? "\u2514\u2500" : "`-";
+	/* two cells a level, as htop: the command stays in view */
+	const char *bar = utf8 ? "\u2502 " : "| ";
+	const char *tee = utf8 ? "\u251c" : "|";
+	const char *end = utf8 ? "\u2514" : "`";
 	const char *dash = utf8 ? "\u254c" : "~";	/* an orphan's link */
+	const char *line = utf8 ? "\u2500" : "-";
 	size_t pos = 0;
 	int d, shown = r->depth < 32 ? r->depth : 32;
 
@@ -359,16 +405,12 @@ void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len)
 	buf[0] = '\0';
 	for (d = 1; d < shown && pos < len; d++)
 		pos += snprintf(buf + pos, len - pos, "%s",
-				d - 1 < 64 && (r->more >> (d - 1)) & 1 ? bar : "   ");
+				(r->more >> (d - 1)) & 1 ? bar : "  ");
 	if (r->depth > 0 && pos < len) {
 		bool later = r->depth - 1 < 64 && (r->more >> (r->depth - 1)) & 1;
 
-		pos += snprintf(buf + pos, len - pos, "%s%s",
-				later ? tee : end,
-				r->collapsed ? "+" : r->orphan ? dash :
-				utf8 ? "\u2500" : "-");
-		if (pos < len)
-			pos += snprintf(buf + pos, len - pos, " ");
+		snprintf(buf + pos, len - pos, "%s%s ", later ? tee : end,
+			 r->collapsed ? "+" : r->orphan ? dash : line);
 	} else if (r->collapsed && pos < len) {
 		snprintf(buf + pos, len - pos, "+ ");
 	}

@@ -216,9 +216,17 @@ static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
 	r->sys = sub0(e->stime_ns, p ? p->stime_ns : 0);
 	r->ste = sub0(e->steal_ns, p ? p->steal_ns : 0);
 	if (e->kind == PTOP_TS_KIND_GROUP) {
-		r->xuser = sub0(e->xutime_ns, p ? p->xutime_ns : 0);
-		r->xsys = sub0(e->xstime_ns, p ? p->xstime_ns : 0);
-		r->xste = sub0(e->xsteal_ns, p ? p->xsteal_ns : 0);
+		/*
+		 * A dead group's threads are all dead: its time is its own
+		 * (live threads then, x* at the end), shown as own, T(k) -
+		 * T(k-1) with T = own + x as in the interval math.
+		 */
+		r->user = sub0(e->utime_ns + e->xutime_ns,
+			       p ? p->utime_ns + p->xutime_ns : 0);
+		r->sys = sub0(e->stime_ns + e->xstime_ns,
+			      p ? p->stime_ns + p->xstime_ns : 0);
+		r->ste = sub0(e->steal_ns + e->xsteal_ns,
+			      p ? p->steal_ns + p->xsteal_ns : 0);
 		r->cuser = sub0(e->cutime_ns, p ? p->cutime_ns : 0);
 		r->csys = sub0(e->cstime_ns, p ? p->cstime_ns : 0);
 		r->cste = sub0(e->csteal_ns, p ? p->csteal_ns : 0);
@@ -242,7 +250,7 @@ static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 	uint16_t kind = iv->threads ? PTOP_TS_KIND_THREAD : PTOP_TS_KIND_GROUP;
 	size_t i;
 
-	v->nexited_shown = 0;
+	v->nexited_shown = v->nexited_tiny = 0;
 	for (i = 0; cur && i < cur->nexits; i++) {
 		const struct ptop_ts_record *e = &cur->exits[i], *p = NULL;
 
@@ -256,6 +264,14 @@ static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 		if (!pid_wanted(o, &v->rows[k].r) ||
 		    !ui_view_match(v, &v->rows[k].r))
 			continue;
+		/*
+		 * What shows as 0.00 says nothing and a fork storm has
+		 * thousands of them: counted, not listed.
+		 */
+		if (ptop_interval_pct(iv, v->rows[k].r.total) < UI_EXITED_MIN_PCT) {
+			v->nexited_tiny++;
+			continue;
+		}
 		k++;
 		v->nexited_shown++;
 	}
@@ -283,7 +299,7 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 		v->rows[k].exit_code = -1;
 		k++;
 	}
-	v->nexited_shown = 0;
+	v->nexited_shown = v->nexited_tiny = 0;
 	if (v->show_exited)
 		k = add_exited(v, o, iv, prev, cur, k);
 	for (i = 0; i < k; i++)

@@ -68,7 +68,11 @@ struct ui_view {
 	struct ui_vrow *rows;
 	size_t nrows, cap;
 	size_t nexited_shown;
+	size_t nexited_tiny;	/* died, but with less than UI_EXITED_MIN_PCT */
 };
+
+/* a dead row with a smaller share (it would show 0.00) is only counted */
+#define UI_EXITED_MIN_PCT 0.005
 
 void ui_view_init(struct ui_view *v);
 void ui_view_free(struct ui_view *v);
@@ -95,7 +99,8 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 /*
  * Tree order over rows[0..n): depth first, each row after its parent (a
  * thread after its process, a process after its parent, an orphan after
- * its accounting parent when that is shown), siblings sorted by sort_id;
+ * its accounting parent when that is shown), siblings sorted by sort_id
+ * (for a column of figures, by their branches' sums: where the time goes);
  * sets depth, more, has_kids and subtree_ns; removes the rows below a
  * collapsed branch (pid in collapsed), adding their figures to it. Rows
  * caught in a ppid cycle become roots. Returns the new count, or -ENOMEM

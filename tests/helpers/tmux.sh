@@ -10,6 +10,7 @@
 #   keys KEYS..        tmux send-keys to $S
 #   wait_for REGEX [s] until the screen shows REGEX
 #   expect REGEX WHAT [s]  ok/FAIL on that
+#   wait_gone REGEX [s]  until the screen no longer shows REGEX
 #   wait_exit [s]      until ptop has exited; its status in $rc_of
 #   ptop_pid           the pid of the ptop under test
 #   ok/bad, $fails, finish NAME
@@ -63,6 +64,15 @@ wait_for() {
 	local i n=$(( ${2:-5} * 10 ))
 	for ((i = 0; i < n; i++)); do
 		pane | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# wait_gone REGEX [s]: until the screen no longer shows REGEX
+wait_gone() {
+	local i n=$(( ${2:-5} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		pane | grep -Eq -- "$1" || return 0
 		sleep 0.1
 	done
 	return 1

@@ -35,7 +35,7 @@ PY
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=json -o PID,USER,user,ste,total,COMMAND |
 python3 -c '
 import json, sys
-lines = sys.stdin.read().splitlines()
+lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
 assert len(lines) == 2, lines
 for l in lines:
     d = json.loads(l)
@@ -135,7 +135,7 @@ rm -f /tmp/ptop_err.$$
 "$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --tree -o PID,PPID,total,COMMAND |
 python3 -c '
 import re, sys
-lines = sys.stdin.read().splitlines()
+lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
 hdr = [i for i, l in enumerate(lines) if l.split()[:1] == ["PID"]][0]
 rows = []
 for l in lines[hdr + 1:]:

@@ -108,7 +108,7 @@ mkdir -p "$cfgdir/ptop"
 echo 'version=1' > "$cfgdir/ptop/ptoprc"
 chmod 000 "$cfgdir/ptop/ptoprc"
 XDG_CONFIG_HOME=$cfgdir start user 240 30 setpriv --reuid 65534 --regid 65534 --clear-groups -- -d 0.5
-expect 'Permission denied \(using defaults\)' "a config warning shows in the view"
+expect 'ptoprc: Permission denied' "a config warning shows in the view"
 expect 'source procfs: clock-tick' "the source's note shows in the view"
 keys q
 wait_exit 5

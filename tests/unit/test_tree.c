@@ -56,21 +56,26 @@ static void test_order_and_depth(void **state)
 		mk(200, 20, 5 * MS), mk(10, 1, 1 * MS), mk(101, 10, 9 * MS),
 		mk(1, 0, 0), mk(20, 1, 3 * MS), mk(100, 10, 2 * MS),
 	};
-	/* by total descending: siblings 20 (3) before 10 (1); 101 before 100 */
-	const uint32_t pids[] = { 1, 20, 200, 10, 101, 100 };
-	const int depths[] = { 0, 1, 2, 1, 2, 2 };
+	/*
+	 * by total descending, siblings by their branch's sums: 10 (1 + 2 +
+	 * 9 = 12) before 20 (3 + 5 = 8); 101 (9) before 100 (2)
+	 */
+	const uint32_t pids[] = { 1, 10, 101, 100, 20, 200 };
+	const int depths[] = { 0, 1, 2, 2, 1, 2 };
 	const uint32_t pids_asc[] = { 1, 10, 100, 101, 20, 200 };
 	const int depths_asc[] = { 0, 1, 2, 2, 1, 2 };
+	const uint32_t pids_tasc[] = { 1, 20, 200, 10, 100, 101 };
+	const int depths_tasc[] = { 0, 1, 2, 1, 2, 2 };
 
 	(void)state;
 	assert_int_equal(ui_tree_build(rows, 6, PTOP_COL_TOTAL, false, NULL), 6);
 	expect(rows, 6, pids, depths);
-	/* ascending by pid */
+	/* ascending by pid: not a sum, by the rows' own */
 	assert_int_equal(ui_tree_build(rows, 6, PTOP_COL_PID, true, NULL), 6);
 	expect(rows, 6, pids_asc, depths_asc);
-	/* ascending by total: 10 (1) before 20 (3), 100 (2) before 101 (9) */
+	/* ascending by total: 20 (8) before 10 (12), 100 (2) before 101 (9) */
 	assert_int_equal(ui_tree_build(rows, 6, PTOP_COL_TOTAL, true, NULL), 6);
-	expect(rows, 6, pids_asc, depths_asc);
+	expect(rows, 6, pids_tasc, depths_tasc);
 }
 
 /* Parents that are not shown: their children are roots, in sort order. */
@@ -187,15 +192,15 @@ static void test_lines(void **state)
 	ui_tree_prefix(&rows[0], true, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 	ui_tree_prefix(&rows[1], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u251c\u2500\u2500 ");	/* ├── */
+	assert_string_equal(buf, "\u251c\u2500 ");	/* ├─ */
 	ui_tree_prefix(&rows[2], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u2502  \u251c\u2500\u2500 ");	/* │  ├── */
+	assert_string_equal(buf, "\u2502 \u251c\u2500 ");	/* │ ├─ */
 	ui_tree_prefix(&rows[3], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u2502  \u2514\u2500\u2500 ");	/* │  └── */
+	assert_string_equal(buf, "\u2502 \u2514\u2500 ");	/* │ └─ */
 	ui_tree_prefix(&rows[4], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u2514\u2500\u2500 ");	/* └── */
+	assert_string_equal(buf, "\u2514\u2500 ");	/* └─ */
 	ui_tree_prefix(&rows[3], false, buf, sizeof(buf));
-	assert_string_equal(buf, "|  `-- ");
+	assert_string_equal(buf, "| `- ");
 	assert_true(rows[0].has_kids && rows[1].has_kids);
 	assert_false(rows[2].has_kids || rows[4].has_kids);
 }
@@ -278,7 +283,7 @@ static void test_orphan_under_ancestor(void **state)
 	assert_true(rows[2].orphan);
 	assert_false(rows[1].orphan);
 	ui_tree_prefix(&rows[2], false, buf, sizeof(buf));
-	assert_string_equal(buf, "   `-~ ");
+	assert_string_equal(buf, "  `~ ");
 	/* the accounting parent not shown: under its real parent, unmarked */
 	rows[0] = mk(1, 0, 0);
 	rows[1] = mk(70, 1, 0);
