@@ -127,7 +127,7 @@ expect "^ *$victim " "F4: the filter is live (no Enter)"
 keys Enter
 expect "filter 'ptopniceme'" "Enter keeps the filter"
 keys p
-expect "ptopniceme 300" "p: COMMAND shows the full command line"
+expect "[0-9] /tmp/ptop_tmux\\." "p: COMMAND shows the full command line (its path)"
 keys p
 expect "command name" "p again: the command name"
 keys F8
