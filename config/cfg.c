@@ -11,11 +11,18 @@
 #include "cfg.h"
 #include "lib/src.h"
 
+const char *const cfg_colors_name[CFG_COLORS__COUNT] = {
+	[CFG_COLORS_DEFAULT] = "default",
+	[CFG_COLORS_MONO] = "mono",
+};
+
 void cfg_defaults(struct cfg *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->sort_id = PTOP_COL_TOTAL;
 	c->delay_s = 2.0;
+	c->show_exited = true;
+	c->meters = true;
 	snprintf(c->source, sizeof(c->source), "auto");
 }
 
@@ -32,6 +39,31 @@ int cfg_default_path(char *buf, size_t len)
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int cfg_system_paths(char (*paths)[CFG_PATH_MAX], int max)
+{
+	const char *etc = getenv("PTOP_SYSCONFDIR");
+	const char *xdg = getenv("XDG_CONFIG_DIRS");
+	char dirs[CFG_PATH_MAX], *d[32], *tok, *save = NULL;
+	int n = 0, nd = 0;
+
+	if (!etc || !etc[0])
+		etc = "/etc";
+	if (n < max && snprintf(paths[n], CFG_PATH_MAX, "%s/ptoprc", etc) <
+	    CFG_PATH_MAX)
+		n++;
+	/* XDG: the first directory is the most important one: read last */
+	snprintf(dirs, sizeof(dirs), "%s", xdg && xdg[0] ? xdg : "/etc/xdg");
+	for (tok = strtok_r(dirs, ":", &save); tok && nd < 32;
+	     tok = strtok_r(NULL, ":", &save))
+		if (tok[0] == '/')	/* relative entries are invalid */
+			d[nd++] = tok;
+	while (nd-- > 0 && n < max)
+		if (snprintf(paths[n], CFG_PATH_MAX, "%s/ptop/ptoprc", d[nd]) <
+		    CFG_PATH_MAX)
+			n++;
+	return n;
 }
 
 static char *trim(char *s)
@@ -58,7 +90,11 @@ static int parse_bool(const char *v, bool *out)
 	return 0;
 }
 
-/* One key=value; 0 or -EINVAL with the reason in why. */
+/*
+ * One key=value: 0; CFG_WARN with a warning in why (a key or version of a
+ * newer ptop: ignored); -EINVAL with the reason in why.
+ */
+#define CFG_WARN 1
 static int parse_kv(struct cfg *c, const char *key, const char *val,
 		    char *why, size_t wlen)
 {
@@ -70,14 +106,23 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 	if (!strcmp(key, "version")) {
 		errno = 0;
 		l = strtol(val, &end, 10);
-		if (errno || end == val || *end || l != CFG_VERSION) {
+		if (errno || end == val || *end || l < 1) {
 			snprintf(why, wlen, "unsupported version '%s' (this ptop reads version %d)",
 				 val, CFG_VERSION);
 			return -EINVAL;
 		}
+		if (l > CFG_VERSION) {
+			snprintf(why, wlen, "version %ld is newer than this ptop's (%d): its keys this ptop does not know are ignored",
+				 l, CFG_VERSION);
+			return CFG_WARN;
+		}
 	} else if (!strcmp(key, "columns")) {
 		n = ptop_col_parse_list(val, c->cols, CFG_MAX_COLS, bad,
 					sizeof(bad));
+		if (n == -EEXIST) {
+			snprintf(why, wlen, "column '%s' listed twice", bad);
+			return -EINVAL;
+		}
 		if (n < 0) {
 			snprintf(why, wlen, "unknown column '%s' (see ptop --list-columns)",
 				 bad);
@@ -110,6 +155,30 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 				 val, key);
 			return -EINVAL;
 		}
+	} else if (!strcmp(key, "exited") || !strcmp(key, "kthreads") ||
+		   !strcmp(key, "meters")) {
+		bool b;
+
+		if (parse_bool(val, &b)) {
+			snprintf(why, wlen, "bad value '%s' for %s (0 or 1)",
+				 val, key);
+			return -EINVAL;
+		}
+		if (key[0] == 'e')
+			c->show_exited = b;
+		else if (key[0] == 'k')
+			c->hide_kthreads = !b;
+		else
+			c->meters = b;
+	} else if (!strcmp(key, "colors")) {
+		for (n = 0; n < CFG_COLORS__COUNT; n++)
+			if (!strcmp(val, cfg_colors_name[n]))
+				break;
+		if (n == CFG_COLORS__COUNT) {
+			snprintf(why, wlen, "bad colors '%s' (default or mono)", val);
+			return -EINVAL;
+		}
+		c->colors = n;
 	} else if (!strcmp(key, "source")) {
 		if (strcmp(val, "auto") && !ptop_src_find(val)) {
 			snprintf(why, wlen, "unknown source '%s' (see ptop --list-sources)",
@@ -118,8 +187,10 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 		}
 		snprintf(c->source, sizeof(c->source), "%s", val);
 	} else {
-		snprintf(why, wlen, "unknown key '%s'", key);
-		return -EINVAL;
+		/* a newer ptop's key: its file stays usable here */
+		snprintf(why, wlen, "unknown key '%.64s' (from a newer ptop?): ignored",
+			 key);
+		return CFG_WARN;
 	}
 	return 0;
 }
@@ -140,7 +211,27 @@ static bool is_text(const char *s, size_t n)
 	return true;
 }
 
+/* "path:line: what" appended to warn, one per line */
+static void add_warning(char *warn, size_t wlen, const char *path,
+			unsigned int lineno, const char *why)
+{
+	size_t used;
+
+	if (!warn || !wlen)
+		return;
+	used = strlen(warn);
+	if (used < wlen)
+		snprintf(warn + used, wlen - used, "%s:%u: %s\n", path, lineno,
+			 why);
+}
+
 int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+{
+	return cfg_load_warn(path, out, err, errlen, NULL, 0);
+}
+
+int cfg_load_warn(const char *path, struct cfg *out, char *err, size_t errlen,
+		  char *warn, size_t warnlen)
 {
 	struct cfg tmp = *out;
 	char why[256] = "", *line = NULL;
@@ -179,8 +270,12 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 			goto err_parse;
 		}
 		*eq = '\0';
-		if (parse_kv(&tmp, trim(s), trim(eq + 1), why, sizeof(why)))
+		ret = parse_kv(&tmp, trim(s), trim(eq + 1), why, sizeof(why));
+		if (ret < 0)
 			goto err_parse;
+		if (ret == CFG_WARN)
+			add_warning(warn, warnlen, path, lineno, why);
+		ret = 0;
 	}
 	if (ferror(f)) {
 		ret = -EIO;
@@ -270,6 +365,10 @@ int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen)
 	fprintf(f, "tree=%d\n", c->tree);
 	fprintf(f, "threads=%d\n", c->threads);
 	fprintf(f, "source=%s\n", c->source[0] ? c->source : "auto");
+	fprintf(f, "exited=%d\n", c->show_exited);
+	fprintf(f, "kthreads=%d\n", !c->hide_kthreads);
+	fprintf(f, "meters=%d\n", c->meters);
+	fprintf(f, "colors=%s\n", cfg_colors_name[c->colors]);
 	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
 		ret = -(errno ? errno : EIO);
 		fclose(f);

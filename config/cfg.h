@@ -9,10 +9,19 @@
  *   tree=0
  *   threads=0
  *   source=auto
+ *   exited=1		(rows for tasks that died in the interval)
+ *   kthreads=1		(show kernel threads)
+ *   meters=1		(header meters)
+ *   colors=default	(or mono; NO_COLOR in the environment: mono)
  *
- * Loading is all or nothing: a broken file changes nothing and says
- * file:line. Saving writes a temp file in the same directory and renames
- * it into place.
+ * Loading is all or nothing: a broken file (a bad value, an older or
+ * garbled version, binary data) changes nothing and says file:line. A key
+ * or a version from a newer ptop is a warning, and the rest is read, so
+ * one file serves several versions. Saving writes a temp file in the same
+ * directory and renames it into place.
+ *
+ * Layers, each over the one before: the system-wide files of
+ * cfg_system_paths(), then the user's file (cfg_default_path()).
  */
 #ifndef PTOP_CFG_H
 #define PTOP_CFG_H
@@ -24,6 +33,7 @@
 #define CFG_VERSION	1
 #define CFG_MAX_LINE	4096
 #define CFG_MAX_COLS	(PTOP_COL__COUNT * 2)
+#define CFG_PATH_MAX	4096
 
 struct cfg {
 	int cols[CFG_MAX_COLS];
@@ -34,7 +44,14 @@ struct cfg {
 	bool tree;
 	bool threads;
 	char source[32];
+	bool show_exited;
+	bool hide_kthreads;
+	bool meters;
+	int colors;		/* CFG_COLORS_* */
 };
+
+enum { CFG_COLORS_DEFAULT, CFG_COLORS_MONO, CFG_COLORS__COUNT };
+extern const char *const cfg_colors_name[CFG_COLORS__COUNT];
 
 /* The built-in defaults. */
 void cfg_defaults(struct cfg *c);
@@ -44,11 +61,21 @@ void cfg_defaults(struct cfg *c);
  */
 int cfg_default_path(char *buf, size_t len);
 /*
+ * The system-wide files, lowest priority first: $PTOP_SYSCONFDIR/ptoprc
+ * (default /etc/ptoprc; the variable lets tests leave /etc alone), then
+ * DIR/ptop/ptoprc for each DIR of $XDG_CONFIG_DIRS (default /etc/xdg),
+ * the first DIR last. Returns how many (at most max).
+ */
+int cfg_system_paths(char (*paths)[CFG_PATH_MAX], int max);
+/*
  * Parse path into *c. 0 on success; -ENOENT when the file does not exist
  * (*c unchanged, no message); -EINVAL (message "file:line: what" in err)
  * or another -errno on failure, *c unchanged.
  */
 int cfg_load(const char *path, struct cfg *c, char *err, size_t errlen);
+/* The same; each warning "file:line: what\n" appended to warn. */
+int cfg_load_warn(const char *path, struct cfg *c, char *err, size_t errlen,
+		  char *warn, size_t warnlen);
 /* Write *c to path atomically (temp file + rename), mode 0644. */
 int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen);
 

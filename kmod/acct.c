@@ -51,6 +51,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
@@ -209,13 +210,15 @@ static struct ptop_acct *ancestor_by_task(struct task_struct *t)
 	return NULL;
 }
 
+/*
+ * A record with tail entries is never reaped (reap_some()): only module
+ * exit frees one, after moving its entries away (ptop_ts_acct_exit()).
+ */
 static void free_acct(struct ptop_acct *a)
 {
-	struct ptop_thread_tail *e, *en;
 	struct ptop_acct *c, *n;
 
-	list_for_each_entry_safe(e, en, &a->dying, gnode)
-		ptop_ts_tail_free(e);
+	WARN_ON_ONCE(!list_empty(&a->dying));
 	list_for_each_entry_safe(c, n, &a->children, sibling) {
 		list_del_init(&c->sibling);
 		c->parent = NULL;
@@ -454,7 +457,8 @@ void ptop_ts_acct_free(struct task_struct *p)
 		/* own x* stays whole for a pass that still reports the group */
 		ptop_ts_tail_value(e, true, &v);
 		tri_add(&a->x_freed, &v);
-		ptop_ts_tail_free(e);
+		/* not the last reference: the probe's caller holds one */
+		put_task_struct(ptop_ts_tail_free(e));
 	}
 	spin_unlock_irqrestore(&acct_lock, flags);
 }
@@ -772,20 +776,37 @@ void ptop_ts_acct_populate(void)
 	rcu_read_unlock();
 }
 
-/* After the probes are detached and synchronized. */
+/*
+ * After the probes are detached and synchronized: no probe, pass or
+ * reader can run any more. The tail entries end here (their tasks are
+ * kept by the entries' references, see thread_tail.c): their tasks are
+ * released after acct_lock, as the last reference may be ours.
+ */
 void ptop_ts_acct_exit(void)
 {
+	struct ptop_thread_tail *e, *en;
 	struct ptop_acct *a;
 	struct hlist_node *tmp;
+	LIST_HEAD(tails);
 	int bkt;
 	unsigned long flags;
 
 	if (!acct_cache)
 		return;
 	spin_lock_irqsave(&acct_lock, flags);
-	hash_for_each_safe(acct_hash, bkt, tmp, a, hnode)
+	hash_for_each_safe(acct_hash, bkt, tmp, a, hnode) {
+		list_splice_init(&a->dying, &tails);
 		free_acct(a);
+	}
 	spin_unlock_irqrestore(&acct_lock, flags);
+	list_for_each_entry_safe(e, en, &tails, gnode) {
+		struct task_struct *p;
+
+		spin_lock_irqsave(&acct_lock, flags);
+		p = ptop_ts_tail_free(e);
+		spin_unlock_irqrestore(&acct_lock, flags);
+		put_task_struct(p);
+	}
 	kmem_cache_destroy(acct_cache);
 	acct_cache = NULL;
 	acct_folds = 0;

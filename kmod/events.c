@@ -22,6 +22,7 @@
  * module's own hierarchy (acct.c), as the kernel's children lists need
  * tasklist_lock, which modules cannot take.
  */
+#include <linux/binfmts.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -81,7 +82,7 @@ static void send(struct one_event *o, u32 type, struct task_struct *t,
 	o->ev.type = type;
 	o->ev.exit_code = exit_code;
 	o->ev.time_ns = ktime_get_boottime_ns();
-	__get_task_comm(o->ev.comm, sizeof(o->ev.comm), t);
+	get_task_comm(o->ev.comm, t);
 	o->t = t;
 	o->other = other;
 	ptop_ts_listen_events_each(deliver, o);

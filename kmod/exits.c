@@ -40,6 +40,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 #define DEDUP_SCAN	1024
@@ -112,7 +113,7 @@ static void set_ident(struct exit_ent *e, struct task_struct *t)
 	e->rec.state = 'X';
 	e->rec.start_ns = t->start_boottime;
 	e->rec.exit_ns = ktime_get_boottime_ns();
-	__get_task_comm(e->rec.comm, sizeof(e->rec.comm), t);
+	get_task_comm(e->rec.comm, t);
 	e->uid = task_uid(t);
 	rcu_read_lock();
 	parent = rcu_dereference(t->real_parent);
@@ -180,10 +181,18 @@ static void push_group(void *arg, const struct ptop_tri *c,
 	push(gr, g->twins || again);
 }
 
-static void ptop_ts_probe_exit(void *data, struct task_struct *p)
+/* an exiting user task with its mm still set: see ANSF_EXIT_BEFORE_MM */
+static bool exit_before_mm;
+
+bool ptop_ts_exit_before_mm(void)
+{
+	return READ_ONCE(exit_before_mm);
+}
+
+static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 {
 	struct signal_struct *sig = p->signal;
-	struct task_struct *leader = p->group_leader, *t;
+	struct task_struct *leader = p->group_leader, *t, *exec_task;
 	struct exit_ent th = {};
 	struct group_exit g = {};
 	struct exit_ent *gr = &g.e;
@@ -195,6 +204,8 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	u64 steal, p_rt = 0;
 	struct ptop_tri tot;
 
+	if (unlikely(p->mm && !READ_ONCE(exit_before_mm)))
+		WRITE_ONCE(exit_before_mm, true);
 	/* p is on this CPU: its runtime since the last tick is included */
 	ptop_ts_fill_thread(&th.rec, p);
 	th.rec.exit_code = p->exit_code;
@@ -205,9 +216,10 @@ static void ptop_ts_probe_exit(void *data, struct task_struct *p)
 	spin_lock_irqsave(&p->sighand->siglock, flags);
 	group_dead = !atomic_read(&sig->live);
 	/* a non-leader exec: the old leader goes, the exec'er takes over */
-	if (p == leader && sig->group_exec_task && sig->group_exec_task != p) {
-		execer = get_pid(task_pid(sig->group_exec_task));
-		execer_start = sig->group_exec_task->start_boottime;
+	exec_task = ptop_group_exec_task(sig);
+	if (p == leader && exec_task && exec_task != p) {
+		execer = get_pid(task_pid(exec_task));
+		execer_start = exec_task->start_boottime;
 	}
 	if (group_dead) {
 		/* p_rt: p's time exactly as the group total has it */

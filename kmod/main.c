@@ -8,7 +8,7 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/genetlink.h>
+#include <net/genetlink.h>
 #include "ptop_ts.h"
 
 unsigned int ptop_ts_max_records = 1U << 20;

@@ -19,7 +19,6 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
-#include <linux/version.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 #include "compat.h"
@@ -47,11 +46,7 @@ static struct genl_family ptop_ts_nl_family;
 
 static struct nlattr **dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-	return genl_dumpit_info(cb)->info.attrs;
-#else
-	return genl_dumpit_info(cb)->attrs;
-#endif
+	return ptop_genl_dump_attrs(cb);
 }
 
 static int ptop_ts_nl_start(struct netlink_callback *cb)
@@ -192,7 +187,15 @@ static struct genl_family ptop_ts_nl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(ptop_ts_nl_ops),
 	.mcgrps = ptop_ts_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(ptop_ts_nl_mcgrps),
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+	/*
+	 * Not under genl_mutex: a pass over 100k tasks (and the
+	 * synchronize_rcu() of a LISTEN 0) would stall every other
+	 * genetlink family of the machine for as long. The callbacks need
+	 * no outer lock: a pass takes ptop_ts_pass_lock, listen.c its own
+	 * locks, and netlink runs one socket's dump callbacks at a time.
+	 */
+	.parallel_ops = true,
+#ifdef PTOP_HAVE_GENL_RESV_START_OP
 	.resv_start_op = PTOP_TS_CMD_PIDS,
 #endif
 };

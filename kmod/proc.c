@@ -7,6 +7,7 @@
  *
  * /proc/ptop_taskstats_state: the module's own allocations, for tests.
  */
+#include <generated/utsrelease.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
@@ -17,7 +18,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
-#include <linux/version.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 #define PTOP_TS_STATE_NAME "ptop_taskstats_state"
@@ -124,7 +125,7 @@ out:
 	return ret;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 6, 0)
+#ifdef PTOP_HAVE_PROC_OPS
 static const struct proc_ops ptop_ts_fops = {
 	.proc_open = ptop_ts_open,
 	.proc_release = ptop_ts_release,
@@ -151,6 +152,8 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	long refused;
 
 	seq_printf(m, "version %s\n", PTOP_TS_VERSION);
+	/* the kernel the module was built for (its vermagic): ptop --version */
+	seq_printf(m, "built_for %s\n", UTS_RELEASE);
 	seq_printf(m, "seq %llu\n", ptop_ts_seq_now());
 	seq_printf(m, "answers %ld\n", atomic_long_read(&ptop_ts_answers));
 	seq_printf(m, "open_files %ld\n", atomic_long_read(&ptop_ts_open_files));

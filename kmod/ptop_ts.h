@@ -150,6 +150,7 @@ void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
 
 /* steal.c: per-task steal from a sched_switch probe */
 bool ptop_ts_steal_clock(void);
+bool ptop_ts_exit_before_mm(void);
 bool ptop_ts_steal_attached(void);
 int ptop_ts_steal_attach(void);
 void ptop_ts_steal_detach(void);
@@ -188,7 +189,7 @@ struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p);
 u64 ptop_ts_tail_ns(const struct ptop_thread_tail *e, bool final);
 void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 			struct ptop_tri *v);
-void ptop_ts_tail_free(struct ptop_thread_tail *e);
+struct task_struct *ptop_ts_tail_free(struct ptop_thread_tail *e);
 void ptop_ts_tail_counts(long *live, u64 *ns);
 void ptop_ts_tail_reset(void);
 

@@ -47,6 +47,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
+#include "compat.h"
 #include "ptop_ts.h"
 
 /*
@@ -333,7 +334,7 @@ static void fill_ident(struct ptop_ts_record *r, struct task_struct *t,
 	r->acct_ptgid = r->ppid;
 	r->uid = from_kuid_munged(q->user_ns, task_uid(t));
 	r->state = task_state_to_char(t);
-	__get_task_comm(r->comm, sizeof(r->comm), t);
+	get_task_comm(r->comm, t);
 	r->start_ns = t->start_boottime;
 }
 
@@ -549,7 +550,7 @@ static void walk_all(struct walk *w)
 	u32 nr;
 
 	rcu_read_lock();
-	for (nr = 1; (pid = find_ge_pid(nr, ns)); nr++) {
+	for (nr = 1; (pid = ptop_find_ge_pid(nr, ns)); nr++) {
 		nr = pid_nr_ns(pid, ns);
 		leader = pid_task(pid, PIDTYPE_TGID);
 		if (leader)
@@ -682,6 +683,8 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
 		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+	if (ptop_ts_exit_before_mm())
+		snap->ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
 
 	/*
 	 * Exits recorded after answer since_seq began and before this pass

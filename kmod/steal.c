@@ -20,6 +20,7 @@
  */
 #include <linux/hash.h>
 #include <linux/kernel_stat.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>

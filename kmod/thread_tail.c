@@ -20,13 +20,20 @@
  * moves to the group's sum of freed threads. acct.c holds the entries on
  * their group's record and decides which of them a pass counts.
  *
- * Everything here runs under acct_lock (acct.c). An entry's task is valid
- * until sched_process_free, which removes the entry first.
+ * Everything here runs under acct_lock (acct.c). An entry holds a
+ * reference to its task (get_task_struct()): the value is read from the
+ * task's se.sum_exec_runtime up to the entry's end, which is normally the
+ * task's sched_process_free (the reference dropped there is never the
+ * last: the probe's caller holds one), but at module unload the entries
+ * of tasks still alive, or freed after the probe was detached, are ended
+ * by ptop_ts_acct_exit(); without the reference that read was a
+ * use-after-free of a task_struct freed meanwhile.
  */
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include "ptop_ts.h"
 
@@ -41,6 +48,7 @@ struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 
 	if (!e)
 		return NULL;
+	get_task_struct(p);
 	e->p = p;
 	e->at_exit.u = th->utime_ns;
 	e->at_exit.s = th->stime_ns;
@@ -82,13 +90,20 @@ void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 	v->s += ptop_ts_tail_ns(e, final);
 }
 
-void ptop_ts_tail_free(struct ptop_thread_tail *e)
+/*
+ * Ends e; returns its task, whose reference the caller now owns: it drops
+ * it with put_task_struct(), out of acct_lock when it may be the last.
+ */
+struct task_struct *ptop_ts_tail_free(struct ptop_thread_tail *e)
 {
+	struct task_struct *p = e->p;
+
 	tail_ns += ptop_ts_tail_ns(e, true);
 	hash_del(&e->hnode);
 	list_del(&e->gnode);
 	tail_live--;
 	kfree(e);
+	return p;
 }
 
 void ptop_ts_tail_counts(long *live, u64 *ns)

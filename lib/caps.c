@@ -38,6 +38,8 @@ static bool keeps(enum ptop_caps_mode mode, unsigned int needs, int cap)
 		return needs & PTOP_CAPS_NET_ADMIN;
 	if (cap == CAP_SYS_NICE)
 		return needs & PTOP_CAPS_RT;
+	if (cap == CAP_SYS_ADMIN)
+		return needs & PTOP_CAPS_DELAYACCT;
 	if (cap == CAP_KILL)
 		return mode == PTOP_CAPS_BASIC;
 	return false;

@@ -31,6 +31,8 @@ int ptop_caps_parse(const char *name);
 /* what the run needs, for ptop_caps_drop() */
 #define PTOP_CAPS_NET_ADMIN	(1U << 0) /* the source: ptop_src_ops.asks_net_admin */
 #define PTOP_CAPS_RT		(1U << 1) /* CAP_SYS_NICE: real-time snapshots */
+#define PTOP_CAPS_DELAYACCT	(1U << 2) /* CAP_SYS_ADMIN: keeps setting
+					   * kernel.task_delayacct (tstime) */
 
 /*
  * Keep what mode and needs (PTOP_CAPS_*) allow, drop the rest. 0, or

@@ -82,6 +82,21 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 		.help = "resident set size",
 		.type = PTOP_CT_KB, .offset = OFF(rss_kb), .width = 9,
 		.need = PTOP_NEED_MEM },
+	/* the three groups, folded: one key in the view expands them */
+	[PTOP_COL_OWN] = { .name = "own", .title = "own", .unit = "(%)",
+		.help = "user + sys + ste: the task's own time",
+		.type = PTOP_CT_PCT, .offset = OFF(user), .nsum = 3,
+		.fold_of = PTOP_COL_UTIME, .width = 7, .sum = true },
+	[PTOP_COL_CSUM] = { .name = "cdead", .title = "c*", .unit = "(%)",
+		.help = "cuser + csys + cste: descendants that died in the interval",
+		.type = PTOP_CT_PCT, .offset = OFF(cuser), .nsum = 3,
+		.fold_of = PTOP_COL_CUTIME, .width = 7, .sum = true,
+		.miss = PTOP_MISS_C },
+	[PTOP_COL_XSUM] = { .name = "xdead", .title = "x*", .unit = "(%)",
+		.help = "xuser + xsys + xste: threads that died in the interval",
+		.type = PTOP_CT_PCT, .offset = OFF(xuser), .nsum = 3,
+		.fold_of = PTOP_COL_XUTIME, .width = 7, .sum = true,
+		.miss = PTOP_MISS_X },
 	[PTOP_COL_COMMAND] = { .name = "COMMAND", .title = "COMMAND",
 		.unit = "(str)", .help = "command name",
 		.type = PTOP_CT_STR, .offset = OFF(comm), .width = 15,
@@ -90,6 +105,11 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 
 const char ptop_cols_default[] =
 	"PID,USER,STATE,user,sys,ste,cuser,csys,cste,xuser,xsys,xste,total,TIME,COMMAND";
+/* the interactive view's: fits 80 columns, COMMAND last */
+const char ptop_cols_default_view[] =
+	"PID,USER,STATE,total,own,cdead,xdead,TIME,COMMAND";
+const char ptop_cols_default_view_threads[] =
+	"PID,TGID,USER,STATE,total,own,xdead,TIME,COMMAND";
 const char ptop_cols_default_threads[] =
 	"PID,TGID,USER,STATE,user,sys,ste,cuser,csys,xuser,xsys,total,RDELAY,TIME,COMMAND";
 
@@ -121,12 +141,20 @@ int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ", ", &save); tok;
 	     tok = strtok_r(NULL, ", ", &save)) {
-		int id = ptop_col_find(tok);
+		int id = ptop_col_find(tok), i;
 
 		if (id < 0 || n == max) {
 			snprintf(bad, badlen, "%s", tok);
 			free(copy);
 			return -EINVAL;
+		}
+		/* a column twice is a typo, and its sort title ambiguous */
+		for (i = 0; i < n; i++) {
+			if (ids[i] != id)
+				continue;
+			snprintf(bad, badlen, "%s", tok);
+			free(copy);
+			return -EEXIST;
 		}
 		ids[n++] = id;
 	}
@@ -158,6 +186,17 @@ static uint64_t u64_at(const struct ptop_row *r, size_t off)
 	uint64_t v;
 
 	memcpy(&v, (const char *)r + off, sizeof(v));
+	return v;
+}
+
+/* a folded column sums its fields (a "-" part counts as 0: ste) */
+static uint64_t u64_val(const struct ptop_col *c, const struct ptop_row *r)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < (c->nsum > 1 ? c->nsum : 1); i++)
+		v += u64_at(r, c->offset + i * sizeof(uint64_t));
 	return v;
 }
 
@@ -240,7 +279,7 @@ void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		break;
 	case PTOP_CT_PCT:
 		snprintf(buf, len, "%.2f",
-			 ptop_interval_pct(iv, u64_at(r, c->offset)));
+			 ptop_interval_pct(iv, u64_val(c, r)));
 		break;
 	case PTOP_CT_RATE:
 		secs = iv->interval_ns / 1e9;
@@ -279,8 +318,8 @@ int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,
 		return strcmp(user_name(u32_at(a, c->offset), na, sizeof(na)),
 			      user_name(u32_at(b, c->offset), nb, sizeof(nb)));
 	default:
-		x = u64_at(a, c->offset);
-		y = u64_at(b, c->offset);
+		x = u64_val(c, a);
+		y = u64_val(c, b);
 		break;
 	}
 	return x < y ? -1 : x > y;

@@ -36,6 +36,9 @@ enum ptop_col_id {
 	PTOP_COL_MINFLT,
 	PTOP_COL_MAJFLT,
 	PTOP_COL_RSS,
+	PTOP_COL_OWN,		/* user + sys + ste, folded */
+	PTOP_COL_CSUM,		/* cuser + csys + cste, folded */
+	PTOP_COL_XSUM,		/* xuser + xsys + xste, folded */
 	PTOP_COL_COMMAND,
 	PTOP_COL__COUNT
 };
@@ -63,6 +66,8 @@ struct ptop_col {
 	bool sum;		/* has a value in the V:V:S summary row */
 	unsigned int need;	/* PTOP_NEED_* the source must gather */
 	unsigned int miss;	/* PTOP_MISS_* bit that makes it "-" */
+	int nsum;		/* >1: the sum of nsum uint64_t fields from offset */
+	int fold_of;		/* folded column: the first of the nsum it sums */
 };
 
 extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
@@ -71,7 +76,8 @@ extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
 int ptop_col_find(const char *name);
 /*
  * Parse "PID,user,COMMAND" into ids[] (at most max). Returns the count,
- * or -EINVAL with the offending name copied into bad.
+ * or -EINVAL (unknown name, too many, empty) or -EEXIST (a column listed
+ * twice) with the offending name copied into bad.
  */
 int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 			size_t badlen);
@@ -92,5 +98,7 @@ void ptop_col_sort(struct ptop_row *rows, size_t n, int id, bool ascending);
 /* Default column sets */
 extern const char ptop_cols_default[];
 extern const char ptop_cols_default_threads[];
+extern const char ptop_cols_default_view[];
+extern const char ptop_cols_default_view_threads[];
 
 #endif /* PTOP_COL_H */

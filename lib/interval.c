@@ -223,6 +223,7 @@ static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
 	row->pid = r->pid;
 	row->tgid = r->tgid;
 	row->ppid = g ? g->ppid : r->ppid;
+	row->acct_ppid = g ? g->acct_ptgid : r->acct_ptgid;
 	row->uid = g ? g->uid : r->uid;
 	row->nthreads = g ? g->nthreads : 1;
 	row->state = r->state;
@@ -367,6 +368,7 @@ static int dead_work(struct work *w)
 		if (cur->exits[i].kind == PTOP_TS_KIND_GROUP)
 			w->gexits[k++] = cur->exits[i];
 	w->ngexits = k;
+	w->iv->ntask_exits = cur->nexits - k;
 	if (k)
 		qsort(w->gexits, k, sizeof(*w->gexits), gexit_cmp);
 	w->iv->nexited = k;
@@ -499,6 +501,7 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	iv->clamped_ns = 0;
 	iv->unfolded_ns = 0;
 	iv->nexited = 0;
+	iv->ntask_exits = 0;
 	memset(&iv->sum, 0, sizeof(iv->sum));
 	w.xsub = calloc(ng, sizeof(*w.xsub));
 	w.csub = calloc(ng, sizeof(*w.csub));

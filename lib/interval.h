@@ -23,6 +23,7 @@ struct ptop_row {
 	uint32_t pid;		/* thread rows: tid; process rows: tgid */
 	uint32_t tgid;
 	uint32_t ppid;
+	uint32_t acct_ppid;	/* accounting parent (c* goes there); 0 unknown */
 	uint32_t uid;
 	uint32_t nthreads;
 	char state;
@@ -71,6 +72,7 @@ struct ptop_interval {
 	uint64_t unfolded_ns;	/* dead time with no live ancestor to go to */
 	size_t nexited;		/* thread groups that died in the interval */
 	unsigned int nlost;	/* of them: final counters lost */
+	size_t ntask_exits;	/* threads that died (EXIT records) */
 	/* the source's tolerance (struct ptop_src) */
 	unsigned int tol_ppm;
 	uint64_t res_ns;

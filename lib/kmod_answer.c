@@ -35,8 +35,10 @@ unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st)
 
 void ptop_kmod_note(struct ptop_src *src, const struct ptop_kmod_since *st)
 {
-	const char *c = (st->ans_flags & PTOP_TS_ANSF_CHILDREN) ? "" :
-			"no c* (module too old); ";
+	const char *c = (st->ans_flags & PTOP_TS_ANSF_CHILDREN) ?
+		((st->ans_flags & PTOP_TS_ANSF_EXIT_BEFORE_MM) ?
+		 "exit records end before the memory teardown (the kernel's exit tracepoint is early; that time goes to c*); " : "") :
+		"no c* (module too old); ";
 
 	/* the module's promise (lib/verdict.h): ns counters, 0.5% */
 	src->tol_ppm = 5000;

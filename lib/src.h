@@ -25,6 +25,8 @@
 #define PTOP_CAP_EXITS		(1U << 6) /* EXIT records for dead tasks */
 #define PTOP_CAP_INCREMENTAL	(1U << 7) /* answers only active tasks */
 #define PTOP_CAP_CTXSW		(1U << 8) /* nvcsw/nivcsw */
+#define PTOP_CAP_EXIT_TAIL	(1U << 9) /* exit paths after the exit
+					   * record reach no row (lib/verdict.h) */
 
 /* struct ptop_sample.flags */
 #define PTOP_SAMPLE_INCREMENTAL	(1U << 0) /* absent tasks kept their values */

@@ -418,9 +418,10 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 				 strerror(-ret));
 		return ret;
 	}
-	/* walk order is not (tid, start) order */
-	qsort(pp->seen[pp->cur].v, pp->seen[pp->cur].n,
-	      sizeof(*pp->seen[pp->cur].v), seen_cmp);
+	/* walk order is not (tid, start) order; an empty walk has no array */
+	if (pp->seen[pp->cur].n > 1)
+		qsort(pp->seen[pp->cur].v, pp->seen[pp->cur].n,
+		      sizeof(*pp->seen[pp->cur].v), seen_cmp);
 	return 0;
 }
 

@@ -205,7 +205,9 @@ static int tn_process_events(struct tn_priv *p)
 struct tn_scan {
 	struct tn_priv *p;
 	struct ptop_tsacct_group *g;
-	int get;		/* query taskstats (not at open) */
+	int get;		/* query taskstats */
+	int at_open;		/* the open's scan: x* of older groups */
+	uint64_t ticks_u, ticks_s;	/* the group's live threads, stat */
 };
 
 /*
@@ -249,6 +251,8 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 				      ps.state, ps.comm, &t);
 	if (ret || !t || !sc->get)
 		return ret;
+	sc->ticks_u += ps.utime;
+	sc->ticks_s += ps.stime;
 	ret = ptop_tsnl_get_pid(&p->ts, tid, &st);
 	if (ret == -ESRCH || ret == -ENOENT)
 		return 0;	/* died meanwhile: its exit record follows */
@@ -279,15 +283,24 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 				     ps.rss_pages * p->pfs.page_kb, &sc->g);
 	if (ret)
 		return ret;
+	sc->ticks_u = 0;
+	sc->ticks_s = 0;
 	ret = ptop_pfs_for_each_thread(&p->pfs, dfd, tn_scan_thread, sc);
+	/* the kernel's group sums have the threads that died before open */
+	if (!ret && sc->at_open)
+		ptop_tsacct_x_base(sc->g,
+			ptop_pfs_ticks_ns(&p->pfs, ps.utime > sc->ticks_u ?
+					  ps.utime - sc->ticks_u : 0),
+			ptop_pfs_ticks_ns(&p->pfs, ps.stime > sc->ticks_s ?
+					  ps.stime - sc->ticks_s : 0));
 	ptop_tsacct_scan_group_end(&p->acct, sc->g);
 	sc->g = NULL;
 	return ret == -ENOENT ? 0 : ret;
 }
 
-static int tn_scan(struct tn_priv *p, int get)
+static int tn_scan(struct tn_priv *p, int get, int at_open)
 {
-	struct tn_scan sc = { .p = p, .get = get };
+	struct tn_scan sc = { .p = p, .get = get, .at_open = at_open };
 	int ret;
 
 	p->nhot = 0;
@@ -433,7 +446,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	p->acct.out = &scratch;
 	p->acct.gen = 1;
 	/* with counters: the first read then knows which threads moved */
-	ret = tn_scan(p, 1);
+	ret = tn_scan(p, 1, 1);
 	ptop_sample_free(&scratch);
 	p->acct.out = NULL;
 	if (ret) {
@@ -443,7 +456,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 
 	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_C_COMPLETE |
-		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW;
+		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW | PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
 		src->caps |= PTOP_CAP_NS | PTOP_CAP_RDELAY;
 	/* 1%; without ns runtimes each counter is tick-sampled as well */
@@ -476,7 +489,7 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	/* dead tasks first (forks come before their exits), then the walk */
 	ret = tn_process_events(p);
 	if (!ret)
-		ret = tn_scan(p, 1);
+		ret = tn_scan(p, 1, 0);
 	if (!ret)
 		ret = tn_window(src, out);
 	/* tasks that died during the walk or the window: closed here too */

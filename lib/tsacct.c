@@ -452,6 +452,14 @@ int ptop_tsacct_scan_group(struct ptop_tsacct *a, uint32_t tgid,
 	return 0;
 }
 
+void ptop_tsacct_x_base(group_t *g, uint64_t user_ns, uint64_t sys_ns)
+{
+	if (g->dead || g->xu || g->xs)
+		return;
+	g->xu = user_ns;
+	g->xs = sys_ns;
+}
+
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a, group_t *g)
 {
 	/* no thread to close it: drop the group nobody saw alive */

@@ -133,6 +133,13 @@ static inline uint64_t ptop_tsacct_thread_own(const struct ptop_tsacct_thread *t
 {
 	return t->split.user_ns + t->split.sys_ns;
 }
+/*
+ * At open, for a group that was running before: the time of its threads
+ * that died before (the kernel's group sums minus its live threads), so
+ * that its cumulative time is whole. x* deltas are unchanged by it.
+ */
+void ptop_tsacct_x_base(struct ptop_tsacct_group *g, uint64_t user_ns,
+			uint64_t sys_ns);
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 				struct ptop_tsacct_group *g);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);

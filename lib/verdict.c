@@ -26,11 +26,17 @@ void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
 	uint64_t acc = ptop_interval_accounted_ns(iv);
 	uint64_t quiet = iv->idle_ns + iv->steal_ns + iv->irq_ns;
 	uint64_t busy = cap > quiet ? cap - quiet : 0;
-	uint64_t off_abs;
+	uint64_t off_abs, tail_max;
 
 	memset(v, 0, sizeof(*v));
 	v->off_ns = acc >= cap ? (int64_t)(acc - cap) : -(int64_t)(cap - acc);
 	off_abs = acc >= cap ? acc - cap : cap - acc;
+	v->ntask_exits = iv->ntask_exits;
+	if ((iv->caps & PTOP_CAP_EXIT_TAIL) && acc < cap) {
+		tail_max = PTOP_EXIT_PATH_MAX_NS * iv->ntask_exits;
+		v->exit_paths_ns = off_abs < tail_max ? off_abs : tail_max;
+		off_abs -= v->exit_paths_ns;
+	}
 	v->tol_ns = tolerance_ns(iv, cap);
 	v->window_ns = prev_window_ns > cur_window_ns ? prev_window_ns :
 			cur_window_ns;
@@ -50,6 +56,8 @@ void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
 		v->why |= PTOP_WHY_UNFOLDED;
 	if (v->skew_ns > v->tol_ns)
 		v->why |= PTOP_WHY_SLOW;
+	if (v->exit_paths_ns > v->tol_ns)
+		v->why |= PTOP_WHY_EXIT_PATHS;
 	if (off_abs > v->tol_ns || !iv->interval_ns)
 		v->why |= PTOP_WHY_OFF;
 	v->exact = !v->why;
@@ -83,11 +91,18 @@ int ptop_verdict_reason(const struct ptop_interval *iv, unsigned int bit,
 	case PTOP_WHY_SLOW:
 		return snprintf(buf, len, "slow snapshot %.1f ms",
 				v->window_ns / 1e6);
+	case PTOP_WHY_EXIT_PATHS:
+		return snprintf(buf, len,
+				"exit paths %.2f%% (%u exit%s, not attributable on this kernel)",
+				ptop_interval_pct(iv, v->exit_paths_ns),
+				v->ntask_exits, v->ntask_exits == 1 ? "" : "s");
 	case PTOP_WHY_OFF:
 		if (!iv->interval_ns)
 			return snprintf(buf, len, "no interval");
+		/* what is left once the exit paths have their part */
 		return snprintf(buf, len, "off %+.2f%%",
-				(double)v->off_ns * 100.0 / iv->interval_ns);
+				(double)(v->off_ns + (int64_t)v->exit_paths_ns) *
+				100.0 / iv->interval_ns);
 	}
 	return snprintf(buf, len, "%s", "");
 }

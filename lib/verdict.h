@@ -21,6 +21,9 @@
  * can move the rows by up to busy x (w_prev + w_cur) / 2, busy being the
  * CPUs the tasks kept busy (capacity - idle, per interval); more than the
  * tolerance is a slow snapshot.
+ *
+ * Parts: rows + idle + kept-apart parts + exit_paths_ns = ncpu x interval
+ * when only exit paths are missing; "off" is judged on what is left.
  */
 #ifndef PTOP_VERDICT_H
 #define PTOP_VERDICT_H
@@ -35,8 +38,19 @@
 #define PTOP_WHY_CLAMPED	(1U << 2) /* "clamped 0.32%" */
 #define PTOP_WHY_UNFOLDED	(1U << 3) /* "unfolded 0.10%" */
 #define PTOP_WHY_SLOW		(1U << 4) /* "slow snapshot 310 ms" */
-#define PTOP_WHY_OFF		(1U << 5) /* "off -3.20%" */
-#define PTOP_WHY__COUNT		6
+#define PTOP_WHY_EXIT_PATHS	(1U << 5) /* "exit paths 3.00% (64 exits, ...)" */
+#define PTOP_WHY_OFF		(1U << 6) /* "off -3.20%" */
+#define PTOP_WHY__COUNT		7
+
+/*
+ * On a source whose exit records come before the rest of a task's exit
+ * path (PTOP_CAP_EXIT_TAIL: the stock kernel's taskstats), that rest is in
+ * no row: it is measured as what the ns idle/busy counters say is missing
+ * in an interval with exits, up to this much per exit (more than any
+ * exit path: the rest is "off"), and shown as a part of its own. It counts
+ * against the tolerance like any error.
+ */
+#define PTOP_EXIT_PATH_MAX_NS	5000000ULL
 
 struct ptop_verdict {
 	bool exact;		/* why == 0 */
@@ -46,6 +60,8 @@ struct ptop_verdict {
 	uint64_t window_ns;	/* the wider of the two snapshots' windows */
 	uint64_t skew_ns;	/* what the windows can move the rows by */
 	unsigned int nlost;	/* exits whose final counters were lost */
+	uint64_t exit_paths_ns;	/* the part no row can get (see above) */
+	unsigned int ntask_exits; /* tasks (threads) that died */
 };
 
 struct ptop_interval;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <sys/capability.h>
@@ -83,7 +84,8 @@ static void usage(FILE *f)
 "      --format=FMT       batch output: %s\n"
 "      --top=N            batch: the first N rows in sort order (openmetrics:\n"
 "                         default 10, the rest summed as \"other\")\n"
-"  -c, --config=FILE      read (and save to) FILE instead of the default\n"
+"  -c, --config=FILE      read (and save to) FILE alone instead of /etc/ptoprc,\n"
+"                         $XDG_CONFIG_DIRS/ptop/ptoprc and, over them,\n"
 "                         $XDG_CONFIG_HOME/ptop/ptoprc (~/.config/ptop/ptoprc)\n"
 "      --no-config        ignore the config file (built-in defaults)\n"
 "      --drop-capabilities=off|basic|strict\n"
@@ -173,6 +175,30 @@ static void list_columns(void)
 		       ptop_cols[i].help);
 }
 
+/* ptop's version and, when the module is loaded, its version and kernel */
+static void print_version(void)
+{
+	char line[256], ver[64] = "", kern[128] = "";
+	FILE *f = fopen("/proc/ptop_taskstats_state", "r");
+	struct utsname u;
+
+	printf("ptop %s\n", PTOP_VERSION);
+	if (!f) {
+		printf("module ptop_taskstats: not loaded\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "version %63s", ver) == 1)
+			continue;
+		sscanf(line, "built_for %127s", kern);
+	}
+	fclose(f);
+	if (uname(&u))
+		u.release[0] = '\0';
+	printf("module ptop_taskstats %s, built for kernel %s (running %s)\n",
+	       ver[0] ? ver : "?", kern[0] ? kern : "?", u.release);
+}
+
 static void list_formats(void)
 {
 	const struct ui_encoder *const *l;
@@ -209,6 +235,7 @@ struct ptop_opts {
 	bool batch, tree, no_config, delay_set, events;
 	enum ptop_caps_mode drop_caps;
 	char cfg_path[4096];	/* the file loaded (and saved by 's'); "" none */
+	char warn[512];		/* shown by the view, printed by batch */
 };
 
 /* One line, exit status 2. */
@@ -342,7 +369,7 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("ptop %s\n", PTOP_VERSION);
+			print_version();
 			return 0;
 		default:
 			return bad_option(opt, argv);
@@ -354,30 +381,82 @@ static int parse_options(int argc, char **argv, struct ptop_opts *o,
 	return -1;
 }
 
-/* The config file under the options: 0, or 2 for a broken file. */
-static int load_config(struct ptop_opts *o, struct cfg *rc)
+/* "; "-separated, as much as fits: the view shows it, batch prints it */
+static void add_note(char *note, size_t len, const char *what)
 {
-	static char err[4400];
+	size_t used = strlen(note);
+
+	/* cut when full: the first warnings matter most */
+	if (used + 2 < len &&
+	    snprintf(note + used, len - used, "%s%s", used ? "; " : "", what) < 0)
+		note[used] = '\0';
+}
+
+/*
+ * One layer of the configuration over *rc: 0 (also when the file does not
+ * exist, or is not readable and was not asked for by -c), or 2 for a
+ * broken file (said on stderr). Warnings (a newer ptop's keys, a skipped
+ * file) go to o->warn: curses would hide stderr.
+ */
+static int load_layer(struct ptop_opts *o, const char *path, struct cfg *rc,
+		      bool asked, bool *unreadable)
+{
+	static char err[4400], warn[2048];
+	char one[600];
+	const char *l, *nl;
 	int ret;
 
-	cfg_defaults(rc);
-	if (o->no_config)
+	warn[0] = '\0';
+	ret = cfg_load_warn(path, rc, err, sizeof(err), warn, sizeof(warn));
+	for (l = warn; (nl = strchr(l, '\n')); l = nl + 1) {
+		snprintf(one, sizeof(one), "warning: %.*s", (int)(nl - l), l);
+		add_note(o->warn, sizeof(o->warn), one);
+	}
+	if (ret == -EACCES && !asked) {
+		/* e.g. sudo -u with $HOME still the caller's: skipped */
+		snprintf(one, sizeof(one), "%.400s (skipped)", err);
+		add_note(o->warn, sizeof(o->warn), one);
+		*unreadable = true;
 		return 0;
-	if (o->cfg_file)
-		snprintf(o->cfg_path, sizeof(o->cfg_path), "%s", o->cfg_file);
-	else if (cfg_default_path(o->cfg_path, sizeof(o->cfg_path)))
-		o->cfg_path[0] = '\0';
-	ret = o->cfg_path[0] ? cfg_load(o->cfg_path, rc, err, sizeof(err))
-			     : -ENOENT;
-	if (ret == -EACCES && !o->cfg_file) {
-		/* e.g. sudo -u with $HOME still the caller's: defaults */
-		fprintf(stderr, "ptop: %s (using defaults)\n", err);
-		o->cfg_path[0] = '\0';
-	} else if (ret && ret != -ENOENT) {
+	}
+	if (ret && ret != -ENOENT) {
 		/* never overwritten: the user fixes it */
 		fprintf(stderr, "ptop: %s\n", err);
 		return 2;
 	}
+	return 0;
+}
+
+/*
+ * The configuration under the options: the system-wide files, then the
+ * user's (config/cfg.h); -c FILE is that file alone. 0, or 2 for a broken
+ * file.
+ */
+static int load_config(struct ptop_opts *o, struct cfg *rc)
+{
+	static char sys[8][CFG_PATH_MAX];
+	bool unreadable = false;
+	int i, n;
+
+	cfg_defaults(rc);
+	if (o->no_config)
+		return 0;
+	if (o->cfg_file) {
+		snprintf(o->cfg_path, sizeof(o->cfg_path), "%s", o->cfg_file);
+		return load_layer(o, o->cfg_path, rc, true, &unreadable);
+	}
+	n = cfg_system_paths(sys, 8);
+	for (i = 0; i < n; i++)
+		if (load_layer(o, sys[i], rc, false, &unreadable))
+			return 2;
+	if (cfg_default_path(o->cfg_path, sizeof(o->cfg_path)))
+		o->cfg_path[0] = '\0';
+	unreadable = false;
+	if (o->cfg_path[0] &&
+	    load_layer(o, o->cfg_path, rc, false, &unreadable))
+		return 2;
+	if (unreadable)
+		o->cfg_path[0] = '\0';	/* and 's' does not save */
 	return 0;
 }
 
@@ -401,12 +480,21 @@ static int resolve_columns(struct ui_app *app, struct ptop_opts *o,
 		memcpy(app->cols, rc->cols, rc->ncols * sizeof(app->cols[0]));
 		n = rc->ncols;
 	} else {
-		if (!o->cols)
+		/* the view's own defaults fit 80 columns; batch keeps its set */
+		bool view = !o->batch && isatty(STDOUT_FILENO);
+
+		app->cols_default = !o->cols;
+		if (!o->cols && view)
+			o->cols = app->threads ? ptop_cols_default_view_threads :
+						 ptop_cols_default_view;
+		else if (!o->cols)
 			o->cols = app->threads ? ptop_cols_default_threads :
 						 ptop_cols_default;
 		n = ptop_col_parse_list(o->cols, app->cols, PTOP_COL__COUNT * 2,
 					bad, sizeof(bad));
 	}
+	if (n == -EEXIST)
+		return usage_error("column '%s' listed twice", bad);
 	if (n < 0)
 		return usage_error("unknown column '%s' (see --list-columns)", bad);
 	app->ncols = n;
@@ -441,6 +529,11 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 		fprintf(stderr, "ptop: no usable source: %s\n", app->err);
 		return ret == -EINVAL ? 2 : 1;
 	}
+	/* auto passed over the better sources: say why (batch: on stderr) */
+	if (app->err[0] && (o->batch || !isatty(STDOUT_FILENO)))
+		fprintf(stderr, "ptop: using source %s: %s\n",
+			app->src->ops->name, app->err);
+	app->err[0] = '\0';
 	app->view.source = app->src->ops->name;
 	app->auto_source = !strcmp(o->source, "auto");
 	ptop_snapper_init(&app->snap, app->src);
@@ -476,6 +569,9 @@ static int run(struct ui_app *app, const struct ptop_opts *o, struct cfg *rc)
 
 	/* a closed pipe is an ordinary end of output: see EPIPE, exit 0 */
 	signal(SIGPIPE, SIG_IGN);
+	snprintf(app->warn, sizeof(app->warn), "%s", o->warn);
+	if ((o->batch || !isatty(STDOUT_FILENO)) && app->warn[0])
+		fprintf(stderr, "ptop: %s\n", app->warn);
 	if (o->batch || !isatty(STDOUT_FILENO))
 		status = ui_batch_run(app, stdout);
 	else

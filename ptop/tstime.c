@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/caps.h"
 #include "tstime.h"
 
 enum {
@@ -229,6 +230,29 @@ static void report(FILE *f, const struct tstime_opts *o,
 }
 
 /*
+ * Least privilege (lib/caps.h): once the source is open, tstime keeps only
+ * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
+ * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set.
+ * The bounding set stays: the command gets what the user has (as root,
+ * exec gives it every capability again).
+ */
+static int drop_caps(const struct tstime_src *src)
+{
+	unsigned int needs = 0;
+	char err[256];
+
+	if (src->kind == TSTIME_SRC_TASKSTATS)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	if (src->keep_delayacct)
+		needs |= PTOP_CAPS_DELAYACCT;
+	if (ptop_caps_drop(PTOP_CAPS_STRICT, needs, false, err, sizeof(err))) {
+		fprintf(stderr, "tstime: %s\n", err);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
  * One run of the command, measured: the source opened (and left open for
  * the report: res->comms points into it), the command started and waited
  * for. 0, or -errno with the message printed.
@@ -255,6 +279,9 @@ static int measure(const struct tstime_opts *o, struct tstime_run *run,
 			tstime_src_name(src), strerror(-ret));
 		goto err_src;
 	}
+	ret = drop_caps(src);
+	if (ret)
+		goto err_src;
 	ret = tstime_run_start(run);
 	if (ret) {
 		fprintf(stderr, "tstime: cannot start %s: %s\n", run->argv[0],

@@ -37,7 +37,7 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 	s->ts_open = 1;
 	ret = ptop_tsnl_probe_precise(&s->ts);
 	if (ret == -EPERM || ret == -EACCES) {
-		snprintf(err, errlen, "taskstats needs CAP_NET_ADMIN (run as root)");
+		snprintf(err, errlen, "taskstats needs CAP_NET_ADMIN: give tstime the file capability (setcap cap_net_admin+ep, or make install-setcap), or run as root");
 		return -EPERM;
 	}
 	if (ret < 0) {

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "view.h"
 #include "emit.h"
 
 /*
@@ -73,25 +74,13 @@ int ui_app_step(struct ui_app *app)
 	return 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns)
 {
 	uint64_t step = (uint64_t)(app->delay_s * 1e9);
 	struct timespec ts;
 
-	if (!*deadline_ns)
-		*deadline_ns = now_ns();
-	*deadline_ns += step;
-	/* fell behind (suspended, slow terminal): restart from now */
-	if (*deadline_ns < now_ns())
-		*deadline_ns = now_ns() + step;
+	/* the one schedule (ui/view.c): behind, it restarts from now */
+	ui_sched_next(deadline_ns, step, ui_now_ns());
 	ts.tv_sec = *deadline_ns / 1000000000ULL;
 	ts.tv_nsec = *deadline_ns % 1000000000ULL;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)

@@ -19,6 +19,7 @@ struct ui_app {
 	struct ui_view_opts view;
 	int cols[PTOP_COL__COUNT * 2];
 	int ncols;
+	bool cols_default;	/* not chosen: the view hides what cannot be filled */
 	uint32_t pids[256];
 	double delay_s;		/* seconds between snapshots */
 	long count;		/* intervals to show; <= 0: forever */
@@ -26,6 +27,7 @@ struct ui_app {
 	bool rt_sampling;	/* snapshot windows at SCHED_FIFO (root) */
 	bool auto_source;	/* --source=auto: fall back when the module goes */
 	char err[512];
+	char warn[512];	/* shown by the view (the terminal is curses') */
 	char notice[512];	/* a source switch to tell the user; "" if none */
 };
 

@@ -30,14 +30,28 @@ size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv)
 	return k;
 }
 
+time_t ui_wall_time(uint64_t mono_ns)
+{
+	struct timespec rt, mono;
+	int64_t wall_ns;
+
+	/* in ns, then seconds: stable from one call to the next */
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	wall_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec -
+		  ((int64_t)mono.tv_sec * 1000000000LL + mono.tv_nsec -
+		   (int64_t)mono_ns);
+	return (time_t)(wall_ns / 1000000000LL);
+}
+
 void ui_headline(const struct ptop_interval *iv, const char *source,
 		 char *buf, size_t len)
 {
 	char when[32], verdict[256];
-	time_t now = time(NULL);
+	time_t at = ui_wall_time(iv->time_ns);
 	struct tm tm;
 
-	localtime_r(&now, &tm);
+	localtime_r(&at, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	ptop_verdict_str(iv, verdict, sizeof(verdict));
 	snprintf(buf, len,
@@ -49,7 +63,7 @@ void ui_headline(const struct ptop_interval *iv, const char *source,
 
 void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 {
-	char steal[16], irq[16];
+	char steal[16], irq[16], tail[16];
 
 	/* a system part the kernel already charged to tasks is not added */
 	if (iv->sys_apart & PTOP_SYS_STEAL_APART)
@@ -62,11 +76,17 @@ void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 			 ptop_interval_pct(iv, iv->irq_ns));
 	else
 		snprintf(irq, sizeof(irq), "in-tasks");
+	/* the stock kernel's exit paths: a part no row can get */
+	if (iv->caps & PTOP_CAP_EXIT_TAIL)
+		snprintf(tail, sizeof(tail), "%.2f%%",
+			 ptop_interval_pct(iv, iv->verdict.exit_paths_ns));
+	else
+		snprintf(tail, sizeof(tail), "in-tasks");
 	snprintf(buf, len,
-		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  snapshot %.1f ms",
+		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  exit paths %s  snapshot %.1f ms",
 		 ptop_interval_pct(iv, iv->idle_ns),
 		 ptop_interval_pct(iv, iv->iowait_ns), steal, irq, iv->nexited,
 		 ptop_interval_pct(iv, iv->clamped_ns),
-		 ptop_interval_pct(iv, iv->unfolded_ns),
+		 ptop_interval_pct(iv, iv->unfolded_ns), tail,
 		 iv->verdict.window_ns / 1e6);
 }

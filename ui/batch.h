@@ -8,6 +8,7 @@
 #define UI_BATCH_H
 
 #include <stdio.h>
+#include <time.h>
 #include "lib/col.h"
 
 struct ui_encoder;
@@ -27,6 +28,12 @@ struct ui_view_opts {
 
 /* Keep only the rows -p asked for, then sort; returns the rows kept. */
 size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv);
+
+/*
+ * The wall-clock time of a CLOCK_MONOTONIC instant (the snapshot's): the
+ * headline shows when the interval ended, not when it was drawn.
+ */
+time_t ui_wall_time(uint64_t mono_ns);
 
 /* The interval's one-line headline: accounted X% of Y%, exact/inexact. */
 void ui_headline(const struct ptop_interval *iv, const char *source,

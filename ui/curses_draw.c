@@ -1,57 +1,148 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drawing: headline, system line, status, column header, rows, the V:V:S
- * sum row; the help screen and the column chooser. Every line is built in
- * a buffer first and clipped to the screen, so any terminal size works.
+ * Drawing: the header meters (or the one-line headline), the status
+ * line, the column header, rows, the V:V:S sum row; the help screen, the
+ * menus and the setup screen. Every line is built in a buffer first and
+ * clipped to the screen, so any terminal size works.
  */
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "cmdline.h"
+#include "lib/verdict.h"
 #include "curses_view.h"
 
 #define LINE_MAX_LEN 4096
-#define TREE_MAX_INDENT 32
 
-static const char *const help_keys[] = {
-	"Keys",
-	"  q            quit",
-	"  h ?          this help (up/down/PgUp/PgDn scroll, any other key leaves)",
-	"  Up Down      select a row",
-	"  PgUp PgDn    a page up / down",
-	"  Home End     first / last row",
-	"  Left Right   scroll the columns sideways",
-	"  < >          sort by the previous / next shown column",
-	"  r            reverse the sort order",
-	"  t            tree view on / off (children under their parent)",
-	"  H            threads / processes (from the next interval on)",
-	"  /            filter: show rows whose COMMAND or USER contains the text",
-	"               (Enter applies, an empty text clears, Esc cancels)",
-	"  c            choose columns: Space shows/hides, - + move, Enter done",
-	"  d            change the delay between updates (seconds)",
-	"  p            pause / resume the updates",
-	"  k            send SIGTERM to the selected task (asks first)",
-	"  F            follow the selected pid across updates",
-	"  s            save columns, sort, delay, tree, threads to the config file",
-	"  Ctrl-L       redraw the screen",
+/* colour pairs */
+enum {
+	CP_HEADER = 1, CP_SELECT, CP_MSG, CP_LABEL, CP_TAG,
+	CP_CAT0,	/* + enum ui_cat */
+	CP_MEM_USED = CP_CAT0 + UI_CAT__COUNT, CP_MEM_BUF, CP_MEM_CACHE,
+	CP_CPU_IRQ,
+};
+
+static bool mono;
+
+void cv_colors_init(int scheme)
+{
+	const char *nc = getenv("NO_COLOR");
+	static const short cat_fg[UI_CAT__COUNT] = {
+		[UI_CAT_USER] = COLOR_GREEN, [UI_CAT_SYS] = COLOR_RED,
+		[UI_CAT_STEAL] = COLOR_CYAN, [UI_CAT_CDEAD] = COLOR_MAGENTA,
+		[UI_CAT_XDEAD] = COLOR_BLUE, [UI_CAT_IRQ] = COLOR_YELLOW,
+		[UI_CAT_UNACC] = COLOR_WHITE, [UI_CAT_IDLE] = -1,
+	};
+	int i;
+
+	/* https://no-color.org: set and not empty means no colour */
+	mono = scheme == CFG_COLORS_MONO || (nc && nc[0]) || !has_colors();
+	if (mono || !has_colors())
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(CP_HEADER, COLOR_BLACK, COLOR_GREEN);
+	init_pair(CP_SELECT, COLOR_BLACK, COLOR_CYAN);
+	init_pair(CP_MSG, COLOR_YELLOW, -1);
+	init_pair(CP_LABEL, COLOR_CYAN, -1);
+	init_pair(CP_TAG, COLOR_YELLOW, -1);
+	for (i = 0; i < UI_CAT__COUNT; i++)
+		init_pair(CP_CAT0 + i, cat_fg[i], -1);
+	init_pair(CP_CAT0 + UI_CAT_UNACC, COLOR_WHITE, COLOR_RED);
+	init_pair(CP_MEM_USED, COLOR_GREEN, -1);
+	init_pair(CP_MEM_BUF, COLOR_BLUE, -1);
+	init_pair(CP_MEM_CACHE, COLOR_YELLOW, -1);
+	init_pair(CP_CPU_IRQ, COLOR_YELLOW, -1);
+}
+
+static attr_t pair(int p, attr_t mono_attr)
+{
+	return mono ? mono_attr : COLOR_PAIR(p);
+}
+
+static attr_t attr_header(void)
+{
+	return pair(CP_HEADER, A_REVERSE);
+}
+
+static attr_t attr_select(void)
+{
+	return mono ? A_REVERSE | A_BOLD : COLOR_PAIR(CP_SELECT) | A_BOLD;
+}
+
+static attr_t attr_msg(void)
+{
+	return pair(CP_MSG, 0) | A_BOLD;
+}
+
+/* --- help ------------------------------------------------------------------ */
+
+static const char *const help_head[] = {
+	"Keys (htop's where htop has them)",
+};
+
+static const char *const help_tail[] = {
 	"",
-	"Rows plus idle and the system parts add up to ncpu x 100%: the headline",
-	"says how much was accounted for and whether the interval was exact.",
-	"A column the source cannot fill shows '-'.",
+	"In a prompt: Left/Right, Home/End, Ctrl-A/E, Ctrl-K (to the end), Ctrl-U,",
+	"  Ctrl-W, Up/Down (this prompt's history), Enter, Esc. The mouse: a click on",
+	"  a column's title sorts by it (again: reversed), on a row selects it; the",
+	"  wheel scrolls.",
+	"",
+	"Meters: one bar per CPU (or group of CPUs) from the kernel's per-CPU",
+	"  counters: user (green) sys (red) irq+steal (yellow) idle; and the 'All'",
+	"  bar, the interval as ptop accounts it, exactly ncpu x 100% wide:",
+	"  user (green)  sys (red)  steal (cyan)  c* dead descendants (magenta)",
+	"  x* dead threads (blue)  irq kept apart (yellow)  unacc: not accounted",
+	"  for (white on red)  idle (blank); in monochrome | # ~ * + ! ? and blank.",
+	"  Then 'accounted X% of Y%', exact or inexact (the reasons of an inexact",
+	"  interval are on the top line).",
+	"",
+	"Rows plus idle and the system parts add up to ncpu x 100%. Dimmed rows",
+	"  are tasks that died in the interval: their time is already in their",
+	"  ancestor's c*, so they are in no sum. A collapsed branch (+) shows the",
+	"  sums of everything under it. The tree's dashed link marks an orphan,",
+	"  shown under the ancestor it came from. The default columns hide what",
+	"  the source cannot fill; a chosen column shows '-' there.",
 	"",
 	"Columns (name, unit, meaning)",
 };
 
-#define N_HELP_KEYS ((int)(sizeof(help_keys) / sizeof(help_keys[0])))
+#define N_HEAD ((int)(sizeof(help_head) / sizeof(help_head[0])))
+#define N_TAIL ((int)(sizeof(help_tail) / sizeof(help_tail[0])))
 
 int cv_help_line(int i, char *buf, size_t len)
 {
+	int nb = 0;
+	size_t b;
+
+	for (b = 0; b < cv_nbindings; b++)
+		nb += cv_bindings[b].help != NULL;
 	if (i < 0)
 		return -1;
-	if (i < N_HELP_KEYS) {
-		snprintf(buf, len, "%s", help_keys[i]);
+	if (i < N_HEAD) {
+		snprintf(buf, len, "%s", help_head[i]);
 		return 0;
 	}
-	i -= N_HELP_KEYS;
+	i -= N_HEAD;
+	if (i < nb) {
+		for (b = 0; b < cv_nbindings; b++) {
+			if (!cv_bindings[b].help)
+				continue;
+			if (!i--)
+				break;
+		}
+		snprintf(buf, len, "  %-18s %s", cv_bindings[b].keynames,
+			 cv_bindings[b].help);
+		return 0;
+	}
+	i -= nb;
+	if (i < N_TAIL) {
+		snprintf(buf, len, "%s", help_tail[i]);
+		return 0;
+	}
+	i -= N_TAIL;
 	if (i >= PTOP_COL__COUNT)
 		return -1;
 	snprintf(buf, len, "  %-8s %-6s %s", ptop_cols[i].name,
@@ -59,7 +150,9 @@ int cv_help_line(int i, char *buf, size_t len)
 	return 0;
 }
 
-/* One screen line from s (skipping off characters), clipped, cleared. */
+/* --- lines ------------------------------------------------------------------ */
+
+/* One screen line from s (skipping off bytes), clipped, cleared. */
 static void put(int y, const char *s, int off, attr_t attr)
 {
 	int w = COLS;
@@ -76,7 +169,7 @@ static void put(int y, const char *s, int off, attr_t attr)
 	if (w > 0)
 		addnstr(s, w);
 	clrtoeol();
-	if (attr) {
+	if (attr & (A_REVERSE | A_COLOR)) {
 		/* fill the rest of a highlighted line */
 		int x = getcurx(stdscr);
 
@@ -84,21 +177,6 @@ static void put(int y, const char *s, int off, attr_t attr)
 			addch(' ');
 	}
 	attrset(A_NORMAL);
-}
-
-static attr_t attr_header(void)
-{
-	return has_colors() ? COLOR_PAIR(1) : A_REVERSE;
-}
-
-static attr_t attr_select(void)
-{
-	return has_colors() ? COLOR_PAIR(2) | A_BOLD : A_REVERSE | A_BOLD;
-}
-
-static attr_t attr_msg(void)
-{
-	return has_colors() ? COLOR_PAIR(3) | A_BOLD : A_BOLD;
 }
 
 static size_t cell(char *line, size_t pos, const struct ptop_col *c,
@@ -119,30 +197,44 @@ static size_t cell(char *line, size_t pos, const struct ptop_col *c,
 	return pos < LINE_MAX_LEN ? pos : LINE_MAX_LEN - 1;
 }
 
+/* Where each shown column starts in the header line (for the mouse). */
+static int col_start[CV_MAX_DCOLS + 1];
+
+int cv_col_at(const struct cv *cv, int x)
+{
+	int i;
+
+	for (i = 0; i < cv->ndcols; i++)
+		if (x >= col_start[i] && x < col_start[i + 1])
+			return cv->dcols[i];
+	return -1;
+}
+
 /* The header; [*sort_from, *sort_to) is the sort column's title. */
-static void header_line(const struct ui_app *app, char *line,
-			size_t *sort_from, size_t *sort_to)
+static void header_line(const struct cv *cv, char *line, size_t *sort_from,
+			size_t *sort_to)
 {
 	size_t pos = 0, start;
 	int i;
 
 	line[0] = '\0';
 	*sort_from = *sort_to = 0;
-	for (i = 0; i < app->ncols; i++) {
-		const struct ptop_col *c = &ptop_cols[app->cols[i]];
+	for (i = 0; i < cv->ndcols; i++) {
+		const struct ptop_col *c = &ptop_cols[cv->dcols[i]];
 
 		start = pos;
-		pos = cell(line, pos, c, c->title, i == app->ncols - 1);
-		if (app->cols[i] == app->view.sort_id && !*sort_to) {
+		col_start[i] = (int)start;
+		pos = cell(line, pos, c, c->title, i == cv->ndcols - 1);
+		if (cv->dcols[i] == cv->app->view.sort_id && !*sort_to) {
 			/* just the title, without the padding */
 			size_t t = strlen(c->title);
-
-			size_t end = i == app->ncols - 1 ? pos : pos - 1;
+			size_t end = i == cv->ndcols - 1 ? pos : pos - 1;
 
 			*sort_from = c->left ? start : end - t;
 			*sort_to = *sort_from + t;
 		}
 	}
+	col_start[i] = i == cv->ndcols ? LINE_MAX_LEN : (int)pos;
 }
 
 /* Mark the sort column's title in the header line y. */
@@ -157,43 +249,71 @@ static void mark_sort(int y, size_t from, size_t to, int off)
 	if (b > COLS)
 		b = COLS;
 	mvchgat(y, (int)a, (int)(b - a),
-		A_BOLD | A_UNDERLINE | (has_colors() ? 0 : A_REVERSE),
-		has_colors() ? 1 : 0, NULL);
+		A_BOLD | A_UNDERLINE | (mono ? A_REVERSE : 0),
+		mono ? 0 : CP_HEADER, NULL);
 }
 
-static void row_line(const struct cv *cv, const struct ptop_row *r,
-		     bool is_sum, char *line)
+static void exit_text(int code, char *buf, size_t len)
+{
+	if (code < 0)
+		buf[0] = '\0';
+	else if (code & 0x7f)
+		snprintf(buf, len, " [signal %d%s]", code & 0x7f,
+			 code & 0x80 ? ", core" : "");
+	else
+		snprintf(buf, len, " [exit %d]", (code >> 8) & 0xff);
+}
+
+static void command_text(const struct cv *cv, const struct ui_vrow *vr,
+			 char *buf, size_t len)
+{
+	char pre[200] = "", cmd[1024], ex[40];
+	const char *name = vr->r.comm;
+
+	if (cv->v.tree)
+		ui_tree_prefix(vr, cv->utf8, pre, sizeof(pre));
+	if (cv->full_cmd && !vr->exited &&
+	    !ui_cmdline_read(cv->app->src->cfg.proc_root, vr->r.pid, cmd,
+			     sizeof(cmd)))
+		name = cmd;
+	exit_text(vr->exited ? vr->exit_code : -1, ex, sizeof(ex));
+	snprintf(buf, len, "%s%s%s%s", pre, name, ex,
+		 vr->collapsed ? "" : "");
+}
+
+static void row_line(const struct cv *cv, const struct ui_vrow *vr,
+		     const struct ptop_row *sum, char *line)
 {
 	const struct ui_app *app = cv->app;
-	char val[128], tmp[200];
-	const char *shown;
+	const struct ptop_row *r = sum ? sum : &vr->r;
+	char val[1400];
 	size_t pos = 0;
-	int i, d;
+	int i;
 
 	line[0] = '\0';
-	for (i = 0; i < app->ncols; i++) {
-		int id = app->cols[i];
+	for (i = 0; i < cv->ndcols; i++) {
+		int id = cv->dcols[i];
 		const struct ptop_col *c = &ptop_cols[id];
 
-		if (is_sum && i == 0)
+		if (sum && i == 0)
 			snprintf(val, sizeof(val), "V:V:S");
-		else if (is_sum && !c->sum)
+		else if (sum && !c->sum)
 			val[0] = '\0';
+		else if (!sum && id == PTOP_COL_COMMAND)
+			command_text(cv, vr, val, sizeof(val));
+		else if (!sum && vr->exited && (id == PTOP_COL_RSS ||
+						id == PTOP_COL_THREADS))
+			snprintf(val, sizeof(val), "-");
 		else
 			ptop_col_format(c, r, &app->iv, val, sizeof(val));
-		shown = val;
-		if (cv->tree && !is_sum && id == PTOP_COL_COMMAND && r->depth) {
-			d = r->depth < TREE_MAX_INDENT ? r->depth : TREE_MAX_INDENT;
-			snprintf(tmp, sizeof(tmp), "%*s`- %s", 2 * (d - 1), "", val);
-			shown = tmp;
-		}
-		pos = cell(line, pos, c, shown, i == app->ncols - 1);
+		pos = cell(line, pos, c, val, i == cv->ndcols - 1);
 	}
 }
 
 static void status_line(const struct cv *cv, char *line, size_t len)
 {
 	const struct ui_app *app = cv->app;
+	const struct ui_vrow *r = cv->sel < cv->v.nrows ? &cv->v.rows[cv->sel] : NULL;
 	size_t pos;
 
 	pos = snprintf(line, len, "sort %s%s  %s%s%s",
@@ -201,79 +321,456 @@ static void status_line(const struct cv *cv, char *line, size_t len)
 		       app->view.sort_asc ? " (ascending)" : "",
 		       app->threads ? "threads" : "processes",
 		       cv->threads_pending ? " (next interval)" : "",
-		       cv->tree ? "  tree" : "");
-	if (pos < len && cv->filter[0])
-		pos += snprintf(line + pos, len - pos, "  filter '%s'", cv->filter);
+		       cv->v.tree ? "  tree" : "");
+	if (pos < len && cv->v.filter[0])
+		pos += snprintf(line + pos, len - pos, "  filter%s '%s'",
+				cv->v.filter_regex ? " (regex)" : "", cv->v.filter);
+	if (pos < len && cv->v.by_user) {
+		struct ptop_row u = { .uid = cv->v.uid };
+		char name[64];
+
+		ptop_col_format(&ptop_cols[PTOP_COL_USER], &u, NULL, name,
+				sizeof(name));
+		pos += snprintf(line + pos, len - pos, "  user %s", name);
+	}
+	if (pos < len && cv->v.hide_kthreads)
+		pos += snprintf(line + pos, len - pos, "  no kthreads");
+	if (pos < len && cv->v.tagged.n)
+		pos += snprintf(line + pos, len - pos, "  %zu tagged", cv->v.tagged.n);
 	if (pos < len && cv->follow)
 		pos += snprintf(line + pos, len - pos, "  follow %u", cv->follow_pid);
 	if (pos < len && cv->paused)
 		pos += snprintf(line + pos, len - pos, "  PAUSED");
 	if (pos < len && cv->have_iv)
-		pos += snprintf(line + pos, len - pos, "  %zu rows", cv->nrows);
+		pos += snprintf(line + pos, len - pos, "  %zu rows", cv->v.nrows);
+	if (pos < len && cv->v.show_exited &&
+	    (cv->v.nexited_shown || cv->v.nexited_tiny))
+		pos += snprintf(line + pos, len - pos, " (%zu exited%s%.0zu%s)",
+				cv->v.nexited_shown,
+				cv->v.nexited_tiny ? ", " : "",
+				cv->v.nexited_tiny,
+				cv->v.nexited_tiny ? " at 0.00" : "");
+	if (pos < len && cv->v.tree && r && r->has_kids)
+		pos += snprintf(line + pos, len - pos, "  branch %u: %.2f%%",
+				r->r.pid, ptop_interval_pct(&app->iv, r->subtree_ns));
 	if (pos < len)
-		snprintf(line + pos, len - pos, "  (h: help)");
+		snprintf(line + pos, len - pos, "  (F1: help)");
+}
+
+/* --- meters ------------------------------------------------------------------ */
+
+static const char mono_ch[UI_CAT__COUNT] = {
+	[UI_CAT_USER] = '|', [UI_CAT_SYS] = '#', [UI_CAT_STEAL] = '~',
+	[UI_CAT_CDEAD] = '*', [UI_CAT_XDEAD] = '+', [UI_CAT_IRQ] = '!',
+	[UI_CAT_UNACC] = '?', [UI_CAT_IDLE] = ' ',
+};
+
+/*
+ * A bar "LABEL[||||   text]" at (y, x), w cells in all: the parts' cells
+ * with their attributes and characters, text right-aligned inside.
+ */
+static void draw_bar(int y, int x, int w, const char *label,
+		     const uint64_t *parts, const attr_t *attrs,
+		     const char *chars, int nparts, uint64_t whole,
+		     const char *text)
+{
+	int cells[16], inner, i, j, pos = 0, tl = (int)strlen(text), lw;
+	char bar[LINE_MAX_LEN];
+	attr_t at[LINE_MAX_LEN];
+
+	lw = (int)strlen(label);
+	inner = w - lw - 2;
+	if (y >= LINES || inner < 1 || x + w > COLS || inner >= LINE_MAX_LEN)
+		return;
+	ui_bar_cells(parts, nparts, whole, inner, cells);
+	for (i = 0; i < nparts; i++)
+		for (j = 0; j < cells[i] && pos < inner; j++) {
+			bar[pos] = chars[i];
+			at[pos++] = attrs[i];
+		}
+	for (; pos < inner; pos++) {
+		bar[pos] = ' ';
+		at[pos] = A_NORMAL;
+	}
+	/* the figure over the bar's right end, as htop does */
+	for (i = 0; i < tl && i < inner; i++) {
+		bar[inner - tl + i < 0 ? 0 : inner - tl + i] = text[i];
+		at[inner - tl + i < 0 ? 0 : inner - tl + i] = A_BOLD;
+	}
+	move(y, x);
+	attrset(pair(CP_LABEL, 0) | A_BOLD);
+	addstr(label);
+	attrset(A_BOLD);
+	addch('[');
+	for (i = 0; i < inner; i++) {
+		attrset(at[i]);
+		addch((unsigned char)bar[i]);
+	}
+	attrset(A_BOLD);
+	addch(']');
+	attrset(A_NORMAL);
+}
+
+static void draw_cpu_bar(const struct cv *cv, int y, int x, int w,
+			 unsigned int from, unsigned int to)
+{
+	uint64_t parts[4], whole;
+	attr_t attrs[4] = {
+		pair(CP_CAT0 + UI_CAT_USER, 0), pair(CP_CAT0 + UI_CAT_SYS, 0),
+		pair(CP_CPU_IRQ, 0), A_NORMAL,
+	};
+	char chars[4] = { '|', mono ? '#' : '|', mono ? '!' : '|', ' ' };
+	char label[16], text[16];
+
+	ui_cpu_parts(&cv->sys, from, to, parts, &whole);
+	if (to - from == 1)
+		snprintf(label, sizeof(label), "%3u", from);
+	else
+		snprintf(label, sizeof(label), "%u-%u", from, to - 1);
+	snprintf(text, sizeof(text), "%.1f%%",
+		 whole ? 100.0 * (whole - parts[3]) / whole : 0.0);
+	/* 3 parts: idle is the bar's blank rest */
+	draw_bar(y, x, w, label, parts, attrs, chars, 3, whole, text);
+}
+
+static void draw_mem_bar(const struct cv *cv, int y, int x, int w, bool swap)
+{
+	const struct ui_sysinfo *s = &cv->sys;
+	uint64_t parts[3], whole;
+	attr_t attrs[3] = { pair(CP_MEM_USED, 0), pair(CP_MEM_BUF, 0),
+			    pair(CP_MEM_CACHE, 0) };
+	char chars[3] = { '|', mono ? '#' : '|', mono ? '*' : '|' };
+	char a[16], b[16], text[40];
+
+	if (swap) {
+		whole = s->swap_total_kb;
+		parts[0] = s->swap_total_kb - s->swap_free_kb;
+		parts[1] = parts[2] = 0;
+	} else {
+		uint64_t rest = s->mem_free_kb + s->buffers_kb + s->cached_kb;
+
+		whole = s->mem_total_kb;
+		parts[0] = whole > rest ? whole - rest : 0;
+		parts[1] = s->buffers_kb;
+		parts[2] = s->cached_kb;
+	}
+	ui_fmt_kb(parts[0], a, sizeof(a));
+	ui_fmt_kb(whole, b, sizeof(b));
+	snprintf(text, sizeof(text), "%s/%s", a, b);
+	draw_bar(y, x, w, swap ? "Swp" : "Mem", parts, attrs, chars, 3,
+		 whole ? whole : 1, text);
+}
+
+static void put_at(int y, int x, const char *label, const char *text)
+{
+	if (y >= LINES || x >= COLS)
+		return;
+	move(y, x);
+	attrset(pair(CP_LABEL, 0) | A_BOLD);
+	addnstr(label, COLS - x);
+	attrset(A_BOLD);
+	if (getcurx(stdscr) < COLS - 1)
+		addnstr(text, COLS - 1 - getcurx(stdscr));
+	attrset(A_NORMAL);
+}
+
+/* Meter lines drawn from y = 1; returns the lines used. */
+static int draw_meters(struct cv *cv)
+{
+	const struct ptop_interval *iv = &cv->app->iv;
+	unsigned int ncpu = cv->sys.ncpu, nbars, per, i;
+	int half = COLS / 2, lines, y;
+	uint64_t parts[UI_CAT__COUNT], over, whole;
+	attr_t attrs[UI_CAT__COUNT];
+	char chars[UI_CAT__COUNT], text[400], up[48];
+	unsigned long procs, threads, running;
+	size_t pos;
+
+	/* one bar per CPU, or per group of CPUs: 8 lines at most */
+	per = ncpu > 8 ? (ncpu + 7) / 8 : 1;
+	nbars = ncpu ? (ncpu + per - 1) / per : 0;
+	lines = nbars > 4 ? (int)nbars : 4;
+	for (y = 1; y <= lines; y++)
+		put(y, "", 0, A_NORMAL);
+	for (i = 0; i < nbars; i++)
+		draw_cpu_bar(cv, 1 + i, 0, half - 1, i * per,
+			     (i + 1) * per < ncpu ? (i + 1) * per : ncpu);
+	draw_mem_bar(cv, 1, half, COLS - half - 1, false);
+	draw_mem_bar(cv, 2, half, COLS - half - 1, true);
+	ui_task_counts(iv, &procs, &threads, &running);
+	snprintf(text, sizeof(text), "%lu, %lu thr; %lu running", procs,
+		 threads, running);
+	put_at(3, half, "Tasks: ", cv->have_iv ? text : "-");
+	ui_fmt_uptime(cv->sys.uptime_s, up, sizeof(up));
+	snprintf(text, sizeof(text), "%.2f %.2f %.2f  ", cv->sys.load[0],
+		 cv->sys.load[1], cv->sys.load[2]);
+	put_at(4, half, "Load: ", text);
+	put_at(4, half + 6 + (int)strlen(text), "Up: ", up);
+
+	/* the interval as ptop accounts it: exactly ncpu x 100% wide */
+	y = lines + 1;
+	put(y, "", 0, A_NORMAL);
+	put(y + 1, "", 0, A_NORMAL);
+	if (!cv->have_iv) {
+		put(y, "All  measuring...", 0, A_BOLD);
+		return lines + 2;
+	}
+	whole = ui_meter_split(iv, parts, &over);
+	for (i = 0; i < UI_CAT__COUNT; i++) {
+		attrs[i] = pair(CP_CAT0 + i, i == UI_CAT_UNACC ? A_REVERSE : 0);
+		chars[i] = mono ? mono_ch[i] : i == UI_CAT_UNACC ? '?' : '|';
+	}
+	snprintf(text, sizeof(text), " accounted %.2f%% of %.2f%%  %s",
+		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
+		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
+		 iv->verdict.exact ? "exact" : "inexact");
+	{
+		int w = COLS - (int)strlen(text) - 1;
+
+		if (w > 10) {
+			draw_bar(y, 0, w, "All", parts, attrs, chars,
+				 UI_CAT__COUNT, whole, "");
+			put_at(y, w, "", text);
+		} else {
+			put(y, text + 1, 0, A_BOLD);
+		}
+	}
+	/* the legend, with each part's share */
+	pos = 0;
+	for (i = 0; i < UI_CAT__COUNT && pos < sizeof(text); i++) {
+		/* what is 0 says nothing, but for the main three */
+		if (!parts[i] && i != UI_CAT_USER && i != UI_CAT_SYS &&
+		    i != UI_CAT_IDLE)
+			continue;
+		pos += snprintf(text + pos, sizeof(text) - pos, "%s%s %.2f",
+				pos ? "  " : "", ui_cat_name[i],
+				ptop_interval_pct(iv, parts[i]));
+	}
+	if (over && pos < sizeof(text))
+		pos += snprintf(text + pos, sizeof(text) - pos, "  over %.2f",
+				ptop_interval_pct(iv, over));
+	if (pos < sizeof(text))
+		snprintf(text + pos, sizeof(text) - pos, "  exited %zu",
+			 iv->nexited);
+	put(y + 1, text, 0, A_NORMAL);
+	return lines + 2;
+}
+
+/* --- the table view ------------------------------------------------------------ */
+
+int cv_hscroll_max(const struct cv *cv)
+{
+	return cv->line_w > COLS ? cv->line_w - COLS : 0;
+}
+
+static void draw_prompt(struct cv *cv, int y)
+{
+	static const char *const what[CV_IN__COUNT] = {
+		[CV_IN_SEARCH] = "search (F3: next)",
+		[CV_IN_FILTER] = "filter",
+		[CV_IN_DELAY] = "delay in seconds",
+	};
+	char line[LINE_MAX_LEN], text[UI_PROMPT_MAX * 4], head[128];
+	int x;
+
+	ui_prompt_text(&cv->prompt, text, sizeof(text));
+	if (cv->input_kind == CV_IN_DELAY)
+		snprintf(head, sizeof(head), "%s (now %g): ", what[cv->input_kind],
+			 cv->app->delay_s);
+	else if (cv->input_kind == CV_IN_FILTER)
+		snprintf(head, sizeof(head), "filter%s (Tab: %s): ",
+			 cv->filter_regex ? " regex" : "",
+			 cv->filter_regex ? "plain text" : "regex");
+	else
+		snprintf(head, sizeof(head), "%s: ", what[cv->input_kind]);
+	snprintf(line, sizeof(line), "%s%s", head, text);
+	put(y, line, 0, attr_msg());
+	x = (int)strlen(head) + ui_prompt_cursor_col(&cv->prompt);
+	if (cv->msg[0] && (int)strlen(line) + 3 < COLS) {
+		move(y, (int)strlen(line) + 2);
+		attrset(A_NORMAL);
+		addnstr(cv->msg, COLS - (int)strlen(line) - 3);
+	}
+	curs_set(1);
+	move(y, x < COLS - 1 ? x : COLS - 1);
 }
 
 static void draw_table(struct cv *cv)
 {
-	static char line[LINE_MAX_LEN];
+	static char line[LINE_MAX_LEN], tmp[LINE_MAX_LEN];
 	struct ui_app *app = cv->app;
-	int y, nvis, cur_x = -1;
+	int y, nvis, status_y, meters = 0;
 	size_t i, sort_from, sort_to;
 
-	if (cv->have_iv) {
+	if (cv->have_iv && !cv->hide_meters && LINES >= 16 && COLS >= 40) {
+		/* the All bar's line says accounted and exact */
+		char when[16];
+		time_t at = ui_wall_time(app->iv.time_ns);
+		struct tm tm;
+
+		localtime_r(&at, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		char verdict[256];
+
+		/* the one verdict (lib/verdict.c), with its reasons */
+		ptop_verdict_str(&app->iv, verdict, sizeof(verdict));
+		snprintf(line, sizeof(line), "ptop %s  interval %.3fs  ncpu %u  source %s  %s",
+			 when, app->iv.interval_ns / 1e9, app->iv.ncpu,
+			 app->view.source, verdict);
+	} else if (cv->have_iv)
 		ui_headline(&app->iv, app->view.source, line, sizeof(line));
-		put(0, line, 0, A_BOLD);
+	else
+		snprintf(line, sizeof(line),
+			 "ptop  source %s  measuring... (a first short interval, then every %gs)",
+			 app->view.source, app->delay_s);
+	put(0, line, 0, A_BOLD);
+	/* the meters need room: 16 lines leave a few rows under them */
+	if (!cv->hide_meters && LINES >= 16 && COLS >= 40) {
+		meters = draw_meters(cv);
+	} else if (cv->have_iv) {
 		ui_sysline(&app->iv, line, sizeof(line));
 		put(1, line, 0, A_NORMAL);
+		meters = 1;
 	} else {
-		snprintf(line, sizeof(line),
-			 "ptop  source %s  measuring... (the first interval needs two snapshots, %.2fs apart)",
-			 app->view.source, app->delay_s);
-		put(0, line, 0, A_BOLD);
 		put(1, "", 0, A_NORMAL);
+		meters = 1;
 	}
-	if (cv->mode == CV_INPUT) {
-		snprintf(line, sizeof(line), "%s: %s",
-			 cv->input_kind == CV_IN_FILTER ? "filter (COMMAND or USER)" :
-			 "delay in seconds", cv->input);
-		put(2, line, 0, attr_msg());
-		cur_x = (int)strlen(line);
-	} else if (cv->mode == CV_CONFIRM) {
-		snprintf(line, sizeof(line), "send SIGTERM to %u (%s)? [y/N]",
-			 cv->kill_pid, cv->kill_comm);
-		put(2, line, 0, attr_msg());
-	} else if (cv->msg[0]) {
-		put(2, cv->msg, 0, attr_msg());
-	} else {
-		status_line(cv, line, sizeof(line));
-		put(2, line, 0, A_NORMAL);
+	status_y = meters + 1;
+	cv->table_y = status_y + 1;
+	if (cv->mode != CV_INPUT) {
+		if (cv->msg[0]) {
+			put(status_y, cv->msg, 0, attr_msg());
+		} else {
+			status_line(cv, line, sizeof(line));
+			put(status_y, line, 0, A_NORMAL);
+		}
 	}
-	header_line(app, line, &sort_from, &sort_to);
-	put(3, line, cv->hscroll, attr_header());
-	mark_sort(3, sort_from, sort_to, cv->hscroll);
-
-	/* rows between the header and the sum line */
-	nvis = LINES - 5;
+	header_line(cv, line, &sort_from, &sort_to);
+	nvis = LINES - cv->table_y - 2;
 	cv->nvis = nvis > 0 ? nvis : 0;
 	cv_clamp(cv);
+	cv->line_w = (int)strlen(line);
+	/* the widest row decides how far Right can scroll */
+	for (i = cv->top; cv->have_iv && i < cv->v.nrows &&
+	     i < cv->top + (size_t)cv->nvis; i++) {
+		row_line(cv, &cv->v.rows[i], NULL, tmp);
+		if ((int)strlen(tmp) > cv->line_w)
+			cv->line_w = (int)strlen(tmp);
+	}
+	if (cv->hscroll > cv_hscroll_max(cv))
+		cv->hscroll = cv_hscroll_max(cv);
+	put(cv->table_y, line, cv->hscroll, attr_header());
+	mark_sort(cv->table_y, sort_from, sort_to, cv->hscroll);
+	/* scrolled: say there is more to the left / right */
+	if (cv->table_y < LINES && cv->hscroll > 0)
+		mvaddch(cv->table_y, 0, '<' | attr_header() | A_BOLD);
+	if (cv->table_y < LINES && COLS > 1 && cv->line_w - cv->hscroll > COLS)
+		mvaddch(cv->table_y, COLS - 1, '>' | attr_header() | A_BOLD);
+
 	for (y = 0; y < cv->nvis; y++) {
+		const struct ui_vrow *vr;
+		attr_t a = A_NORMAL;
+
 		i = cv->top + y;
-		if (!cv->have_iv || i >= cv->nrows) {
-			put(4 + y, "", 0, A_NORMAL);
+		if (!cv->have_iv || i >= cv->v.nrows) {
+			put(cv->table_y + 1 + y, "", 0, A_NORMAL);
 			continue;
 		}
-		row_line(cv, &cv->rows[i], false, line);
-		put(4 + y, line, cv->hscroll,
-		    i == cv->sel ? attr_select() : A_NORMAL);
+		vr = &cv->v.rows[i];
+		row_line(cv, vr, NULL, line);
+		if (vr->exited)
+			a |= A_DIM;
+		if (vr->tagged)
+			a |= pair(CP_TAG, A_UNDERLINE) | A_BOLD;
+		if (i == cv->sel)
+			a = attr_select() | (vr->exited ? A_DIM : 0);
+		put(cv->table_y + 1 + y, line, cv->hscroll, a);
 	}
-	if (cv->have_iv && LINES > 4) {
-		row_line(cv, &app->iv.sum, true, line);
+	/* the sum row, on the last line */
+	if (cv->have_iv && LINES > cv->table_y + 1) {
+		put(LINES - 2, "", 0, A_NORMAL);
+		row_line(cv, NULL, &app->iv.sum, line);
 		put(LINES - 1, line, cv->hscroll, A_BOLD);
 	}
-	if (cur_x >= 0 && LINES > 2) {
-		curs_set(1);
-		move(2, cur_x < COLS - 1 ? cur_x : COLS - 1);
+	if (cv->mode == CV_INPUT && status_y < LINES)
+		draw_prompt(cv, status_y);
+}
+
+/* --- menus ----------------------------------------------------------------------- */
+
+static void menu_entry(const struct cv *cv, int i, char *buf, size_t len)
+{
+	switch (cv->menu_kind) {
+	case CV_MENU_SORT:
+		snprintf(buf, len, "%-8s %s", ptop_cols[cv->menu_ids[i]].name,
+			 ptop_cols[cv->menu_ids[i]].help);
+		break;
+	case CV_MENU_SIGNAL:
+		snprintf(buf, len, "%-9s", cv_signal_name(i));
+		break;
+	case CV_MENU_USER:
+		if (!i) {
+			snprintf(buf, len, "all users");
+		} else {
+			struct ptop_row u = { .uid = cv->user_uids[i - 1] };
+
+			ptop_col_format(&ptop_cols[PTOP_COL_USER], &u, NULL,
+					buf, len);
+		}
+		break;
+	}
+}
+
+static void draw_menu(struct cv *cv)
+{
+	static const char *const title[] = {
+		[CV_MENU_SORT] = "Sort by (Enter: pick, Esc: cancel)",
+		[CV_MENU_SIGNAL] = "Send signal (Enter: send, Esc: cancel)",
+		[CV_MENU_USER] = "Show the tasks of (Enter: pick, Esc: cancel)",
+	};
+	char line[512], who[128];
+	int y, i, nvis, w = COLS < 44 ? COLS : 44;
+
+	/* the table stays visible to the right of the menu */
+	draw_table(cv);
+	curs_set(0);
+	if (cv->menu_kind == CV_MENU_SIGNAL) {
+		if (cv->sig_n > 1 || (cv->sig_n == 1 && !cv->sig_comm[0]))
+			snprintf(who, sizeof(who), "%d tagged tasks", cv->sig_n);
+		else if (cv->sig_n == 1)
+			snprintf(who, sizeof(who), "%u (%s)", cv->sig_pids[0],
+				 cv->sig_comm);
+		else
+			snprintf(who, sizeof(who), "nothing");
+		snprintf(line, sizeof(line), "Send to %s", who);
+		if (cv->table_y > 0)
+			put(cv->table_y - 1, line, 0, attr_msg());
+	}
+	nvis = LINES - cv->table_y - 1;
+	if (nvis < 1)
+		return;
+	if (cv->menu_sel < cv->menu_top)
+		cv->menu_top = cv->menu_sel;
+	if (cv->menu_sel >= cv->menu_top + nvis)
+		cv->menu_top = cv->menu_sel - nvis + 1;
+	move(cv->table_y, 0);
+	attrset(attr_header());
+	snprintf(line, sizeof(line), "%-*.*s", w, w, title[cv->menu_kind]);
+	addnstr(line, COLS);
+	attrset(A_NORMAL);
+	for (y = 0; y < nvis && cv->table_y + 1 + y < LINES; y++) {
+		char ent[400];
+
+		i = cv->menu_top + y;
+		if (i < cv->menu_n)
+			menu_entry(cv, i, ent, sizeof(ent));
+		else
+			ent[0] = '\0';
+		snprintf(line, sizeof(line), " %-*.*s", w - 1, w - 1, ent);
+		move(cv->table_y + 1 + y, 0);
+		attrset(i == cv->menu_sel ? attr_select() : A_NORMAL);
+		addnstr(line, COLS - (cv->table_y + 1 + y == LINES - 1));
+		attrset(A_NORMAL);
 	}
 }
 
@@ -300,26 +797,48 @@ static void draw_help(struct cv *cv)
 	}
 }
 
-static void draw_chooser(struct cv *cv)
+static void draw_setup(struct cv *cv)
 {
+	static const char *const secs[] = { "Columns", "Meters", "Colours" };
 	char line[512];
-	int y, i, top, nvis = LINES - 2;
+	int y, i, top = 0, nvis = LINES - 3, n;
 
-	put(0, "columns: Up/Down select, Space show/hide, - + move, Enter done, Esc cancel",
-	    0, attr_header());
-	top = 0;
+	snprintf(line, sizeof(line), "Setup: %s%s%s | %s%s%s | %s%s%s   (Tab: next section)",
+		 cv->setup_sec == 0 ? "[" : "", secs[0], cv->setup_sec == 0 ? "]" : "",
+		 cv->setup_sec == 1 ? "[" : "", secs[1], cv->setup_sec == 1 ? "]" : "",
+		 cv->setup_sec == 2 ? "[" : "", secs[2], cv->setup_sec == 2 ? "]" : "");
+	put(0, line, 0, attr_header());
+	put(1, cv->setup_sec == 0 ?
+	    "Up/Down select, Space show/hide, - + move, Enter done, s done and save, Esc cancel" :
+	    "Up/Down select, Space change, Enter done, s done and save, Esc cancel",
+	    0, A_BOLD);
+	n = cv->setup_sec == 0 ? PTOP_COL__COUNT : cv->setup_sec == 1 ? 3 :
+	    CFG_COLORS__COUNT;
 	if (nvis > 0 && cv->ch_sel >= nvis)
 		top = cv->ch_sel - nvis + 1;
-	for (y = 1; y < LINES; y++) {
-		i = top + y - 1;
-		if (y == LINES - 1 || i >= PTOP_COL__COUNT) {
+	for (y = 2; y < LINES; y++) {
+		i = top + y - 2;
+		if (y == LINES - 1 || i >= n) {
 			put(y, "", 0, A_NORMAL);
 			continue;
 		}
-		snprintf(line, sizeof(line), "[%c] %-8s %-6s %s",
-			 cv->chosen[i] ? 'x' : ' ', ptop_cols[cv->chooser[i]].name,
-			 ptop_cols[cv->chooser[i]].unit,
-			 ptop_cols[cv->chooser[i]].help);
+		if (cv->setup_sec == 0)
+			snprintf(line, sizeof(line), "[%c] %-8s %-6s %s",
+				 cv->chosen[i] ? 'x' : ' ', ptop_cols[cv->chooser[i]].name,
+				 ptop_cols[cv->chooser[i]].unit,
+				 ptop_cols[cv->chooser[i]].help);
+		else if (cv->setup_sec == 1)
+			snprintf(line, sizeof(line), "[%c] %s",
+				 (i == 0 ? !cv->hide_meters : i == 1 ? cv->exited_tree :
+				  !cv->v.hide_kthreads) ? 'x' : ' ',
+				 i == 0 ? "header meters (CPU bars, memory, swap, tasks, load, the All bar)" :
+				 i == 1 ? "tree view: rows for tasks that died in the interval (dimmed)" :
+				 "kernel threads");
+		else
+			snprintf(line, sizeof(line), "(%c) %s%s",
+				 cv->cfg && cv->cfg->colors == i ? '*' : ' ',
+				 cfg_colors_name[i],
+				 i == CFG_COLORS_MONO ? " (also when NO_COLOR is set)" : "");
 		put(y, line, 0, i == cv->ch_sel ? attr_select() : A_NORMAL);
 	}
 	if (cv->msg[0])
@@ -333,8 +852,11 @@ void cv_draw(struct cv *cv)
 	case CV_HELP:
 		draw_help(cv);
 		break;
-	case CV_COLS:
-		draw_chooser(cv);
+	case CV_SETUP:
+		draw_setup(cv);
+		break;
+	case CV_MENU:
+		draw_menu(cv);
 		break;
 	default:
 		draw_table(cv);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The interactive view's main loop: take a snapshot when it is due, draw,
- * then poll stdin until the next one is due, so keys are handled at once
- * and snapshots stay on their absolute schedule.
+ * then poll the terminal until the next one is due, so keys are handled
+ * at once and snapshots stay on their absolute schedule (ui_sched_next).
  */
 #include <curses.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,7 +16,6 @@
 #include <unistd.h>
 
 #include "curses_view.h"
-#include "tree.h"
 
 static volatile sig_atomic_t cv_stop;
 static bool cv_active;	/* curses owns the terminal */
@@ -34,29 +34,35 @@ static void restore_terminal(void)
 
 uint64_t cv_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return ui_now_ns();
 }
 
 void cv_clamp(struct cv *cv)
 {
 	size_t i, nvis = cv->nvis > 0 ? (size_t)cv->nvis : 0;
+	size_t n = cv->v.nrows;
 
-	if (cv->follow) {
-		for (i = 0; i < cv->nrows; i++)
-			if (cv->rows[i].pid == cv->follow_pid) {
+	if (cv->follow && cv->have_iv) {
+		for (i = 0; i < n; i++)
+			if (cv->v.rows[i].r.pid == cv->follow_pid &&
+			    !cv->v.rows[i].exited) {
 				cv->sel = i;
 				break;
 			}
+		/* gone: say so, rather than go on naming a pid not selected */
+		if (i == n) {
+			cv->follow = false;
+			snprintf(cv->msg, sizeof(cv->msg),
+				 "followed pid %u is gone (exited or filtered out): follow off",
+				 cv->follow_pid);
+		}
 	}
-	if (!cv->nrows) {
+	if (!n) {
 		cv->sel = cv->top = 0;
 		return;
 	}
-	if (cv->sel >= cv->nrows)
-		cv->sel = cv->nrows - 1;
+	if (cv->sel >= n)
+		cv->sel = n - 1;
 	if (cv->top > cv->sel)
 		cv->top = cv->sel;
 	if (!nvis)
@@ -64,42 +70,54 @@ void cv_clamp(struct cv *cv)
 	else if (cv->sel >= cv->top + nvis)
 		cv->top = cv->sel - nvis + 1;
 	/* no empty space below the last row when scrolled */
-	if (nvis && cv->top + nvis > cv->nrows)
-		cv->top = cv->nrows > nvis ? cv->nrows - nvis : 0;
+	if (nvis && cv->top + nvis > n)
+		cv->top = n > nvis ? n - nvis : 0;
+}
+
+/* Is a column's data missing for every row of this interval? */
+static bool unfillable(const struct cv *cv, int id)
+{
+	const struct ptop_col *c = &ptop_cols[id];
+
+	return cv->have_iv && c->miss && (cv->app->iv.sum.missing & c->miss);
+}
+
+void cv_columns(struct cv *cv)
+{
+	struct ui_app *app = cv->app;
+	int i, j, n = 0;
+
+	for (i = 0; i < app->ncols && n < CV_MAX_DCOLS; i++) {
+		int id = app->cols[i];
+		const struct ptop_col *c = &ptop_cols[id];
+
+		if (cv->expand_groups && c->nsum > 1) {
+			for (j = 0; j < c->nsum && n < CV_MAX_DCOLS; j++)
+				if (!app->cols_default || !unfillable(cv, c->fold_of + j))
+					cv->dcols[n++] = c->fold_of + j;
+			continue;
+		}
+		/* the default set hides what this source cannot fill */
+		if (app->cols_default && unfillable(cv, id))
+			continue;
+		cv->dcols[n++] = id;
+	}
+	if (!n)		/* never an empty table */
+		cv->dcols[n++] = PTOP_COL_PID;
+	cv->ndcols = n;
 }
 
 void cv_rebuild(struct cv *cv)
 {
 	struct ui_app *app = cv->app;
-	struct ptop_interval view;
-	size_t n = app->iv.nrows, i;
 
+	cv_columns(cv);
+	cv->v.show_exited = cv->v.tree ? cv->exited_tree : cv->exited_list;
 	if (!cv->have_iv)
 		return;
-	if (n > cv->caprows) {
-		struct ptop_row *r = realloc(cv->rows, n * sizeof(*r));
-
-		if (!r) {
-			snprintf(cv->msg, sizeof(cv->msg), "out of memory");
-			return;
-		}
-		cv->rows = r;
-		cv->caprows = n;
-	}
-	if (n)
-		memcpy(cv->rows, app->iv.rows, n * sizeof(*cv->rows));
-	/* -p and the sort, as in batch mode, on our copy */
-	view = app->iv;
-	view.rows = cv->rows;
-	view.nrows = n;
-	n = ui_view_select(&app->view, &view);
-	n = ui_filter_rows(cv->rows, n, cv->filter);
-	for (i = 0; i < n; i++)
-		cv->rows[i].depth = 0;
-	if (cv->tree &&
-	    ui_tree_order(cv->rows, n, app->view.sort_id, app->view.sort_asc))
-		snprintf(cv->msg, sizeof(cv->msg), "tree: out of memory");
-	cv->nrows = n;
+	if (ui_view_build(&cv->v, &app->view, &app->iv,
+			  ptop_snap_prev(&app->snap), ptop_snap_cur(&app->snap)))
+		snprintf(cv->msg, sizeof(cv->msg), "out of memory");
 	cv_clamp(cv);
 }
 
@@ -107,19 +125,22 @@ void cv_rebuild(struct cv *cv)
 static int cv_step(struct cv *cv)
 {
 	struct ui_app *app = cv->app;
-	uint64_t step = (uint64_t)(app->delay_s * 1e9), now;
+	uint64_t step = (uint64_t)(app->delay_s * 1e9);
 	int ret = ui_app_step(app);
 
 	if (app->notice[0]) {	/* the source changed: say so */
 		snprintf(cv->msg, sizeof(cv->msg), "%s", app->notice);
 		app->notice[0] = '\0';
 	}
-	now = cv_now_ns();
-	cv->last_snap_ns = now;
-	/* absolute schedule; restart from now when behind */
-	cv->deadline_ns += step;
-	if (cv->deadline_ns < now)
-		cv->deadline_ns = now + step;
+	cv->last_snap_ns = cv_now_ns();
+	/*
+	 * Rows at once: the first interval is a short one, the schedule
+	 * goes on at the delay from there.
+	 */
+	if (app->snap.taken == 1 && step > CV_FIRST_STEP_NS)
+		step = CV_FIRST_STEP_NS;
+	ui_sched_next(&cv->deadline_ns, step, cv->last_snap_ns);
+	ui_sysinfo_read(&cv->sys, app->src->cfg.proc_root);
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {
@@ -136,11 +157,56 @@ static int poll_timeout_ms(const struct cv *cv)
 	uint64_t now = cv_now_ns(), left;
 
 	if (cv->paused)
-		return 1000;	/* the clock in the headline still moves */
+		return 60000;	/* only keys: the headline is the snapshot's */
 	if (cv->deadline_ns <= now)
 		return 0;
 	left = (cv->deadline_ns - now + 999999) / 1000000;
 	return left > 60000 ? 60000 : (int)left;
+}
+
+/* One key from curses: a key code, ASCII, or UI_KEY_WIDE(); ERR if none. */
+static int next_key(void)
+{
+	wint_t wc;
+	int rc = get_wch(&wc);
+
+	if (rc == ERR)
+		return ERR;
+	if (rc == KEY_CODE_YES)
+		return (int)wc;
+	return wc < 0x80 ? (int)wc : UI_KEY_WIDE(wc);
+}
+
+static void handle_mouse(struct cv *cv)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	/* a click is a press and a release: act once, on the release */
+	if (ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED))
+		cv_mouse(cv, ev.y, ev.x, 1);
+	else if (ev.bstate & BUTTON4_PRESSED)
+		cv_mouse(cv, ev.y, ev.x, 4);
+#if NCURSES_MOUSE_VERSION > 1
+	else if (ev.bstate & BUTTON5_PRESSED)
+		cv_mouse(cv, ev.y, ev.x, 5);
+#endif
+}
+
+static void start_msg(struct cv *cv)
+{
+	struct ui_app *app = cv->app;
+
+	/* what batch mode prints on stderr, where curses would hide it */
+	snprintf(cv->msg, sizeof(cv->msg), "%s%s%s%s%s", app->warn,
+		 app->warn[0] && app->src->note[0] ? "  |  " : "",
+		 app->src->note[0] ? "source " : "",
+		 app->src->note[0] ? app->src->ops->name : "",
+		 app->src->note[0] ? ": " : "");
+	if (app->src->note[0])
+		snprintf(cv->msg + strlen(cv->msg), sizeof(cv->msg) - strlen(cv->msg),
+			 "%s", app->src->note);
 }
 
 int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
@@ -148,17 +214,39 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 {
 	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	struct cv cv = {
-		.app = app, .cfg = cfg, .cfg_path = cfg_path,
-		.tree = cfg ? cfg->tree : false,
-	};
+	static struct cv cv;
 	SCREEN *scr;
-	int status = 0, ch;
+	FILE *in = stdin, *tty = NULL;
+	int status = 0, ch, idle_wakeups = 0, i;
+	bool got;
+
+	memset(&cv, 0, sizeof(cv));
+	cv.app = app;
+	cv.cfg = cfg;
+	cv.cfg_path = cfg_path;
+	ui_view_init(&cv.v);
+	cv.v.tree = cfg ? cfg->tree : false;
+	/* a build's compilers are visible: dead tasks are on in tree view */
+	cv.exited_tree = cfg ? cfg->show_exited : true;
+	cv.v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
+	cv.hide_meters = cfg ? !cfg->meters : false;
+	for (i = 0; i < CV_IN__COUNT; i++)
+		ui_prompt_hist_init(&cv.hist[i]);
 
 	/* UTF-8 names; LC_NUMERIC stays "C" so numbers look as in batch */
 	setlocale(LC_CTYPE, "");
-	scr = newterm(NULL, stdout, stdin);
+	cv.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	/* keys from the terminal also when stdin is not one (ptop < file) */
+	if (!isatty(STDIN_FILENO)) {
+		tty = fopen("/dev/tty", "re");
+		if (tty)
+			in = tty;
+	}
+	pfd.fd = fileno(in);
+	scr = newterm(NULL, stdout, in);
 	if (!scr) {
+		if (tty)
+			fclose(tty);
 		snprintf(app->err, sizeof(app->err),
 			 "cannot start the terminal (TERM=%s); try -b",
 			 getenv("TERM") ?: "");
@@ -176,18 +264,38 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	if (has_colors()) {
-		start_color();
-		use_default_colors();
-		init_pair(1, COLOR_BLACK, COLOR_GREEN);	/* header */
-		init_pair(2, COLOR_BLACK, COLOR_CYAN);	/* selection */
-		init_pair(3, COLOR_YELLOW, -1);		/* messages */
-	}
+	mouseinterval(0);
+	mousemask(BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED
+#if NCURSES_MOUSE_VERSION > 1
+		  | BUTTON5_PRESSED
+#endif
+		  , NULL);
+	cv_colors_init(cfg ? cfg->colors : 0);
 
 	cv.deadline_ns = cv_now_ns();
+	start_msg(&cv);
+	cv_columns(&cv);
 	while (!cv_stop && !cv.quit) {
-		while (!cv.quit && (ch = getch()) != ERR)
-			cv_key(&cv, ch);
+		got = false;
+		while (!cv.quit && (ch = next_key()) != ERR) {
+			if (ch == KEY_MOUSE)
+				handle_mouse(&cv);
+			else
+				cv_key(&cv, ch);
+			got = true;
+		}
+		/*
+		 * Input at its end (stdin a file, no terminal to read keys
+		 * from, or a hangup) is readable forever: stop polling it, or
+		 * the loop would spin on it.
+		 */
+		if (pfd.fd >= 0 && !got &&
+		    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) ||
+		     (pfd.revents & POLLIN && ++idle_wakeups >= 3)))
+			pfd.fd = -1;
+		else if (got)
+			idle_wakeups = 0;
+		pfd.revents = 0;
 		if (cv.quit || cv_stop)
 			break;
 		if (!cv.paused && cv_now_ns() >= cv.deadline_ns &&
@@ -208,9 +316,13 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	endwin();
 	cv_active = false;
 	delscreen(scr);
+	if (tty)
+		fclose(tty);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	free(cv.rows);
+	for (i = 0; i < CV_IN__COUNT; i++)
+		ui_prompt_hist_free(&cv.hist[i]);
+	ui_view_free(&cv.v);
 	return status;
 }
 

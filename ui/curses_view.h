@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The interactive curses view. It only reads the model (struct ui_app's
- * last interval); what it shows is a private, filtered, sorted and
- * possibly tree-ordered copy of the rows.
+ * last interval); what it shows is built by ui/view.c into rows of its
+ * own, and drawn with header meters above the table.
  */
 #ifndef UI_CURSES_VIEW_H
 #define UI_CURSES_VIEW_H
@@ -11,56 +11,123 @@
 #include <stdint.h>
 #include "app.h"
 #include "config/cfg.h"
+#include "meters.h"
+#include "prompt.h"
+#include "view.h"
 
 /*
- * Run the view. cfg (may be NULL) gives the initial tree mode and is what
+ * Run the view. cfg (may be NULL) gives the initial settings and is what
  * the 's' key saves, to cfg_path (NULL: saving is off).
  */
 int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		      const char *cfg_path);
 
 /* --- internal to ui/curses_*.c ------------------------------------------ */
-enum cv_mode { CV_TABLE, CV_HELP, CV_COLS, CV_INPUT, CV_CONFIRM };
-enum cv_input { CV_IN_FILTER, CV_IN_DELAY };
+/* the first interval, so rows show at once whatever the delay */
+#define CV_FIRST_STEP_NS 200000000ULL
+#define CV_HSTEP 8
+#define CV_MAX_DCOLS (PTOP_COL__COUNT * 2)
+
+enum cv_mode {
+	CV_TABLE,
+	CV_HELP,
+	CV_SETUP,	/* F2: columns, meters, colours */
+	CV_INPUT,	/* a prompt: search, filter, delay */
+	CV_MENU,	/* a list to pick from: sort, signal, user */
+};
+enum cv_input { CV_IN_SEARCH, CV_IN_FILTER, CV_IN_DELAY, CV_IN__COUNT };
+enum cv_menu { CV_MENU_SORT, CV_MENU_SIGNAL, CV_MENU_USER };
 
 struct cv {
 	struct ui_app *app;
 	struct cfg *cfg;
 	const char *cfg_path;
-	struct ptop_row *rows;	/* what is shown, in order */
-	size_t nrows, caprows;
+	struct ui_view v;	/* the rows shown, in order */
 	bool have_iv;
 	size_t sel, top;
 	int hscroll;
+	int line_w;		/* widest table line of the last draw */
 	int nvis;		/* row lines on screen, from the last draw */
-	bool tree, paused, follow, quit;
+	int table_y;		/* the column header's line, from the last draw */
+	bool paused, follow, quit;
 	bool threads_pending;	/* H pressed: rows change next interval */
+	bool expand_groups;	/* x: own, c*, x* shown as their parts */
+	bool full_cmd;		/* p: COMMAND is the whole command line */
+	bool hide_meters;	/* # */
+	/* dead rows: on by default in the tree (a build's compilers), off in
+	 * the list; e toggles the current view's */
+	bool exited_tree, exited_list;
+	bool utf8;		/* the terminal takes UTF-8: tree lines, bars */
 	uint32_t follow_pid;
-	char filter[128];
+	/* the columns drawn: app->cols expanded and with the unfillable hidden */
+	int dcols[CV_MAX_DCOLS];
+	int ndcols;
 	enum cv_mode mode;
+	/* prompts */
 	enum cv_input input_kind;
-	char input[128];
-	size_t inlen;
+	struct ui_prompt prompt;
+	struct ui_prompt_hist hist[CV_IN__COUNT];
+	char filter_before[128];	/* restored by Esc on the live filter */
+	bool filter_regex;
+	/* menus */
+	enum cv_menu menu_kind;
+	int menu_sel, menu_n, menu_top;
+	int menu_ids[PTOP_COL__COUNT > 64 ? PTOP_COL__COUNT : 64];
+	uint32_t user_uids[64];
+	/* the signal menu's targets, as they were when it opened */
+	uint32_t sig_pids[256];
+	int sig_n;
+	char sig_comm[PTOP_TS_COMM_LEN];
+	/* help and setup */
 	int help_top;
 	int help_lines;
+	int setup_sec;		/* 0 columns, 1 meters, 2 colours */
 	int chooser[PTOP_COL__COUNT];	/* column ids in list order */
 	bool chosen[PTOP_COL__COUNT];
 	int ch_sel;
-	uint32_t kill_pid;
-	char kill_comm[PTOP_TS_COMM_LEN];
-	char msg[512];
+	/* meters */
+	struct ui_sysinfo sys;
+	char msg[1200];
 	uint64_t deadline_ns;	/* next snapshot, CLOCK_MONOTONIC */
 	uint64_t last_snap_ns;
 };
 
+/* One key binding: the keys (0-terminated), what it does, the help. */
+struct cv_binding {
+	int keys[4];
+	const char *keynames;	/* as the help shows them */
+	void (*fn)(struct cv *cv, int ch);
+	const char *help;
+};
+extern const struct cv_binding cv_bindings[];
+extern const size_t cv_nbindings;
+/* The binding of a key in the table view; NULL: the key does nothing. */
+const struct cv_binding *cv_binding_of(int ch);
+
 uint64_t cv_now_ns(void);
-/* Rebuild the shown rows from the app's interval (filter, sort, tree). */
+/* Rebuild the shown rows from the app's interval (view.c), and columns. */
 void cv_rebuild(struct cv *cv);
+/* The columns to draw, from app->cols, x and what the source can fill. */
+void cv_columns(struct cv *cv);
 /* Keep the selection in range and on screen. */
 void cv_clamp(struct cv *cv);
 void cv_draw(struct cv *cv);
 void cv_key(struct cv *cv, int ch);
-/* Help text lines, for the help screen: keys then columns. */
+/* A mouse event at screen cell (y, x): button 1 click, 4/5 wheel. */
+void cv_mouse(struct cv *cv, int y, int x, int button);
+/* Help text lines, for the help screen: keys, meters, then columns. */
 int cv_help_line(int i, char *buf, size_t len);
+/* Right stops where the widest line ends at the screen's edge */
+int cv_hscroll_max(const struct cv *cv);
+/* The table's column at screen column x (after hscroll); -1 none. */
+int cv_col_at(const struct cv *cv, int x);
+/* The colour scheme: 0 default, 1 monochrome; NO_COLOR forces 1. */
+void cv_colors_init(int scheme);
+/* Save the settings to the config file (the s key, setup's save). */
+void cv_save_config(struct cv *cv);
+void cv_open_setup(struct cv *cv);
+/* The signal menu's entries. */
+int cv_signal_count(void);
+const char *cv_signal_name(int i);
 
 #endif /* UI_CURSES_VIEW_H */

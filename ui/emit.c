@@ -213,6 +213,7 @@ enum iv_field_id {
 	IVF_EXITED,
 	IVF_CLAMPED,
 	IVF_UNFOLDED,
+	IVF_EXIT_PATHS,
 	IVF__COUNT
 };
 
@@ -242,6 +243,7 @@ static const char *const iv_field_names[IVF__COUNT] = {
 	[IVF_EXITED] = "exited",
 	[IVF_CLAMPED] = "clamped_pct",
 	[IVF_UNFOLDED] = "unfolded_pct",
+	[IVF_EXIT_PATHS] = "exit_paths_pct",
 };
 
 static void rfc3339(const struct timespec *t, char *buf, size_t len)
@@ -364,6 +366,13 @@ bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f)
 		break;
 	case IVF_UNFOLDED:
 		pct_field(e, f, iv->unfolded_ns);
+		break;
+	case IVF_EXIT_PATHS:
+		/* null where a source's rows have them (lib/verdict.h) */
+		if (iv->caps & PTOP_CAP_EXIT_TAIL)
+			pct_field(e, f, iv->verdict.exit_paths_ns);
+		else
+			f->type = UI_V_NULL;
 		break;
 	case IVF__COUNT:
 		return false;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Tree order and the view's substring filter: pure functions over rows. */
+/* The view's substring filter: a pure function over rows. */
 #ifndef UI_TREE_H
 #define UI_TREE_H
 
@@ -9,10 +9,11 @@
 
 /*
  * Reorder rows depth first: every row follows its parent (a thread row
- * follows its process, a process its ppid), siblings sorted by sort_id,
- * and row->depth set (0 for roots). A row whose parent is not among the
- * rows is a root; rows caught in a ppid cycle are broken out as roots.
- * 0 or -ENOMEM (rows then only sorted, depth 0).
+ * follows its process, a process its ppid, an orphan its accounting
+ * parent when shown), siblings sorted by sort_id, and row->depth set (0
+ * for roots). Rows caught in a ppid cycle are broken out as roots. 0 or
+ * -ENOMEM (rows then only sorted, depth 0). The view's ui_tree_build()
+ * with no branch collapsed, for plain rows (batch).
  */
 int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc);
 

@@ -63,6 +63,13 @@ struct ptop_ts_cmd {
 #define PTOP_TS_ANSF_CHILDREN	(1U << 4) /* c* fields are filled */
 #define PTOP_TS_ANSF_STEAL_APART (1U << 5) /* PARAVIRT_TIME_ACCOUNTING */
 #define PTOP_TS_ANSF_IRQ_APART	(1U << 6) /* IRQ_TIME_ACCOUNTING */
+/*
+ * This kernel's sched_process_exit fires before exit_mm() (7.x; seen at
+ * run time: an exiting user task still had its mm): an EXIT record's
+ * runtimes end before the task's memory teardown, whose time reaches the
+ * accounting parent's c* when the task is freed, not the record.
+ */
+#define PTOP_TS_ANSF_EXIT_BEFORE_MM (1U << 7)
 
 struct ptop_ts_answer {
 	__u16 version;		/* PTOP_TS_ANSWER_VERSION */

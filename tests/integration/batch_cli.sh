@@ -35,7 +35,7 @@ PY
 "$PTOP" -b -n 2 -d 0.2 --source=procfs --format=json -o PID,USER,user,ste,total,COMMAND |
 python3 -c '
 import json, sys
-lines = sys.stdin.read().splitlines()
+lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
 assert len(lines) == 2, lines
 for l in lines:
     d = json.loads(l)
@@ -98,6 +98,7 @@ expect2() {	# DESCRIPTION PATTERN ARGS...
 	fi
 }
 expect2 "unknown column" "unknown column 'nope'" -b -n 1 -o PID,nope
+expect2 "a column twice" "column 'PID' listed twice" -b -n 1 -o PID,total,PID
 expect2 "unknown sort column" "unknown sort column" -b -n 1 -s bogus
 expect2 "bad delay" "bad delay" -b -n 1 -d 0
 expect2 "bad delay text" "bad delay" -b -n 1 -d abc
@@ -134,7 +135,7 @@ rm -f /tmp/ptop_err.$$
 "$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --tree -o PID,PPID,total,COMMAND |
 python3 -c '
 import re, sys
-lines = sys.stdin.read().splitlines()
+lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
 hdr = [i for i, l in enumerate(lines) if l.split()[:1] == ["PID"]][0]
 rows = []
 for l in lines[hdr + 1:]:

@@ -85,6 +85,29 @@ o=$("$PTOP" -b -n 1 --drop-capabilities=some 2>&1)
 [ $? = 2 ] && [ "$o" = "ptop: bad --drop-capabilities 'some' (off, basic, strict)" ] &&
 	ok "bad --drop-capabilities: exit 2, '$o'" || bad "bad --drop-capabilities: '$o'"
 
+# --- tstime: the same for the measuring parent; the command is not limited
+TSTIME=$B/tstime
+if [ -x "$TSTIME" ]; then
+	probe='grep ^CapEff: /proc/$PPID/status; grep ^CapEff: /proc/self/status'
+	o=$("$TSTIME" --source=taskstats sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x $NET_ADMIN) $(printf %016x $full)" ] &&
+		ok "tstime (root, taskstats): keeps CAP_NET_ADMIN, the command has every capability ($o)" ||
+		bad "tstime (root, taskstats): tstime/command CapEff '$o'"
+	o=$("$TSTIME" --source=rusage sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x 0) $(printf %016x $full)" ] &&
+		ok "tstime (root, rusage): keeps nothing ($o)" || bad "tstime (root, rusage): '$o'"
+	o=$("$TSTIME" --source=taskstats --repeat 2 true 2>&1)
+	[ $? = 0 ] && ok "tstime --repeat 2 after the drop" || bad "tstime --repeat 2: $o"
+	cp "$TSTIME" "$B/caps/tstime"
+	setcap cap_net_admin,cap_dac_override+ep "$B/caps/tstime"
+	o=$("${user[@]}" "$B/caps/tstime" --source=taskstats sh -c "$probe" 2>&1)
+	eff=$(awk '/^CapEff:/{print $2}' <<<"$o" | paste -sd' ')
+	[ "$eff" = "$(printf %016x $NET_ADMIN) $(printf %016x 0)" ] &&
+		ok "tstime (user + file caps): keeps CAP_NET_ADMIN, the command nothing ($eff)" ||
+		bad "tstime (user + file caps): $o"
+	rm -f "$B/caps/tstime"
+fi
+
 rm -f "$B/caps/ptop"
 [ $fails = 0 ] && echo "caps: all passed" || echo "caps: $fails failed"
 [ $fails = 0 ]

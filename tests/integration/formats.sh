@@ -53,7 +53,8 @@ for l in lines:
               "ncpu", "source", "exact", "inexact", "off_pct", "tolerance_pct",
               "snapshot_ms", "skew_pct", "lost", "accounted_pct", "capacity_pct",
               "idle_pct", "iowait_pct", "steal_pct", "steal_in_tasks", "irq_pct",
-              "irq_in_tasks", "exited", "clamped_pct", "unfolded_pct", "rows", "sum"):
+              "irq_in_tasks", "exited", "clamped_pct", "unfolded_pct",
+              "exit_paths_pct", "rows", "sum"):
         assert k in d, k
     assert isinstance(d["exact"], bool) and isinstance(d["ncpu"], int)
     # the verdict's reasons: a list of strings, empty exactly when exact
@@ -209,7 +210,7 @@ assert abs(one("ptop_accounted_ratio") - acc / cap) < 1e-6
 assert abs(cap - one("ptop_cpus") * one("ptop_interval_seconds")) < 1e-6
 assert one("ptop_exact") in (0, 1)
 reasons = {s.labels["reason"]: s.value for s in fams["ptop_inexact"].samples}
-assert set(reasons) == {"first", "lost", "clamped", "unfolded", "slow", "off"}, reasons
+assert set(reasons) == {"first", "lost", "clamped", "unfolded", "slow", "exit_paths", "off"}, reasons
 assert (one("ptop_exact") == 1) == (sum(reasons.values()) == 0), reasons
 
 fams, one = load(sys.argv[3])

@@ -52,7 +52,7 @@ run() {
 	fi
 	python3 - "$out" "$wl" "$ncpu" <<'EOF'
 import re, sys
-out, wl, ncpu = open(sys.argv[1]).read(), open(sys.argv[2]).read(), int(sys.argv[3])
+out, wl, ncpu = open(sys.argv[1], errors="replace").read(), open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
 m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+) pids=([\d,]*)", wl)
 if not m:
     sys.exit("workload printed nothing: " + wl)

@@ -75,8 +75,15 @@ static void test_parse_list(void **state)
 	assert_int_equal(ptop_col_parse_list("", ids, 8, bad, sizeof(bad)),
 			 -EINVAL);
 	/* too many */
-	assert_int_equal(ptop_col_parse_list("PID,PID,PID", ids, 2, bad,
+	assert_int_equal(ptop_col_parse_list("PID,TGID,PPID", ids, 2, bad,
 					     sizeof(bad)), -EINVAL);
+	/* a column twice (also spelled differently) is refused, named */
+	assert_int_equal(ptop_col_parse_list("PID,PID,PID", ids, 8, bad,
+					     sizeof(bad)), -EEXIST);
+	assert_string_equal(bad, "PID");
+	assert_int_equal(ptop_col_parse_list("PID,total,TOTAL", ids, 8, bad,
+					     sizeof(bad)), -EEXIST);
+	assert_string_equal(bad, "TOTAL");
 }
 
 static void test_needs(void **state)

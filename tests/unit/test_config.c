@@ -111,6 +111,13 @@ static void test_round_trip(void **state)
 	c.tree = true;
 	c.threads = true;
 	snprintf(c.source, sizeof(c.source), "procfs");
+	/* the view's settings, all away from their defaults */
+	assert_true(c.show_exited && c.meters && !c.hide_kthreads);
+	assert_int_equal(c.colors, CFG_COLORS_DEFAULT);
+	c.show_exited = false;
+	c.meters = false;
+	c.hide_kthreads = true;
+	c.colors = CFG_COLORS_MONO;
 	/* the directory does not exist yet: created */
 	assert_int_equal(cfg_save(f->path, &c, f->err, sizeof(f->err)), 0);
 	assert_int_equal(stat(f->path, &st), 0);
@@ -128,6 +135,10 @@ static void test_round_trip(void **state)
 	assert_true(d.tree);
 	assert_true(d.threads);
 	assert_string_equal(d.source, "procfs");
+	assert_false(d.show_exited);
+	assert_false(d.meters);
+	assert_true(d.hide_kthreads);
+	assert_int_equal(d.colors, CFG_COLORS_MONO);
 }
 
 static void test_comments_blank_spaces(void **state)
@@ -179,8 +190,6 @@ static void test_broken(void **state)
 	const char *head = "version=1\ndelay=1\ntree=0\n";
 	char buf[8192];
 
-	snprintf(buf, sizeof(buf), "%sbogus=1\n", head);
-	BROKEN(f, buf, 4, "unknown key 'bogus'");
 	snprintf(buf, sizeof(buf), "%sdelay=fast\n", head);
 	BROKEN(f, buf, 4, "bad delay 'fast'");
 	BROKEN(f, "delay=0\n", 1, "bad delay");
@@ -188,13 +197,21 @@ static void test_broken(void **state)
 	BROKEN(f, "delay=nan\n", 1, "bad delay");
 	BROKEN(f, "tree=yes\n", 1, "bad value 'yes' for tree");
 	BROKEN(f, "threads=2\n", 1, "bad value '2' for threads");
-	BROKEN(f, "version=2\n", 1, "unsupported version '2'");
+	BROKEN(f, "version=0\n", 1, "unsupported version '0'");
+	BROKEN(f, "version=-1\n", 1, "unsupported version");
 	BROKEN(f, "version=\n", 1, "unsupported version");
+	/* a newer ptop's key does not excuse a broken value after it */
+	snprintf(buf, sizeof(buf), "%sgraphs=cpu\ndelay=fast\n", head);
+	BROKEN(f, buf, 5, "bad delay 'fast'");
 	snprintf(buf, sizeof(buf), "%scolumns=PID,bogus,COMMAND\n", head);
 	BROKEN(f, buf, 4, "unknown column 'bogus'");
 	BROKEN(f, "columns=\n", 1, "unknown column");
 	BROKEN(f, "sort=nope\n", 1, "unknown sort column 'nope'");
 	BROKEN(f, "source=magic\n", 1, "unknown source 'magic'");
+	BROKEN(f, "colors=rainbow\n", 1, "bad colors 'rainbow'");
+	BROKEN(f, "exited=2\n", 1, "bad value '2' for exited");
+	BROKEN(f, "meters=\n", 1, "bad value '' for meters");
+	BROKEN(f, "columns=PID,total,PID\n", 1, "column 'PID' listed twice");
 	BROKEN(f, "just some words\n", 1, "expected key=value");
 	/* over-long line */
 	memset(buf, 'a', sizeof(buf));
@@ -206,6 +223,65 @@ static void test_broken(void **state)
 	check_broken(f, "version=1\n\x7f" "ELF\x02\x01\x01\0\0\0", 14, 2,
 		     "binary data");
 	check_broken(f, "tree=1\0\n", 8, 1, "binary data");
+}
+
+/* A newer ptop's keys and version: warnings with file:line, the rest read. */
+static void test_newer_keys_warn(void **state)
+{
+	struct fixture *f = *state;
+	const char *data = "version=3\ncolumns=PID,COMMAND\ngraphs=cpu,mem\n"
+			   "delay=0.5\ncolour.header=blue\n";
+	char warn[1024] = "", want[1024];
+	struct cfg c;
+
+	write_file(f->path, data, strlen(data));
+	cfg_defaults(&c);
+	assert_int_equal(cfg_load_warn(f->path, &c, f->err, sizeof(f->err),
+				       warn, sizeof(warn)), 0);
+	assert_int_equal(c.ncols, 2);
+	assert_true(c.delay_s == 0.5);
+	snprintf(want, sizeof(want),
+		 "%s:1: version 3 is newer than this ptop's (1): its keys this ptop does not know are ignored\n"
+		 "%s:3: unknown key 'graphs' (from a newer ptop?): ignored\n"
+		 "%s:5: unknown key 'colour.header' (from a newer ptop?): ignored\n",
+		 f->path, f->path, f->path);
+	assert_string_equal(warn, want);
+	/* cfg_load() takes the same file, without the warnings */
+	cfg_defaults(&c);
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), 0);
+	assert_int_equal(c.ncols, 2);
+	/* a tiny warning buffer is cut, never overrun */
+	memset(warn, 'x', sizeof(warn));
+	warn[0] = '\0';
+	assert_int_equal(cfg_load_warn(f->path, &c, f->err, sizeof(f->err),
+				       warn, 8), 0);
+	assert_int_equal(strlen(warn), 7);
+	assert_int_equal(warn[8], 'x');
+}
+
+/* The system-wide layers, lowest first; tests point them away from /etc. */
+static void test_system_paths(void **state)
+{
+	char p[8][CFG_PATH_MAX];
+
+	(void)state;
+	unsetenv("PTOP_SYSCONFDIR");
+	unsetenv("XDG_CONFIG_DIRS");
+	assert_int_equal(cfg_system_paths(p, 8), 2);
+	assert_string_equal(p[0], "/etc/ptoprc");
+	assert_string_equal(p[1], "/etc/xdg/ptop/ptoprc");
+
+	setenv("PTOP_SYSCONFDIR", "/t/etc", 1);
+	/* the first directory is the most important one: read last */
+	setenv("XDG_CONFIG_DIRS", "/a:relative:/b", 1);
+	assert_int_equal(cfg_system_paths(p, 8), 3);
+	assert_string_equal(p[0], "/t/etc/ptoprc");
+	assert_string_equal(p[1], "/b/ptop/ptoprc");
+	assert_string_equal(p[2], "/a/ptop/ptoprc");
+	assert_int_equal(cfg_system_paths(p, 2), 2);
+	assert_string_equal(p[1], "/b/ptop/ptoprc");
+	unsetenv("PTOP_SYSCONFDIR");
+	unsetenv("XDG_CONFIG_DIRS");
 }
 
 static void test_unreadable(void **state)
@@ -286,6 +362,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comments_blank_spaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_broken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_newer_keys_warn, setup, teardown),
+		cmocka_unit_test(test_system_paths),
 		cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_cannot_create_dir, setup, teardown),

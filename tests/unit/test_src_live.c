@@ -10,9 +10,10 @@
  * (CLOCK_PROCESS_CPUTIME_ID) right before _exit() and reports it over a
  * pipe. Then, with P still alive:
  *  - taskstats_nl has one THREAD+EXIT and one GROUP+EXIT record per burner,
- *    their times match what they measured within 2%, every group was
- *    folded into P (the orphan too, not into pid 1), and P's c* grew by
- *    the burned total within 2%;
+ *    their times are at least what they measured (at most 2% + 1 ms each
+ *    more: the path after the measurement), every group was folded into
+ *    P (the orphan too, not into pid 1), and P's c* grew by exactly the
+ *    sum of their exit records;
  *  - procfs' c* of P misses at least the self-reaped share;
  *  - live threads carry ns runtimes; both sources report the same
  *    (pid, start_ns) for the same threads.
@@ -165,16 +166,22 @@ static int count(const struct ptop_sample *s, int kind, uint32_t pid,
 	return n;
 }
 
-static void assert_within(uint64_t got, uint64_t want, double pct)
-{
-	double d = (double)got - (double)want;
+/*
+ * An exit record has what a burner ran after it measured itself (the
+ * report, _exit up to the record): up to EXIT_TAIL_NS each, on a loaded
+ * machine with the ASan build (0.44 ms seen). Never less than measured.
+ */
+#define EXIT_TAIL_NS 1000000ULL
 
-	if (d < 0)
-		d = -d;
-	if (d > want * pct / 100.0)
-		fail_msg("%llu is not within %.1f%% of %llu (off by %.3f%%)",
-			 (unsigned long long)got, pct,
-			 (unsigned long long)want, 100.0 * d / want);
+static void assert_records(uint64_t got, uint64_t burned, int n)
+{
+	if (got < burned)
+		fail_msg("exit records %llu ns < burned %llu ns",
+			 (unsigned long long)got, (unsigned long long)burned);
+	if (got > burned + burned / 50 + n * EXIT_TAIL_NS)
+		fail_msg("exit records %llu ns > burned %llu ns + 2%% + %d x %llu ns",
+			 (unsigned long long)got, (unsigned long long)burned,
+			 n, EXIT_TAIL_NS);
 }
 
 static int setup(void **state)
@@ -278,9 +285,9 @@ static void test_live(void **state)
 {
 	struct live *l = *state;
 	const struct ptop_ts_record *r, *g, *q;
-	uint64_t sum[5] = { 0 }, got[5] = { 0 }, c0, total, t0, own;
+	uint64_t sum[5] = { 0 }, got[5] = { 0 }, c0, total, t0, t1, own;
 	uint64_t pc_parent, c_before, c_after;
-	int i, kind, ticked = 0, same = 0;
+	int i, kind, ticked = 0, same = 0, nkind[5] = { 0 };
 	size_t k;
 
 	if (!l)
@@ -302,6 +309,7 @@ static void test_live(void **state)
 
 	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
 	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+	t1 = clk(CLOCK_THREAD_CPUTIME_ID);
 	assert_int_equal(ptop_src_read(l->pfs, &l->s_pfs), 0);
 	assert_int_equal(l->s_ts.flags & PTOP_SAMPLE_INEXACT, 0);
 
@@ -329,12 +337,13 @@ static void test_live(void **state)
 		assert_int_not_equal(g->folded_into, 1);
 		sum[kind] += l->b[i].ns;
 		got[kind] += r->utime_ns + r->stime_ns;
+		nkind[kind]++;
 	}
 	for (kind = K_WAITED; kind <= K_ORPHAN; kind++) {
 		print_message("kind %d: burned %llu ns, exit records %llu ns\n",
 			      kind, (unsigned long long)sum[kind],
 			      (unsigned long long)got[kind]);
-		assert_within(got[kind], sum[kind], 2.0);
+		assert_records(got[kind], sum[kind], nkind[kind]);
 	}
 
 	/* P's c* holds all of it: within 2% of the burned total */
@@ -343,7 +352,7 @@ static void test_live(void **state)
 	assert_non_null(g);
 	print_message("P c* %llu ns (burned %llu ns)\n",
 		      (unsigned long long)rec_c(g), (unsigned long long)total);
-	assert_within(rec_c(g), total, 2.0);
+	assert_records(rec_c(g), total, l->nb);
 	assert_int_equal(rec_c(g), got[K_WAITED] + got[K_SELF] +
 			 got[K_ORPHAN] + got[K_MIDDLE]);
 	assert_int_equal(g->acct_ptgid, getpid());
@@ -362,9 +371,11 @@ static void test_live(void **state)
 	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, gettid(), 0);
 	assert_non_null(r);
 	own = r->utime_ns + r->stime_ns;
-	print_message("this thread: taskstats %llu ns, clock %llu ns\n",
-		      (unsigned long long)own, (unsigned long long)t0);
-	assert_true(own <= t0 + 20000000ULL && own + 20000000ULL >= t0);
+	print_message("this thread: taskstats %llu ns, clock %llu..%llu ns\n",
+		      (unsigned long long)own, (unsigned long long)t0,
+		      (unsigned long long)t1);
+	/* read somewhere during that read (in its window: it was running) */
+	assert_true(own <= t1 + 20000000ULL && own + 20000000ULL >= t0);
 	for (k = 0; k < l->s_ts.nrecs; k++) {
 		r = &l->s_ts.recs[k];
 		if (r->kind != PTOP_TS_KIND_THREAD ||

@@ -50,10 +50,12 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* |off| once the exit paths (a part of their own) are taken out */
 static uint64_t off_abs(const struct ptop_interval *iv)
 {
-	return iv->verdict.off_ns < 0 ? (uint64_t)-iv->verdict.off_ns :
-					(uint64_t)iv->verdict.off_ns;
+	int64_t off = iv->verdict.off_ns + (int64_t)iv->verdict.exit_paths_ns;
+
+	return off < 0 ? (uint64_t)-off : (uint64_t)off;
 }
 
 /*
@@ -68,6 +70,7 @@ static void assert_judged(const struct ptop_interval *iv)
 
 	if (v->exact) {
 		assert_true(off_abs(iv) <= v->tol_ns);
+		assert_true(v->exit_paths_ns <= v->tol_ns);
 		assert_true(v->skew_ns <= v->tol_ns);
 		assert_int_equal(iv->clamped_ns, 0);
 		assert_int_equal(v->nlost, 0);
@@ -79,6 +82,12 @@ static void assert_judged(const struct ptop_interval *iv)
 	}
 	assert_int_equal(!!(v->why & PTOP_WHY_OFF),
 			 off_abs(iv) > v->tol_ns || !iv->interval_ns);
+	assert_int_equal(!!(v->why & PTOP_WHY_EXIT_PATHS),
+			 v->exit_paths_ns > v->tol_ns);
+	/* only what is missing, and only where exits leave a tail */
+	assert_true(v->exit_paths_ns <= v->ntask_exits * PTOP_EXIT_PATH_MAX_NS);
+	if (v->exit_paths_ns)
+		assert_true(v->off_ns < 0 && (iv->caps & PTOP_CAP_EXIT_TAIL));
 	ptop_verdict_str(iv, buf, sizeof(buf));
 	if (v->exact)
 		assert_string_equal(buf, "exact");
@@ -87,13 +96,14 @@ static void assert_judged(const struct ptop_interval *iv)
 }
 
 /* Replay the script; judge every interval; leave the last one in f->iv. */
-static void run(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns)
+static void run_caps(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns,
+		     unsigned int caps)
 {
 	int i;
 
 	f->fs.tol_ppm = tol_ppm;
 	f->fs.res_ns = res_ns;
-	f->src = fake_src_open(&f->fs, CAPS);
+	f->src = fake_src_open(&f->fs, caps);
 	assert_non_null(f->src);
 	ptop_snapper_init(&f->snap, f->src);
 	for (i = 0; i < f->fs.nsamples; i++) {
@@ -107,6 +117,11 @@ static void run(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns)
 		f->judged++;
 	}
 	assert_int_equal(f->judged, f->fs.nsamples - 1);
+}
+
+static void run(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns)
+{
+	run_caps(f, tol_ppm, res_ns, CAPS);
 }
 
 /*
@@ -360,6 +375,66 @@ static void test_empty_interval(void **state)
 	headline(f, "inexact: no interval");
 }
 
+/*
+ * A stock taskstats source with 4 dead short tasks: what is missing is
+ * their exit paths, a part of its own, up to 5 ms each; past the
+ * tolerance it makes the interval inexact, named as such; more missing
+ * than exit paths can be is "off" for the rest.
+ */
+static void add_dead(struct ptop_sample *s, uint32_t first, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		fake_exit_group(s, first + i, 100 + i, 0, 0, 0, 0, 1, 1);
+		fake_exit_thread(s, first + i, first + i, 100 + i, 0, 0);
+	}
+}
+
+static void test_exit_paths(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS - 8 * MS);	/* 8 ms missing */
+	add_dead(s, 500, 4);
+	s = at(f, 3, 3000 * MS, 1000 * MS - 8 * MS - 19 * MS); /* 19 ms */
+	add_dead(s, 600, 4);
+	run_caps(f, 5000, 0, CAPS | PTOP_CAP_EXIT_TAIL);
+	assert_int_equal(f->iv.verdict.exit_paths_ns, 19 * MS);
+	assert_int_equal(f->iv.verdict.ntask_exits, 4);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_EXIT_PATHS);
+	headline(f, "inexact: exit paths 1.90% (4 exits, not attributable on this kernel)");
+}
+
+static void test_exit_paths_and_off(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS - 40 * MS);	/* 40 ms missing */
+	add_dead(s, 500, 4);
+	run_caps(f, 5000, 0, CAPS | PTOP_CAP_EXIT_TAIL);
+	assert_int_equal(f->iv.verdict.exit_paths_ns, 20 * MS);
+	headline(f, "inexact: exit paths 2.00% (4 exits, not attributable on this kernel), off -2.00%");
+}
+
+/* Without the tail cap (the module) missing time is only "off". */
+static void test_no_exit_tail(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	s = at(f, 2, 1500 * MS, 500 * MS - 19 * MS);
+	add_dead(s, 500, 4);
+	run(f, 5000, 0);
+	assert_int_equal(f->iv.verdict.exit_paths_ns, 0);
+	headline(f, "inexact: off -1.90%");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +451,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_first_and_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_not_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_interval, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_paths_and_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_exit_tail, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,12 @@ want=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
 	grep -o 'linux-headers-[0-9][^ ,()]*' | head -n1)
 want=${want#linux-headers-}
 kr=$(uname -r)
-check "uname -r ($kr) = linux-headers-amd64's version ($want)" [ -n "$want" ] && [ "$kr" = "$want" ]
+if [ "${PTOP_VM_KROLE:-default}" = default ]; then
+	check "uname -r ($kr) = linux-headers-amd64's version ($want)" [ -n "$want" ] && [ "$kr" = "$want" ]
+else	# a kernel of the matrix (tests/vm/run --kernel): not the host's
+	check "uname -r ($kr) is the ${PTOP_VM_KSERIES:-} kernel, not linux-headers-amd64's ($want)" \
+		[ "$kr" != "$want" ] && [ -d "$PTOP_REPO/build/vm/$kr/root/lib/modules/$kr" ]
+fi
 check "uname -r = PTOP_VM_KVER (${PTOP_VM_KVER:-})" [ "$kr" = "${PTOP_VM_KVER:-}" ]
 check "the guest kernel is a Debian one" grep -q 'Debian' /proc/version
 check "the guest kernel has module support" [ -e /proc/modules ]

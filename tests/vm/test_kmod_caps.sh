@@ -10,28 +10,36 @@ command -v ptop >/dev/null || { echo "FAIL - build/ptop missing"; exit 1; }
 W=$(mktemp -d)
 NET_ADMIN=$((1 << 12)) SYS_NICE=$((1 << 23))
 
-# run LABEL WANT [prefix...] -- ptop args: caps during the run, 6 intervals
+# run LABEL WANT [prefix...] -- ptop args: the capability sets while it
+# runs (after its first interval), then at least 3 more intervals read
+# with them. The VM is emulated and slow: a long run, stopped here.
 run() {
-	local label=$1 want=$2 out=$W/out.$RANDOM p st eff prm n
+	local label=$1 want=$2 out=$W/out.$RANDOM p st eff prm n=0
 	shift 2
-	"$@" -b -d 0.3 -n 6 --no-config -o PID,total,COMMAND >"$out" 2>&1 &
+	"$@" -b -d 0.3 -n 100 --no-config -o PID,total,COMMAND >"$out" 2>&1 &
 	p=$!
-	for _ in $(seq 100); do grep -q '^ptop ' "$out" && break; sleep 0.1; done
-	st=$(cat /proc/$p/status 2>/dev/null)
-	wait $p
-	rc=$?
 	LAST=$out
+	for _ in $(seq 200); do grep -q '^ptop ' "$out" && break; sleep 0.1; done
+	st=$(cat /proc/$p/status 2>/dev/null)
+	n0=$(grep -c '^ptop ' "$out")
+	for _ in $(seq 300); do
+		n=$(grep -c '^ptop ' "$out")
+		[ "$n" -ge $((n0 + 3)) ] && break
+		kill -0 $p 2>/dev/null || break
+		sleep 0.1
+	done
+	kill $p 2>/dev/null
+	wait $p 2>/dev/null
 	if ! grep -q '^CapEff:' <<<"$st"; then
-		bad "$label: ended before its first interval (exit $rc): $(head -c 300 "$out")"
+		bad "$label: ended before its first interval: $(head -c 300 "$out")"
 		return
 	fi
 	eff=$((16#$(awk '/^CapEff:/{print $2}' <<<"$st")))
 	prm=$((16#$(awk '/^CapPrm:/{print $2}' <<<"$st")))
-	n=$(grep -c '^ptop ' "$out")
 	check "$label: CapEff $(printf %x $eff) CapPrm $(printf %x $prm) (want $(printf %x $want))" \
 		test "$eff" = "$want" -a "$prm" = "$want"
-	check "$label: 6 intervals after the drop, exit $rc ($(grep -v '^ptop \|^idle\|^ *[0-9V]\|^ *PID' "$out" | head -c 200))" \
-		test "$rc" = 0 -a "$n" = 6
+	check "$label: 3 more intervals after the drop ($n0, then $n; $(grep -v '^ptop \|^idle\|^ *[0-9V]\|^ *PID\|^$' "$out" | head -c 200))" \
+		test "$n" -ge $((n0 + 3))
 }
 
 run "root, kmod_proc, strict" $SYS_NICE ptop --source=kmod

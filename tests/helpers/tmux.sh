@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the tmux-driven tests of the interactive view (sourced, not
+# run): a private tmux server, ptop started in a session of a given size,
+# and waiting for the screen to show something (polling with a timeout,
+# never a fixed sleep: the machine may be loaded).
+#
+# The caller sets PTOP and defines nothing else; it gets:
+#   start NAME COLS ROWS [env VAR=.. --] ARGS..  ptop in a new session
+#   pane [-e]          the screen of the current session ($S)
+#   keys KEYS..        tmux send-keys to $S
+#   wait_for REGEX [s] until the screen shows REGEX
+#   expect REGEX WHAT [s]  ok/FAIL on that
+#   wait_gone REGEX [s]  until the screen no longer shows REGEX
+#   wait_exit [s]      until ptop has exited; its status in $rc_of
+#   ptop_pid           the pid of the ptop under test
+#   ok/bad, $fails, finish NAME
+T_TMP=$(mktemp -d /tmp/ptop_tmux.XXXXXX)
+T_SOCK=ptop_t_$$
+tm() { tmux -L "$T_SOCK" -f /dev/null "$@"; }
+t_cleanup() {
+	tm kill-server 2>/dev/null
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+fails=0
+ok()  { echo "  ok: $*"; }
+bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+S=
+
+# start NAME COLS ROWS CMD-PREFIX... -- ptop args: the session runs
+# "CMD-PREFIX ptop ARGS" (e.g. setpriv ..., or nothing), records its pid
+# and exit status, then stays so the screen can still be read.
+start() {
+	local name=$1 w=$2 h=$3 pre=() args=()
+	shift 3
+	if [[ " $* " == *" -- "* ]]; then
+		while [ "$1" != -- ]; do pre+=("$1"); shift; done
+		shift
+	fi
+	args=("$@")
+	mkdir -p "$T_TMP/$name"
+	rm -f "$T_TMP/$name/rc" "$T_TMP/$name/pid"
+	{
+		echo "cd $(printf %q "$PWD")"
+		printf 'export ASAN_OPTIONS=detect_leaks=0 XDG_CONFIG_HOME=%q\n' \
+			"${XDG_CONFIG_HOME:-$T_TMP/$name/cfg}"
+		printf 'bash -c '\''echo $$ > %q; exec "$@"'\'' ptop' "$T_TMP/$name/pid"
+		printf ' %q' "${pre[@]}" "$PTOP" "${args[@]}"
+		printf ' 2> %q %s\n' "$T_TMP/$name/stderr" "${T_STDIN:-}"
+		printf 'echo $? > %q\nexec sleep 600\n' "$T_TMP/$name/rc"
+	} > "$T_TMP/$name/run.sh"
+	tm new-session -d -s "$name" -x "$w" -y "$h" "bash $T_TMP/$name/run.sh"
+	S=$name
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$T_TMP/$name/pid" ] && return 0
+		sleep 0.1
+	done
+}
+ptop_pid() { cat "$T_TMP/$S/pid"; }
+pane() { tm capture-pane -p "$@" -t "$S"; }
+keys() { tm send-keys -t "$S" "$@"; }
+wait_for() {
+	local i n=$(( ${2:-5} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		pane | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# wait_gone REGEX [s]: until the screen no longer shows REGEX
+wait_gone() {
+	local i n=$(( ${2:-5} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		pane | grep -Eq -- "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+expect() {
+	if wait_for "$1" "${3:-5}"; then ok "$2"; else
+		bad "$2 (no /$1/ on the screen)"; pane | sed 's/^/    | /'
+	fi
+}
+rc_of=
+wait_exit() {
+	local i n=$(( ${1:-5} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		if [ -s "$T_TMP/$S/rc" ]; then
+			rc_of=$(cat "$T_TMP/$S/rc")
+			return 0
+		fi
+		sleep 0.1
+	done
+	rc_of=
+	return 1
+}
+# the process's own CPU time (utime + stime) in clock ticks
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+finish() {
+	if grep -Eqs 'AddressSanitizer|runtime error|Segmentation' "$T_TMP"/*/stderr; then
+		bad "sanitizer or crash output:"; cat "$T_TMP"/*/stderr | sed 's/^/    | /'
+	fi
+	[ $fails = 0 ] && echo "$1: all passed" || echo "$1: $fails failed"
+	[ $fails = 0 ]
+}

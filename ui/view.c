@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The view: select, filter, exited rows, sort, tree, from a const
+ * interval into rows of its own. The tree itself is in ui/tree.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tree.h"
+#include "view.h"
+
+uint64_t ui_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+uint64_t ui_sched_next(uint64_t *deadline_ns, uint64_t step_ns, uint64_t now_ns)
+{
+	if (!*deadline_ns)
+		*deadline_ns = now_ns;
+	*deadline_ns += step_ns;
+	if (*deadline_ns < now_ns)
+		*deadline_ns = now_ns + step_ns;
+	return *deadline_ns;
+}
+
+/* --- pid sets --------------------------------------------------------- */
+
+static size_t pidset_pos(const struct ui_pidset *s, uint32_t pid)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->pid[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool ui_pidset_has(const struct ui_pidset *s, uint32_t pid)
+{
+	size_t i = pidset_pos(s, pid);
+
+	return i < s->n && s->pid[i] == pid;
+}
+
+int ui_pidset_add(struct ui_pidset *s, uint32_t pid)
+{
+	size_t i = pidset_pos(s, pid);
+
+	if (i < s->n && s->pid[i] == pid)
+		return 0;
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 16;
+		uint32_t *p = realloc(s->pid, ncap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->pid = p;
+		s->cap = ncap;
+	}
+	memmove(s->pid + i + 1, s->pid + i, (s->n - i) * sizeof(*s->pid));
+	s->pid[i] = pid;
+	s->n++;
+	return 0;
+}
+
+void ui_pidset_del(struct ui_pidset *s, uint32_t pid)
+{
+	size_t i = pidset_pos(s, pid);
+
+	if (i >= s->n || s->pid[i] != pid)
+		return;
+	memmove(s->pid + i, s->pid + i + 1, (s->n - i - 1) * sizeof(*s->pid));
+	s->n--;
+}
+
+void ui_pidset_clear(struct ui_pidset *s)
+{
+	s->n = 0;
+}
+
+/* --- the view --------------------------------------------------------- */
+
+void ui_view_init(struct ui_view *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+void ui_view_free(struct ui_view *v)
+{
+	if (v->have_re)
+		regfree(&v->re);
+	free(v->rows);
+	free(v->collapsed.pid);
+	free(v->tagged.pid);
+	memset(v, 0, sizeof(*v));
+}
+
+int ui_view_set_filter(struct ui_view *v, const char *text, bool regex,
+		       char *err, size_t errlen)
+{
+	regex_t re;
+	int rc;
+
+	if (regex && text[0]) {
+		rc = regcomp(&re, text, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+		if (rc) {
+			char why[200];
+
+			regerror(rc, &re, why, sizeof(why));
+			snprintf(err, errlen, "bad regex '%s': %s", text, why);
+			return -EINVAL;
+		}
+		if (v->have_re)
+			regfree(&v->re);
+		v->re = re;
+		v->have_re = true;
+	} else if (v->have_re) {
+		regfree(&v->re);
+		v->have_re = false;
+	}
+	snprintf(v->filter, sizeof(v->filter), "%s", text);
+	v->filter_regex = regex;
+	return 0;
+}
+
+bool ui_view_is_kthread(const struct ptop_row *r)
+{
+	return r->tgid == 2 || r->ppid == 2;
+}
+
+bool ui_view_match(const struct ui_view *v, const struct ptop_row *r)
+{
+	char user[64];
+
+	if (v->hide_kthreads && ui_view_is_kthread(r))
+		return false;
+	if (v->by_user && r->uid != v->uid)
+		return false;
+	if (!v->filter[0])
+		return true;
+	if (!v->filter_regex || !v->have_re)
+		return ui_filter_match(r, v->filter);
+	if (!regexec(&v->re, r->comm, 0, NULL, 0))
+		return true;
+	ptop_col_format(&ptop_cols[PTOP_COL_USER], r, NULL, user, sizeof(user));
+	return !regexec(&v->re, user, 0, NULL, 0);
+}
+
+static bool pid_wanted(const struct ui_view_opts *o, const struct ptop_row *r)
+{
+	size_t i;
+
+	if (!o || !o->npids)
+		return true;
+	for (i = 0; i < o->npids; i++)
+		if (o->pids[i] == r->pid || o->pids[i] == r->tgid)
+			return true;
+	return false;
+}
+
+static int grow(struct ui_view *v, size_t n)
+{
+	struct ui_vrow *r;
+
+	if (n <= v->cap)
+		return 0;
+	r = realloc(v->rows, n * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	v->rows = r;
+	v->cap = n;
+	return 0;
+}
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * A task that died in the interval, as a row: its share of the interval
+ * (the final counters less what the previous snapshot had of it; all of
+ * them when it was born in the interval), its exit status.
+ */
+static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
+		       const struct ptop_ts_record *p,
+		       const struct ptop_interval *iv)
+{
+	struct ptop_row *r = &vr->r;
+
+	memset(vr, 0, sizeof(*vr));
+	r->pid = e->pid;
+	r->tgid = e->tgid;
+	r->ppid = e->ppid;
+	r->acct_ppid = e->acct_ptgid;
+	r->uid = e->uid;
+	r->state = 'X';
+	memcpy(r->comm, e->comm, sizeof(r->comm));
+	r->comm[sizeof(r->comm) - 1] = '\0';
+	r->start_ns = e->start_ns;
+	r->is_thread = iv->threads;
+	r->is_new = !p;
+	r->missing = iv->sum.missing;
+	r->user = sub0(e->utime_ns, p ? p->utime_ns : 0);
+	r->sys = sub0(e->stime_ns, p ? p->stime_ns : 0);
+	r->ste = sub0(e->steal_ns, p ? p->steal_ns : 0);
+	if (e->kind == PTOP_TS_KIND_GROUP) {
+		/*
+		 * A dead group's threads are all dead: its time is its own
+		 * (live threads then, x* at the end), shown as own, T(k) -
+		 * T(k-1) with T = own + x as in the interval math.
+		 */
+		r->user = sub0(e->utime_ns + e->xutime_ns,
+			       p ? p->utime_ns + p->xutime_ns : 0);
+		r->sys = sub0(e->stime_ns + e->xstime_ns,
+			      p ? p->stime_ns + p->xstime_ns : 0);
+		r->ste = sub0(e->steal_ns + e->xsteal_ns,
+			      p ? p->steal_ns + p->xsteal_ns : 0);
+		r->cuser = sub0(e->cutime_ns, p ? p->cutime_ns : 0);
+		r->csys = sub0(e->cstime_ns, p ? p->cstime_ns : 0);
+		r->cste = sub0(e->csteal_ns, p ? p->csteal_ns : 0);
+	} else {
+		r->missing |= PTOP_MISS_X | PTOP_MISS_C;
+	}
+	r->total = r->user + r->sys + r->ste + r->xuser + r->xsys + r->xste +
+		   r->cuser + r->csys + r->cste;
+	r->time_ns = ptop_rec_own(e) +
+		     (e->kind == PTOP_TS_KIND_GROUP ? ptop_rec_x(e) : 0);
+	r->nthreads = 0;
+	vr->exited = true;
+	vr->exit_code = (int)e->exit_code;
+}
+
+static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
+			 const struct ptop_interval *iv,
+			 const struct ptop_snap *prev,
+			 const struct ptop_snap *cur, size_t k)
+{
+	uint16_t kind = iv->threads ? PTOP_TS_KIND_THREAD : PTOP_TS_KIND_GROUP;
+	size_t i;
+
+	v->nexited_shown = v->nexited_tiny = 0;
+	for (i = 0; cur && i < cur->nexits; i++) {
+		const struct ptop_ts_record *e = &cur->exits[i], *p = NULL;
+
+		if (e->kind != kind)
+			continue;
+		if (prev)
+			p = kind == PTOP_TS_KIND_GROUP ?
+				ptop_snap_find_group(prev, e->pid, e->start_ns) :
+				ptop_snap_find_thread(prev, e->pid, e->start_ns);
+		exited_row(&v->rows[k], e, p, iv);
+		if (!pid_wanted(o, &v->rows[k].r) ||
+		    !ui_view_match(v, &v->rows[k].r))
+			continue;
+		/*
+		 * What shows as 0.00 says nothing and a fork storm has
+		 * thousands of them: counted, not listed.
+		 */
+		if (ptop_interval_pct(iv, v->rows[k].r.total) < UI_EXITED_MIN_PCT) {
+			v->nexited_tiny++;
+			continue;
+		}
+		k++;
+		v->nexited_shown++;
+	}
+	return k;
+}
+
+int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
+		  const struct ptop_interval *iv, const struct ptop_snap *prev,
+		  const struct ptop_snap *cur)
+{
+	size_t n = iv->nrows, k = 0, i;
+	long t;
+
+	if (v->show_exited && cur)
+		n += cur->nexits;
+	if (grow(v, n ? n : 1))
+		return -ENOMEM;
+	for (i = 0; i < iv->nrows; i++) {
+		const struct ptop_row *r = &iv->rows[i];
+
+		if (!pid_wanted(o, r) || !ui_view_match(v, r))
+			continue;
+		memset(&v->rows[k], 0, sizeof(v->rows[k]));
+		v->rows[k].r = *r;
+		v->rows[k].exit_code = -1;
+		k++;
+	}
+	v->nexited_shown = v->nexited_tiny = 0;
+	if (v->show_exited)
+		k = add_exited(v, o, iv, prev, cur, k);
+	for (i = 0; i < k; i++)
+		v->rows[i].tagged = ui_pidset_has(&v->tagged, v->rows[i].r.pid);
+	if (v->tree) {
+		t = ui_tree_build(v->rows, k, o->sort_id, o->sort_asc,
+				  &v->collapsed);
+		if (t < 0) {
+			v->nrows = k;
+			return (int)t;
+		}
+		k = (size_t)t;
+	} else {
+		ui_vrows_sort(v->rows, k, o->sort_id, o->sort_asc);
+	}
+	v->nrows = k;
+	return 0;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The view: what both the curses screen and batch mode show of one
+ * interval. It never changes the interval (a const input); it builds its
+ * own rows from a copy: -p and the filters select, then sort, then the
+ * tree order with its lines, collapsed branches and subtree totals, and
+ * (if asked) rows for the tasks that died in the interval.
+ *
+ * Exited rows are information only: their time is already in their live
+ * ancestor's c* (the interval math folded it there), so they are in no
+ * sum and no subtree total.
+ */
+#ifndef UI_VIEW_H
+#define UI_VIEW_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/col.h"
+#include "lib/snap.h"
+#include "batch.h"
+
+#define UI_TREE_MAX_DEPTH 63
+
+struct ui_vrow {
+	struct ptop_row r;	/* a collapsed branch: the branch's sums */
+	uint64_t subtree_ns;	/* tree: total of the row and all below it */
+	uint64_t more;		/* tree: bit d, the ancestor at depth d+1
+				 * (or this row, at its depth) has a later
+				 * sibling: draw a continuation line */
+	int depth;
+	int nhidden;		/* collapsed: rows folded into this one */
+	bool has_kids;
+	bool collapsed;
+	bool orphan;		/* reparented: shown under its accounting
+				 * parent, not its real one (init) */
+	bool exited;		/* died in the interval */
+	bool tagged;
+	int exit_code;		/* exited: as wait(2) says; -1 unknown */
+};
+
+/* A set of pids (tags, collapsed branches): small, sorted. */
+struct ui_pidset {
+	uint32_t *pid;
+	size_t n, cap;
+};
+
+bool ui_pidset_has(const struct ui_pidset *s, uint32_t pid);
+/* 0, or -ENOMEM (unchanged) */
+int ui_pidset_add(struct ui_pidset *s, uint32_t pid);
+void ui_pidset_del(struct ui_pidset *s, uint32_t pid);
+void ui_pidset_clear(struct ui_pidset *s);
+
+struct ui_view {
+	/* what to show */
+	bool tree;
+	bool show_exited;
+	bool hide_kthreads;
+	bool by_user;
+	uint32_t uid;		/* by_user: only this user's tasks */
+	char filter[128];	/* COMMAND or USER contains it (or matches) */
+	bool filter_regex;	/* filter is an extended regex */
+	regex_t re;
+	bool have_re;
+	struct ui_pidset collapsed;
+	struct ui_pidset tagged;
+	/* the result of the last build */
+	struct ui_vrow *rows;
+	size_t nrows, cap;
+	size_t nexited_shown;
+	size_t nexited_tiny;	/* died, but with less than UI_EXITED_MIN_PCT */
+};
+
+/* a dead row with a smaller share (it would show 0.00) is only counted */
+#define UI_EXITED_MIN_PCT 0.005
+
+void ui_view_init(struct ui_view *v);
+void ui_view_free(struct ui_view *v);
+/*
+ * Set the filter text (copied); regex: as an extended regular expression,
+ * case insensitive. 0, or -EINVAL with regerror's words in err (the old
+ * filter stays).
+ */
+int ui_view_set_filter(struct ui_view *v, const char *text, bool regex,
+		       char *err, size_t errlen);
+bool ui_view_match(const struct ui_view *v, const struct ptop_row *r);
+/* A kernel thread: kthreadd (pid 2) and its children. */
+bool ui_view_is_kthread(const struct ptop_row *r);
+
+/*
+ * Build the rows to show from iv (const: nothing in it changes). prev and
+ * cur (may be NULL) are the interval's two snapshots, for the exited rows.
+ * 0, or -ENOMEM (the rows are then those of the last good build).
+ */
+int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
+		  const struct ptop_interval *iv, const struct ptop_snap *prev,
+		  const struct ptop_snap *cur);
+
+/*
+ * Tree order over rows[0..n): depth first, each row after its parent (a
+ * thread after its process, a process after its parent, an orphan after
+ * its accounting parent when that is shown), siblings sorted by sort_id
+ * (for a column of figures, by their branches' sums: where the time goes);
+ * sets depth, more, has_kids and subtree_ns; removes the rows below a
+ * collapsed branch (pid in collapsed), adding their figures to it. Rows
+ * caught in a ppid cycle become roots. Returns the new count, or -ENOMEM
+ * (rows then only sorted).
+ */
+long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
+		   const struct ui_pidset *collapsed);
+/* Sort rows by column id (descending unless asc), ties by pid. */
+void ui_vrows_sort(struct ui_vrow *rows, size_t n, int sort_id, bool asc);
+/*
+ * The tree's lines before a row's COMMAND ("│  ├─ "), in UTF-8 when utf8,
+ * else ASCII ("|  |- "). Empty for a root that is not collapsed.
+ */
+void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len);
+
+/*
+ * The absolute-deadline schedule, written once: the next snapshot is due
+ * one step after the previous deadline, or a step from now when behind
+ * (suspended, slow terminal). *deadline_ns 0: starts from now.
+ */
+uint64_t ui_sched_next(uint64_t *deadline_ns, uint64_t step_ns, uint64_t now_ns);
+uint64_t ui_now_ns(void);
+
+#endif /* UI_VIEW_H */
