@@ -5,6 +5,10 @@
 #   genl_load.py dump SECS   ptop_taskstats PIDS dumps (threads, max_count 1:
 #                            the pass still walks every task) back to back
 #                            for SECS s; prints each one's time in us, sorted
+#   genl_load.py fresh       one PIDS dump on a socket that has not received
+#                            anything yet (the kernel sizes its first
+#                            messages by the reader's earlier recv()s): prints
+#                            "cpus=N records=M messages=K" or "error=-ERRNO"
 import socket
 import struct
 import sys
@@ -54,6 +58,38 @@ if sys.argv[1] == "lookup":
         talk(0x10, NLM_F_REQ_ACK, 3, attr(2, b"nlctrl\0"), seq)
         out.append(int((time.monotonic() - t0) * 1e6))
         time.sleep(0.005)
+elif sys.argv[1] == "fresh":
+    sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+    sk.bind((0, 0))
+    msg = struct.pack("=BBH", 1, 1, 0)
+    sk.send(struct.pack("=IHHII", 16 + len(msg), fam, NLM_F_DUMP_REQ, 9, 0) +
+            msg)
+    cpus = recs = msgs = 0
+    while True:
+        d = sk.recv(1 << 16)
+        done = False
+        while len(d) >= 16:
+            ln, t = struct.unpack_from("=IH", d)
+            if t == 2:
+                print("error=%d" % struct.unpack_from("=i", d, 16)[0])
+                sys.exit(0)
+            if t == 3:
+                done = True
+                break
+            msgs += 1
+            off = 20
+            while off + 4 <= ln:
+                aln, aty = struct.unpack_from("=HH", d, off)
+                if aty == 6:		# PTOP_TS_A_CPUS
+                    cpus += (aln - 4) // 48
+                elif aty == 7:		# PTOP_TS_A_RECORD
+                    recs += 1
+                off += (aln + 3) & ~3
+            d = d[(ln + 3) & ~3:]
+        if done:
+            break
+    print("cpus=%d records=%d messages=%d" % (cpus, recs, msgs))
+    sys.exit(0)
 else:
     end = time.monotonic() + float(sys.argv[2])
     while time.monotonic() < end:
