@@ -131,37 +131,38 @@ expect2 "stray argument" "unexpected argument 'extra' (see ptop --help)" -b extr
 expect2 "bad pid, too big" "bad pid" -b -n 1 -p 99999999999
 rm -f /tmp/ptop_err.$$
 
-# -b --tree: every row follows its parent, COMMAND indented by depth
+# -b --tree: every row follows its parent (an orphan its accounting
+# parent, drawn with ~), the tree's lines before COMMAND in ASCII
 "$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --tree -o PID,PPID,total,COMMAND |
 python3 -c '
 import re, sys
-lines = sys.stdin.buffer.read().decode(errors="replace").splitlines()
+lines = sys.stdin.read().splitlines()
 hdr = [i for i, l in enumerate(lines) if l.split()[:1] == ["PID"]][0]
 rows = []
 for l in lines[hdr + 1:]:
     if not l.strip() or l.split()[0] == "V:V:S":
         continue
-    # COMMAND keeps its leading blanks: one space after total
+    # COMMAND keeps its leading lines: one space after total
     pid, ppid, total, cmd = re.match(r" *(\d+) +(\d+) +(\S+) (.*)$", l).groups()
-    m = re.match(r"( *)`- ", cmd)
-    depth = len(m.group(1)) // 2 + 1 if m else 0
-    rows.append((int(pid), int(ppid), depth))
+    m = re.match(r"((?:\|  |   )*)([|`])-([-~]) ", cmd)
+    depth = len(m.group(1)) // 3 + 1 if m else 0
+    rows.append((int(pid), int(ppid), depth, bool(m and m.group(3) == "~")))
 assert len(rows) > 5, rows
-pids = {p for p, _, _ in rows}
+pids = {p for p, _, _, _ in rows}
 stack = []                      # the chain of ancestors of the current row
 nested = 0
-for pid, ppid, depth in rows:
+for pid, ppid, depth, orphan in rows:
     assert depth <= len(stack), (pid, depth, stack)
     stack = stack[:depth]
-    if depth:
+    if depth and not orphan:
         # the parent is the row just above at depth-1
         assert stack[-1] == ppid, (pid, ppid, stack)
         nested += 1
-    else:
+    elif not depth:
         assert ppid not in pids or ppid == pid, (pid, ppid)   # a root
     stack.append(pid)
 assert nested > 0, "no row nested under a parent"
-' && ok "-b --tree: rows under their parents, indented" || bad "-b --tree"
+' && ok "-b --tree: rows under their parents, with the tree's lines" || bad "-b --tree"
 
 # --top: the first N rows in sort order, the sum still over every task
 out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --top 3 -o PID,total,COMMAND)
