@@ -735,11 +735,11 @@ static void draw_menu(struct cv *cv)
 	draw_table(cv);
 	curs_set(0);
 	if (cv->menu_kind == CV_MENU_SIGNAL) {
-		if (cv->v.tagged.n)
-			snprintf(who, sizeof(who), "%zu tagged tasks", cv->v.tagged.n);
-		else if (cv->sel < cv->v.nrows)
-			snprintf(who, sizeof(who), "%u (%s)", cv->v.rows[cv->sel].r.pid,
-				 cv->v.rows[cv->sel].r.comm);
+		if (cv->sig_n > 1 || (cv->sig_n == 1 && !cv->sig_comm[0]))
+			snprintf(who, sizeof(who), "%d tagged tasks", cv->sig_n);
+		else if (cv->sig_n == 1)
+			snprintf(who, sizeof(who), "%u (%s)", cv->sig_pids[0],
+				 cv->sig_comm);
 		else
 			snprintf(who, sizeof(who), "nothing");
 		snprintf(line, sizeof(line), "Send to %s", who);

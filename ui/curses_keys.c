@@ -359,6 +359,8 @@ const char *cv_signal_name(int i)
 	return i >= 0 && i < NSIGNALS ? signals[i].name : "";
 }
 
+static int targets(struct cv *cv, uint32_t *pids, int max);
+
 static void k_kill(struct cv *cv, int ch)
 {
 	if (!cv->v.tagged.n && !sel_row(cv)) {
@@ -370,6 +372,10 @@ static void k_kill(struct cv *cv, int ch)
 			 sel_row(cv)->r.pid);
 		return;
 	}
+	/* the targets now: an update while the menu is open changes nothing */
+	cv->sig_n = targets(cv, cv->sig_pids, 256);
+	snprintf(cv->sig_comm, sizeof(cv->sig_comm), "%s",
+		 cv->v.tagged.n ? "" : sel_row(cv)->r.comm);
 	open_menu(cv, CV_MENU_SIGNAL);
 	cv->menu_n = NSIGNALS;
 }
@@ -635,8 +641,8 @@ static void key_input(struct cv *cv, int ch)
 
 static void send_signal(struct cv *cv, int idx)
 {
-	uint32_t pids[256];
-	int n = targets(cv, pids, 256), i, ok = 0, err = 0;
+	const uint32_t *pids = cv->sig_pids;
+	int n = cv->sig_n, i, ok = 0, err = 0;
 
 	for (i = 0; i < n; i++) {
 		if (kill((pid_t)pids[i], signals[idx].sig))

@@ -74,6 +74,10 @@ struct cv {
 	int menu_sel, menu_n, menu_top;
 	int menu_ids[PTOP_COL__COUNT > 64 ? PTOP_COL__COUNT : 64];
 	uint32_t user_uids[64];
+	/* the signal menu's targets, as they were when it opened */
+	uint32_t sig_pids[256];
+	int sig_n;
+	char sig_comm[PTOP_TS_COMM_LEN];
 	/* help and setup */
 	int help_top;
 	int help_lines;

@@ -391,10 +391,12 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 
 void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len)
 {
-	const char *bar = utf8 ? "\u2502  " : "|  ";
-	const char *tee = utf8 ? "\u251c\u2500" : "|-";
-	const char *end = utf8 ? "\u2514\u2500" : "`-";
+	/* two cells a level, as htop: the command stays in view */
+	const char *bar = utf8 ? "\u2502 " : "| ";
+	const char *tee = utf8 ? "\u251c" : "|";
+	const char *end = utf8 ? "\u2514" : "`";
 	const char *dash = utf8 ? "\u254c" : "~";	/* an orphan's link */
+	const char *line = utf8 ? "\u2500" : "-";
 	size_t pos = 0;
 	int d, shown = r->depth < 32 ? r->depth : 32;
 
@@ -403,16 +405,12 @@ void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len)
 	buf[0] = '\0';
 	for (d = 1; d < shown && pos < len; d++)
 		pos += snprintf(buf + pos, len - pos, "%s",
-				d - 1 < 64 && (r->more >> (d - 1)) & 1 ? bar : "   ");
+				(r->more >> (d - 1)) & 1 ? bar : "  ");
 	if (r->depth > 0 && pos < len) {
 		bool later = r->depth - 1 < 64 && (r->more >> (r->depth - 1)) & 1;
 
-		pos += snprintf(buf + pos, len - pos, "%s%s",
-				later ? tee : end,
-				r->collapsed ? "+" : r->orphan ? dash :
-				utf8 ? "\u2500" : "-");
-		if (pos < len)
-			pos += snprintf(buf + pos, len - pos, " ");
+		snprintf(buf + pos, len - pos, "%s%s ", later ? tee : end,
+			 r->collapsed ? "+" : r->orphan ? dash : line);
 	} else if (r->collapsed && pos < len) {
 		snprintf(buf + pos, len - pos, "+ ");
 	}

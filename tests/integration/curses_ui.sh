@@ -68,7 +68,7 @@ expect 'V:V:S' "sum row"
 
 keys t
 expect 'processes  tree' "t: tree view"
-expect '(├|└)── ' "t: tree lines"
+expect '(├|└)─ [^─]' "t: tree lines"
 
 keys H
 expect 'threads' "H: threads"

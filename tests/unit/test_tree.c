@@ -192,15 +192,15 @@ static void test_lines(void **state)
 	ui_tree_prefix(&rows[0], true, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 	ui_tree_prefix(&rows[1], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u251c\u2500\u2500 ");	/* ├── */
+	assert_string_equal(buf, "\u251c\u2500 ");	/* ├─ */
 	ui_tree_prefix(&rows[2], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u2502  \u251c\u2500\u2500 ");	/* │  ├── */
+	assert_string_equal(buf, "\u2502 \u251c\u2500 ");	/* │ ├─ */
 	ui_tree_prefix(&rows[3], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u2502  \u2514\u2500\u2500 ");	/* │  └── */
+	assert_string_equal(buf, "\u2502 \u2514\u2500 ");	/* │ └─ */
 	ui_tree_prefix(&rows[4], true, buf, sizeof(buf));
-	assert_string_equal(buf, "\u2514\u2500\u2500 ");	/* └── */
+	assert_string_equal(buf, "\u2514\u2500 ");	/* └─ */
 	ui_tree_prefix(&rows[3], false, buf, sizeof(buf));
-	assert_string_equal(buf, "|  `-- ");
+	assert_string_equal(buf, "| `- ");
 	assert_true(rows[0].has_kids && rows[1].has_kids);
 	assert_false(rows[2].has_kids || rows[4].has_kids);
 }
@@ -283,7 +283,7 @@ static void test_orphan_under_ancestor(void **state)
 	assert_true(rows[2].orphan);
 	assert_false(rows[1].orphan);
 	ui_tree_prefix(&rows[2], false, buf, sizeof(buf));
-	assert_string_equal(buf, "   `-~ ");
+	assert_string_equal(buf, "  `~ ");
 	/* the accounting parent not shown: under its real parent, unmarked */
 	rows[0] = mk(1, 0, 0);
 	rows[1] = mk(70, 1, 0);
