@@ -6,7 +6,8 @@
  * consistent snapshot as /proc/taskstats); the dump callback then pages it
  * out, cb->args[1] holding the next record index, so nothing is lost to a
  * full socket buffer: netlink calls the dump again when there is room.
- * Every message carries PTOP_TS_A_ANSWER; the first one also the CPUs.
+ * Every message carries PTOP_TS_A_ANSWER; the first ones the CPUs, in as
+ * many PTOP_TS_A_CPUS attributes as their number needs (put_cpus()).
  *
  * A dump with PTOP_TS_CMDF_STEAL makes its socket a steal listener, and
  * PTOP_TS_CMD_LISTEN (A_FLAGS 1/0) an events listener, until the socket
@@ -113,14 +114,36 @@ static int ptop_ts_nl_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/*
+ * The next CPUs that fit in this message as one PTOP_TS_A_CPUS attribute
+ * (whole struct ptop_ts_cpu entries): with hundreds of possible CPUs they
+ * take several messages, which a reader concatenates; records follow
+ * once every CPU has gone out. Returns how many went in.
+ */
+static u32 put_cpus(struct sk_buff *skb, const struct ptop_ts_snap *snap,
+		    u32 from)
+{
+	int room = skb_tailroom(skb) - NLA_HDRLEN;
+	u32 n;
+
+	if (room < (int)sizeof(struct ptop_ts_cpu))
+		return 0;
+	n = min_t(u32, snap->ans->ncpu - from,
+		  room / sizeof(struct ptop_ts_cpu));
+	if (nla_put(skb, PTOP_TS_A_CPUS, n * sizeof(struct ptop_ts_cpu),
+		    &snap->cpus[from]))
+		return 0;
+	return n;
+}
+
 static int ptop_ts_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ptop_ts_dump *d = (struct ptop_ts_dump *)cb->args[0];
 	struct ptop_ts_answer *ans = d->snap.ans;
-	u32 i = cb->args[1], sent = 0;
+	u32 i = cb->args[1], c = cb->args[3], sent = 0;
 	void *hdr;
 
-	if (i >= ans->count && cb->args[2])
+	if (i >= ans->count && c >= ans->ncpu && cb->args[2])
 		return 0;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ptop_ts_nl_family, NLM_F_MULTI, PTOP_TS_CMD_PIDS);
@@ -128,19 +151,23 @@ static int ptop_ts_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return -EMSGSIZE;
 	if (nla_put(skb, PTOP_TS_A_ANSWER, sizeof(*ans), ans))
 		goto err_cancel;
-	if (!cb->args[2] &&
-	    nla_put(skb, PTOP_TS_A_CPUS, ans->ncpu * sizeof(struct ptop_ts_cpu),
-		    d->snap.cpus))
-		goto err_cancel;
-	for (; i < ans->count; i++, sent++)
+	if (c < ans->ncpu) {
+		u32 n = put_cpus(skb, &d->snap, c);
+
+		c += n;
+		sent += n;
+	}
+	for (; c >= ans->ncpu && i < ans->count; i++, sent++)
 		if (nla_put(skb, PTOP_TS_A_RECORD,
 			    sizeof(struct ptop_ts_record), &d->snap.recs[i]))
 			break;
-	if (!sent && i < ans->count && cb->args[2])
+	/* nothing fit beside the header: the reader's buffer is too small */
+	if (!sent && (i < ans->count || c < ans->ncpu) && cb->args[2])
 		goto err_cancel;
 	genlmsg_end(skb, hdr);
 	cb->args[1] = i;
-	cb->args[2] = 1;	/* the header and CPUs went out */
+	cb->args[2] = 1;	/* a message went out */
+	cb->args[3] = c;
 	return skb->len;
 
 err_cancel:
@@ -187,6 +214,14 @@ static struct genl_family ptop_ts_nl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(ptop_ts_nl_ops),
 	.mcgrps = ptop_ts_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(ptop_ts_nl_mcgrps),
+	/*
+	 * Not under genl_mutex: a pass over 100k tasks (and the
+	 * synchronize_rcu() of a LISTEN 0) would stall every other
+	 * genetlink family of the machine for as long. The callbacks need
+	 * no outer lock: a pass takes ptop_ts_pass_lock, listen.c its own
+	 * locks, and netlink runs one socket's dump callbacks at a time.
+	 */
+	.parallel_ops = true,
 #ifdef PTOP_HAVE_GENL_RESV_START_OP
 	.resv_start_op = PTOP_TS_CMD_PIDS,
 #endif

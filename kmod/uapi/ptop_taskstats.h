@@ -9,8 +9,9 @@
  *    all taken in ONE pass over the task list.
  *  - genetlink family PTOP_TS_FAMILY_NAME: PTOP_TS_CMD_PIDS as a dump; the
  *    command fields travel as attributes, each reply message carries one
- *    PTOP_TS_A_ANSWER (+ PTOP_TS_A_CPUS in the first) and PTOP_TS_A_RECORD
- *    attributes.
+ *    PTOP_TS_A_ANSWER, then PTOP_TS_A_CPUS (the first messages: the
+ *    attributes of all of them concatenated hold the ncpu entries, which
+ *    may take several messages) and PTOP_TS_A_RECORD attributes.
  *
  * Records are fixed size, naturally aligned, carry their own version and
  * size, and only ever grow at the end: a reader uses rec_size from the
@@ -173,7 +174,7 @@ enum ptop_ts_attr {
 	PTOP_TS_A_START_PID,	/* u32, request */
 	PTOP_TS_A_MAX_COUNT,	/* u32, request */
 	PTOP_TS_A_ANSWER,	/* binary struct ptop_ts_answer, reply */
-	PTOP_TS_A_CPUS,		/* binary ncpu * struct ptop_ts_cpu, reply */
+	PTOP_TS_A_CPUS,		/* binary n * struct ptop_ts_cpu, reply */
 	PTOP_TS_A_RECORD,	/* binary struct ptop_ts_record, reply */
 	PTOP_TS_A_EVENT,	/* binary struct ptop_ts_event, event */
 	PTOP_TS_A_PAD,
