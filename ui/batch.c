@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The headline and the system line, both outputs' (the rows: ui/view.h). */
+/* The view helpers: the headline and the system line (-p: ui/view.c). */
 #include <errno.h>
 #include <string.h>
 #include <time.h>
