@@ -148,10 +148,14 @@ for l in lines[hdr + 1:]:
         continue
     # COMMAND keeps its leading lines: one space after total
     pid, ppid, total, cmd = re.match(r" *(\d+) +(\d+) +(\S+) (.*)$", l).groups()
-    m = re.match(r"((?:\|  |   )*)([|`])-([-~]) ", cmd)
-    depth = len(m.group(1)) // 3 + 1 if m else 0
-    rows.append((int(pid), int(ppid), depth, bool(m and m.group(3) == "~")))
+    # the lines: indentation ("|" or blank per level), then |- or `- (~: an orphan)
+    m = re.match(r"([| ]*)[|`]-([-~]?) ", cmd)
+    rows.append([int(pid), int(ppid), len(m.group(1)) if m else -1, bool(m and m.group(2) == "~")])
 assert len(rows) > 5, rows
+# one level of indentation is as wide as the smallest indentation seen
+unit = min([r[2] for r in rows if r[2] > 0] or [1])
+for r in rows:
+    r[2] = r[2] // unit + 1 if r[2] >= 0 else 0
 pids = {p for p, _, _, _ in rows}
 stack = []                      # the chain of ancestors of the current row
 nested = 0
@@ -163,7 +167,7 @@ for pid, ppid, depth, orphan in rows:
         assert stack[-1] == ppid, (pid, ppid, stack)
         nested += 1
     # a root: no parent shown, or an orphan whose accounting parent is
-    # not (the view's rule, tests/unit/test_view.c)
+    # not (the rule of the view, tests/unit/test_view.c)
     stack.append(pid)
 assert nested > 0, "no row nested under a parent"
 ' && ok "-b --tree: rows under their parents, with the tree's lines" || bad "-b --tree"
