@@ -579,7 +579,7 @@ static int read_answer(int fd, const struct ptop_ts_cmd *cmd, struct buf *b)
 
 static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 {
-	struct xmap st = { 0 }, full = { 0 }, exits = { 0 };
+	struct xmap st = { 0 }, full = { 0 }, exits = { 0 }, prev_exits = { 0 };
 	unsigned long late = 0;
 	struct buf b = { 0 };
 	unsigned long passes = 0, fulls = 0, compared = 0, misses = 0;
@@ -614,7 +614,8 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 		off = a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
 		free(full.e);
 		memset(&full, 0, sizeof(full));
-		free(exits.e);
+		free(prev_exits.e);
+		prev_exits = exits;	/* exits and exec remaps of the answer before */
 		memset(&exits, 0, sizeof(exits));
 		/* the monitor's side: exits leave, records replace */
 		for (i = 0; i < a->count; i++) {
@@ -637,6 +638,8 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 				old.pid = r->exec_old_pid;
 				old.start_ns = r->exec_old_start_ns;
 				xdel(&st, &old);
+				/* the exec'er's old identity left, as by an exit */
+				xfind(&exits, &old, 1);
 			}
 			xfind(&st, r, 1)->r = *r;
 			xfind(&st, r, 0)->gen = gen;
@@ -645,7 +648,7 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 		/* last pass's doubts: an EXIT (or exec remap) came now? */
 		for (i = 0; i < npend; i++) {
 			const struct ptop_ts_record *r = &pend[i].r;
-			int exited = xfind(&exits, r, 0) != NULL;
+			int exited = xfind(&exits, r, 0) || xfind(&prev_exits, r, 0);
 			int live = xfind(&st, r, 0) != NULL;
 
 			if (exited || (pend[i].gone && !live)) {
@@ -742,6 +745,7 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 	free(st.e);
 	free(full.e);
 	free(exits.e);
+	free(prev_exits.e);
 	free(b.p);
 	return misses || !passes;
 }
