@@ -75,7 +75,7 @@ DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	python3 groff-base mandoc dpkg-dev binutils zsh fish \
 	clang-14 libclang-rt-14-dev valgrind sparse \
 	python3-prometheus-client \
-	debootstrap debian-archive-keyring
+	debootstrap debian-archive-keyring atop
 
 pc_name = $(firstword $(subst :, ,$(1)))
 pc_deb  = $(lastword $(subst :, ,$(1)))
@@ -126,7 +126,7 @@ BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run check unit-check asan-check integration-check vm-check \
+.PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
 .DEFAULT_GOAL := all
@@ -204,6 +204,10 @@ integration-check: all $(HELPER_BINS)
 	@fail=0; for t in $(sort $(wildcard tests/integration/*.sh)); do \
 		echo "== $$t"; $(call run_logged,integration,B=$(B) bash $$t); \
 	done; exit $$fail
+
+# not part of check: minutes per N (bench/run --help)
+bench: all $(HELPER_BINS)
+	python3 bench/run $(BENCH_ARGS)
 
 # every VM test on the default kernel, the smoke list on the other kernels of
 # tests/vm/kernels (KVERS=all: everything everywhere; KVERS="5.10 sid": those)

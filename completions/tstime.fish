@@ -23,7 +23,7 @@ function __tstime_no_command
 end
 
 complete -c tstime -n __tstime_no_command -a '(__fish_complete_command)' -d 'command'
-complete -c tstime -n 'not __tstime_no_command' -x -a '(__fish_complete_subcommand)'
+complete -c tstime -n 'not __tstime_no_command' -x -a '(__fish_complete_subcommand -- -o --output -f --format -r --repeat --warmup)'
 complete -c tstime -n __tstime_no_command -s o -l output -r -F -d 'write the report to FILE'
 complete -c tstime -n __tstime_no_command -s a -l append -d 'append to the output file'
 complete -c tstime -n __tstime_no_command -s f -l format -x -d 'GNU time style format'

@@ -187,6 +187,7 @@ static void fold(struct ptop_acct *to, const struct ptop_tri *amount)
 	}
 	tri_add(&to->c, amount);
 	acct_folds++;
+	ptop_ts_act_mark_group(to->tgid, to->start_ns);
 }
 
 /*
@@ -348,6 +349,8 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 				c->parent = NULL;
 				if (to)
 					set_parent(c, to);
+				/* its accounting parent changed */
+				ptop_ts_act_mark_group(c->tgid, c->start_ns);
 			}
 			a->dead = true;
 			acct_live--;
@@ -624,6 +627,39 @@ void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal)
 		a->x_steal += steal;
 	spin_unlock_irqrestore(&acct_lock, flags);
 	rcu_read_unlock();
+}
+
+/*
+ * The live accounting children of leader's group, at most max of them
+ * into tgid[]/start[] (NULL: only count); for activity.c, whose threads
+ * all get a new real_parent when this group dies.
+ */
+u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
+			  u32 max)
+{
+	struct ptop_acct *a, *c;
+	unsigned long flags;
+	u32 n = 0;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&acct_lock, flags);
+	a = lookup_task(leader);
+	if (a) {
+		list_for_each_entry(c, &a->children, sibling) {
+			if (c->dead)
+				continue;
+			if (tgid) {
+				if (n == max)
+					break;
+				tgid[n] = c->tgid;
+				start[n] = c->start_ns;
+			}
+			n++;
+		}
+	}
+	spin_unlock_irqrestore(&acct_lock, flags);
+	rcu_read_unlock();
+	return n;
 }
 
 /* A pass begins: returns the EXIT ring head it answers up to. */

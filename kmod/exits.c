@@ -247,6 +247,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 		put_pid(execer);
 	}
 	ptop_ts_events_exit(p, group_dead);
+	ptop_ts_act_exit_children(p, group_dead);
 	if (!group_dead) {
 		ptop_ts_acct_thread_exit(leader, p, &th.rec);
 		return;
@@ -273,6 +274,7 @@ static void ptop_ts_probe_fork(void *data, struct task_struct *parent,
 			       struct task_struct *child)
 {
 	ptop_ts_acct_fork(parent, child);
+	ptop_ts_act_mark_task(child);
 	ptop_ts_events_fork(parent, child);
 }
 

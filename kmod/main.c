@@ -21,6 +21,14 @@ module_param_named(exit_ring_size, ptop_ts_exit_ring_size, uint, 0444);
 MODULE_PARM_DESC(exit_ring_size,
 		 "EXIT records kept for incremental answers (default 16384)");
 
+module_param_named(track_linger, ptop_ts_track_linger, uint, 0444);
+MODULE_PARM_DESC(track_linger,
+		 "Seconds the activity probe stays after the last reader (default 60, at most 3600)");
+
+module_param_named(crosscheck, ptop_ts_crosscheck, bool, 0444);
+MODULE_PARM_DESC(crosscheck,
+		 "Tests: allow PTOP_TS_CMDF_CROSSCHECK (a full walk with each incremental answer)");
+
 static int reader_gid = -1;
 module_param(reader_gid, int, 0444);
 MODULE_PARM_DESC(reader_gid,
@@ -44,6 +52,8 @@ static int __init ptop_ts_init(void)
 		ptop_ts_max_records = 16;
 	if (ptop_ts_exit_ring_size < 64)
 		ptop_ts_exit_ring_size = 64;
+	if (ptop_ts_track_linger > 3600)
+		ptop_ts_track_linger = 3600;
 	ptop_ts_budget_init();
 
 	ret = ptop_ts_exits_init();

@@ -83,6 +83,7 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	d->q.pid_ns = get_pid_ns(task_active_pid_ns(current));
 	d->q.user_ns = get_user_ns(current_user_ns());
 	d->q.uid = current_euid();
+	ptop_ts_act_reader_get();
 	ret = ptop_ts_snap_take(&d->q, &d->snap);
 	if (ret)
 		goto err_ns;
@@ -92,6 +93,7 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	return 0;
 
 err_ns:
+	ptop_ts_act_reader_put();
 	put_user_ns(d->q.user_ns);
 	put_pid_ns(d->q.pid_ns);
 err_free:
@@ -106,6 +108,7 @@ static int ptop_ts_nl_done(struct netlink_callback *cb)
 	if (!d)
 		return 0;
 	ptop_ts_snap_free(&d->snap);
+	ptop_ts_act_reader_put();
 	put_user_ns(d->q.user_ns);
 	put_pid_ns(d->q.pid_ns);
 	kfree(d);

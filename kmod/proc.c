@@ -46,6 +46,7 @@ static int ptop_ts_open(struct inode *inode, struct file *file)
 	f->q.user_ns = get_user_ns(file->f_cred->user_ns);
 	file->private_data = f;
 	atomic_long_inc(&ptop_ts_open_files);
+	ptop_ts_act_reader_get();
 	return stream_open(inode, file);
 }
 
@@ -61,6 +62,7 @@ static int ptop_ts_release(struct inode *inode, struct file *file)
 	mutex_destroy(&f->lock);
 	kfree(f);
 	atomic_long_dec(&ptop_ts_open_files);
+	ptop_ts_act_reader_put();
 	return 0;
 }
 
@@ -145,6 +147,7 @@ static const struct file_operations ptop_ts_fops = {
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
 	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
+	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns;
 	unsigned long user_kb, all_kb;
@@ -159,7 +162,13 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "open_files %ld\n", atomic_long_read(&ptop_ts_open_files));
 	seq_printf(m, "answer_bytes %ld\n",
 		   atomic_long_read(&ptop_ts_answer_bytes));
-	seq_printf(m, "track_bytes %zu\n", ptop_ts_track_bytes());
+	ptop_ts_act_counts(&act);
+	seq_printf(m, "track_probe %s\n", act.attached ? "attached" : "detached");
+	seq_printf(m, "track_readers %ld\n", act.readers);
+	seq_printf(m, "track_entries %llu\n", act.entries);
+	seq_printf(m, "track_full_walks %llu\n", act.full_walks);
+	seq_printf(m, "track_marked_walks %llu\n", act.inc_walks);
+	seq_printf(m, "track_lost %llu\n", act.lost);
 	seq_printf(m, "exit_ring_used %u\n", ptop_ts_exits_used());
 	seq_printf(m, "exit_ring_size %u\n", ptop_ts_exit_ring_size);
 	seq_printf(m, "exits_total %llu\n", ptop_ts_exits_head());

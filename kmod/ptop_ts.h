@@ -69,17 +69,44 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
 
-/* activity.c: answer sequence numbers and per-task change tracking */
+/* activity.c: answer sequence numbers, which tasks changed since a pass */
+struct ptop_ts_act_pick {
+	u32 nr;				/* tgid in the reader's namespace */
+	struct task_struct *leader;	/* reference held */
+};
+struct ptop_ts_act_sel {
+	struct ptop_ts_act_pick *pick;	/* in tgid order */
+	u32 n;
+	u32 threads;			/* thread entries as new */
+};
+struct ptop_ts_act_counts {
+	long readers;
+	bool attached;
+	u64 entries, full_walks, inc_walks, lost;
+};
+extern unsigned int ptop_ts_track_linger;
+extern bool ptop_ts_crosscheck;
 int ptop_ts_act_init(void);
 void ptop_ts_act_exit(void);
 u64 ptop_ts_seq_now(void);
-u64 ptop_ts_seq_next(u64 exit_head);
-bool ptop_ts_seq_lookup(u64 seq, u64 *exit_head);
-void ptop_ts_track_begin(u32 expected);
-u64 ptop_ts_track_update(u32 gpid, bool group, u64 start_ns,
-			 const struct ptop_ts_record *r, u64 seq);
-void ptop_ts_track_end(void);
-size_t ptop_ts_track_bytes(void);
+u64 ptop_ts_seq_of(u64 pass, u64 exit_head);
+bool ptop_ts_seq_lookup(u64 seq, u64 head, u64 *pass, u64 *exit_head);
+int ptop_ts_pass_lock(void);
+void ptop_ts_pass_unlock(void);
+void ptop_ts_act_mark_task(struct task_struct *t);
+void ptop_ts_act_mark_group(u32 tgid, u64 start_ns);
+void ptop_ts_act_exit_children(struct task_struct *p, bool group_dead);
+u64 ptop_ts_act_pass(void);
+void ptop_ts_act_drain_late(u64 pass);
+bool ptop_ts_act_complete(u64 since_pass);
+bool ptop_ts_act_thread_changed(struct task_struct *t, u64 since_pass);
+int ptop_ts_act_select(u64 since_pass, struct pid_namespace *ns,
+		       u32 start_pid, struct ptop_ts_act_sel *sel);
+void ptop_ts_act_sel_free(struct ptop_ts_act_sel *sel);
+void ptop_ts_act_reader_get(void);
+void ptop_ts_act_reader_put(void);
+void ptop_ts_act_walked(bool full);
+void ptop_ts_act_counts(struct ptop_ts_act_counts *c);
 int ptop_ts_reader_gid(void);
 
 /* acct.c: the accounting-parent hierarchy (c*) */
@@ -112,6 +139,8 @@ void ptop_ts_acct_exec_takeover(struct task_struct *leader,
 				struct pid *execer, u64 execer_start);
 void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal);
 u64 ptop_ts_acct_pass_begin(void);
+u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
+			  u32 max);
 void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 		       struct pid_namespace *ns);
 void ptop_ts_acct_counts(long *live, long *dead, long *nomem, u64 *folds,

@@ -29,6 +29,14 @@
  * earlier one); one whose record comes later is in this answer as live and
  * in the next one as EXIT. So every task a reader has seen ends with
  * exactly one EXIT record, and no answer has a task both live and dead.
+ *
+ * Which tasks a pass visits: "since N" answers walk the groups activity.c
+ * marked after pass N, in tgid order; the first answer, RESYNC, and
+ * answers activity.c cannot give (tracking was off, a mark was lost) walk
+ * every group, in chunks of WALK_CHUNK groups under rcu_read_lock(),
+ * resuming by pid, with a resched point and a fatal-signal check between
+ * chunks. Passes are serialized by the pass lock (activity.c), taken
+ * killable.
  */
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -81,8 +89,9 @@ static void read_pass_cpu(void *unused)
 	pc->gen = READ_ONCE(pass_gen);
 }
 
-/* Serializes passes: the tracking table and the sequence numbers. */
-static DEFINE_MUTEX(ptop_ts_pass_lock);
+#define WALK_CHUNK	256	/* groups per rcu_read_lock() section */
+
+bool ptop_ts_crosscheck;
 
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 {
@@ -92,6 +101,8 @@ int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 		return -EINVAL;
 	if (cmd->start_pid > PID_MAX_LIMIT)
 		return -EINVAL;
+	if ((cmd->flags & PTOP_TS_CMDF_CROSSCHECK) && !ptop_ts_crosscheck)
+		return -EOPNOTSUPP;
 	if (!cmd->max_count || cmd->max_count > ptop_ts_max_records)
 		cmd->max_count = ptop_ts_max_records;
 	return 0;
@@ -430,16 +441,18 @@ struct walk {
 	struct ptop_ts_snap *snap;
 	u64 seq;
 	u64 exit_head;		/* EXIT records written before this pass */
-	u64 since;		/* 0: report every task */
+	u64 since_pass;		/* 0: report every task */
 	u32 cap;		/* records the walk may use */
 	bool threads;
 	bool full;
 	u16 recf;		/* flags every record gets (HAS_STEAL) */
 };
 
-static bool want(const struct walk *w, u64 changed)
+/* In threads mode, a thread's record: every one, or those marked */
+static bool want_thread(const struct walk *w, struct task_struct *t)
 {
-	return !w->since || changed > w->since;
+	return !w->since_pass ||
+	       ptop_ts_act_thread_changed(t, w->since_pass);
 }
 
 static struct ptop_ts_record *add(struct walk *w,
@@ -482,40 +495,38 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	struct task_struct *t;
 	unsigned long flags;
 	struct ptop_ts_record *lrec = NULL;
-	bool emit = false, truncated = false;
-	u64 changed;
+	bool truncated = false;
+	u32 need = 1;
 
-	if (!w->full && tgid >= w->q->cmd.start_pid) {
-		u32 need = 1 + (w->threads ? get_nr_threads(leader) : 0);
-
-		if (ans->count + need <= w->cap || (!ans->count && w->cap)) {
-			emit = true;
-		} else {
-			w->full = true;
-			ans->flags |= PTOP_TS_ANSF_MORE;
-			ans->next_pid = tgid;
-		}
+	if (w->full || tgid < w->q->cmd.start_pid)
+		return;
+	if (w->threads && !w->since_pass)
+		need += get_nr_threads(leader);
+	else if (w->threads)
+		for_each_thread(leader, t)
+			need += want_thread(w, t);
+	if (ans->count + need > w->cap && (ans->count || !w->cap)) {
+		w->full = true;
+		ans->flags |= PTOP_TS_ANSF_MORE;
+		ans->next_pid = tgid;
+		return;
 	}
 
 	for_each_thread(leader, t) {
-		if (thread_gone(w, t))
+		if (!w->threads || thread_gone(w, t) || !want_thread(w, t))
 			continue;
+		/* one slot stays free for the group record */
+		if (ans->count + 1 >= w->cap) {
+			truncated = true;
+			continue;
+		}
 		memset(&r, 0, sizeof(r));
 		fill_ident(&r, t, w->q);
 		fill_thread(&r, t, true);
-		changed = ptop_ts_track_update(task_pid_nr(t), false,
-					       r.start_ns, &r, w->seq);
-		if (emit && w->threads && want(w, changed)) {
-			/* one slot stays free for the group record */
-			if (ans->count + 1 < w->cap) {
-				struct ptop_ts_record *d = add(w, &r);
-
-				if (t == leader)
-					lrec = d;
-			} else {
-				truncated = true;
-			}
-		}
+		if (t == leader)
+			lrec = add(w, &r);
+		else
+			add(w, &r);
 	}
 
 	sh = ptop_ts_lock_sighand(leader, &flags);
@@ -539,11 +550,9 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		lrec->exec_old_pid = r.exec_old_pid;
 		lrec->exec_old_start_ns = r.exec_old_start_ns;
 	}
-	changed = ptop_ts_track_update(task_tgid_nr(leader), true, r.start_ns,
-				       &r, w->seq);
-	if (emit && want(w, changed) && ans->count < w->cap)
+	if (ans->count < w->cap)
 		add(w, &r);
-	else if (emit && want(w, changed))
+	else
 		truncated = true;
 out:
 	/*
@@ -558,21 +567,49 @@ out:
 	}
 }
 
-static void walk_all(struct walk *w)
+/* Every group of the reader's namespace, in tgid order, in chunks. */
+static int walk_all(struct walk *w)
 {
 	struct pid_namespace *ns = w->q->pid_ns;
 	struct task_struct *leader;
-	struct pid *pid;
-	u32 nr;
+	struct pid *pid = NULL;
+	u32 nr = 1, i;
 
-	rcu_read_lock();
-	for (nr = 1; (pid = ptop_find_ge_pid(nr, ns)); nr++) {
-		nr = pid_nr_ns(pid, ns);
-		leader = pid_task(pid, PIDTYPE_TGID);
-		if (leader)
-			walk_group(w, leader, nr);
+	do {
+		rcu_read_lock();
+		for (i = 0; i < WALK_CHUNK && !w->full; i++, nr++) {
+			pid = ptop_find_ge_pid(nr, ns);
+			if (!pid)
+				break;
+			nr = pid_nr_ns(pid, ns);
+			leader = pid_task(pid, PIDTYPE_TGID);
+			if (leader)
+				walk_group(w, leader, nr);
+		}
+		rcu_read_unlock();
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	} while (pid && !w->full);
+	return 0;
+}
+
+/* The groups activity.c marked since the reader's answer (tgid order). */
+static int walk_marked(struct walk *w, const struct ptop_ts_act_sel *sel)
+{
+	u32 i;
+
+	for (i = 0; i < sel->n && !w->full; i++) {
+		rcu_read_lock();
+		walk_group(w, sel->pick[i].leader, sel->pick[i].nr);
+		rcu_read_unlock();
+		if (i % WALK_CHUNK == WALK_CHUNK - 1) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
+		}
 	}
-	rcu_read_unlock();
+	return 0;
 }
 
 void ptop_ts_snap_free(struct ptop_ts_snap *snap)
@@ -619,64 +656,100 @@ static void pass_instant(struct ptop_ts_snap *snap, u32 ncpu, u64 *t0,
 	}
 }
 
-int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
+/* Tasks now: records a full walk needs, with a margin for forks. */
+static u32 count_all(bool threads)
 {
-	u64 since = q->cmd.since_seq, from_head = 0, head, t0, b0;
-	u32 groups = 0, threads = 0, nexits = 0, want_recs, cap;
-	u32 ncpu = nr_cpu_ids;
+	u32 groups = 0, nthreads = 0, n;
 	struct task_struct *p;
-	struct walk w = {
-		.q = q,
-		.snap = snap,
-		.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
-	};
-	size_t hdr, size;
-	bool resync = false;
-	int ret;
-
-	ptop_ts_snap_free(snap);
-	mutex_lock(&ptop_ts_pass_lock);
 
 	rcu_read_lock();
 	for_each_process(p) {
 		groups++;
-		threads += get_nr_threads(p);
+		nthreads += get_nr_threads(p);
 	}
 	rcu_read_unlock();
+	n = (threads ? nthreads : 0) + groups;
+	return n + n / 8 + 64;
+}
 
-	head = ptop_ts_acct_pass_begin();
-	if (since) {
-		if (!ptop_ts_seq_lookup(since, &from_head) ||
-		    head - from_head > ptop_ts_exit_ring_size ||
-		    head - from_head >= q->cmd.max_count)
-			resync = true;
-		else
-			nexits = head - from_head;
-	}
-	if (resync)
-		since = 0;
-
-	/* margin for tasks forked between the count and the walk */
-	want_recs = (w.threads ? threads : 0) + groups;
-	want_recs += want_recs / 8 + 64;
-	cap = min_t(u64, (u64)want_recs + nexits, q->cmd.max_count);
+static int alloc_answer(const struct ptop_ts_query *q,
+			struct ptop_ts_snap *snap, u32 ncpu, u32 cap)
+{
+	size_t hdr, size;
+	int ret;
 
 	hdr = sizeof(struct ptop_ts_answer) + ncpu * sizeof(struct ptop_ts_cpu);
 	size = hdr + (size_t)cap * sizeof(struct ptop_ts_record);
 	snap->buf = ptop_ts_answer_alloc(q->uid, size, &ret);
-	if (!snap->buf) {
-		mutex_unlock(&ptop_ts_pass_lock);
+	if (!snap->buf)
 		return ret;
-	}
 	snap->alloc = size;
 	snap->uid = q->uid;
 	snap->ans = snap->buf;
 	snap->cpus = snap->buf + sizeof(struct ptop_ts_answer);
 	snap->recs = snap->buf + hdr;
 	snap->cap = cap;
+	return 0;
+}
 
-	ptop_ts_track_begin(threads + groups);
-	w.seq = ptop_ts_seq_next(head);
+int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
+{
+	u64 since = q->cmd.since_seq, since_pass = 0, from_head = 0;
+	u64 head, pass, t0, b0;
+	u32 nexits = 0, want_recs, cap;
+	u32 ncpu = nr_cpu_ids;
+	struct ptop_ts_act_sel sel = { 0 };
+	struct walk w = {
+		.q = q,
+		.snap = snap,
+		.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
+	};
+	bool xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK;
+	bool resync = false, marked;
+	int ret, n;
+
+	ptop_ts_snap_free(snap);
+	ret = ptop_ts_pass_lock();
+	if (ret)
+		return ret;
+
+	/* the marks first, then the generation of c* (activity.c) */
+	pass = ptop_ts_act_pass();
+	head = ptop_ts_acct_pass_begin();
+	if (since) {
+		if (!ptop_ts_seq_lookup(since, head, &since_pass, &from_head) ||
+		    head - from_head > ptop_ts_exit_ring_size ||
+		    head - from_head >= q->cmd.max_count)
+			resync = true;
+		else
+			nexits = head - from_head;
+	}
+again:
+	if (resync) {
+		since = 0;
+		since_pass = 0;
+		nexits = 0;
+	}
+	/* otherwise a full walk: every live task is a correct "since N" */
+	marked = since && ptop_ts_act_complete(since_pass);
+	if (marked && !xcheck) {
+		ret = ptop_ts_act_select(since_pass, q->pid_ns,
+					 q->cmd.start_pid, &sel);
+		if (ret)
+			goto err_unlock;
+		want_recs = sel.n + (w.threads ? sel.threads : 0);
+		want_recs += want_recs / 8 + 64;
+	} else {
+		want_recs = count_all(w.threads);
+		if (marked)
+			want_recs *= 2;		/* cross-check: both walks */
+	}
+	cap = min_t(u64, (u64)want_recs + nexits, q->cmd.max_count);
+	ret = alloc_answer(q, snap, ncpu, cap);
+	if (ret)
+		goto err_sel;
+
+	w.seq = ptop_ts_seq_of(pass, head);
 	w.cap = cap;
 	w.exit_head = head;
 
@@ -707,28 +780,53 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	 * begins; a task exiting during the walk is in the next answer.
 	 */
 	if (nexits) {
-		int n = ptop_ts_exits_copy(from_head, head, w.threads, q,
-					   snap->recs, nexits);
-
+		n = ptop_ts_exits_copy(from_head, head, w.threads, q,
+				       snap->recs, nexits);
 		if (n < 0) {
+			/* overwritten meanwhile: a full answer, RESYNC */
+			ptop_ts_act_sel_free(&sel);
+			ptop_ts_snap_free(snap);
 			resync = true;
-			since = 0;
-		} else {
-			snap->ans->count = n;
-			while (n--)
-				snap->recs[n].flags |= w.recf;
+			goto again;
 		}
+		snap->ans->count = n;
+		while (n--)
+			snap->recs[n].flags |= w.recf;
 	}
 
 	if (resync)
 		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
-	w.since = since;
 	t0 = ktime_get_ns();
 	b0 = ktime_get_boottime_ns();
 	fill_cpus(snap->cpus, ncpu, false);
 	if (runtimes_at_t0())
 		pass_instant(snap, ncpu, &t0, &b0);
-	walk_all(&w);
+	if (marked && xcheck) {
+		/*
+		 * Every task as the full walk sees it, then the incremental
+		 * answer: marks made meanwhile are in it (a task not in it has
+		 * not changed since the reader's last answer read it).
+		 */
+		w.recf |= PTOP_TS_RECF_CROSSCHECK;
+		ret = walk_all(&w);
+		w.recf &= ~PTOP_TS_RECF_CROSSCHECK;
+		if (ret)
+			goto err_free;
+		ptop_ts_act_drain_late(pass);
+		/* a mark lost meanwhile: the answer walks every task */
+		marked = ptop_ts_act_complete(since_pass);
+		if (marked)
+			ret = ptop_ts_act_select(since_pass, q->pid_ns,
+						 q->cmd.start_pid, &sel);
+		if (ret)
+			goto err_free;
+	}
+	w.since_pass = marked ? since_pass : 0;
+	ret = marked ? walk_marked(&w, &sel) : walk_all(&w);
+	if (ret)
+		goto err_free;
+	ptop_ts_act_walked(!marked);
+	ptop_ts_act_sel_free(&sel);
 	if (runtimes_at_t0()) {
 		/* every runtime is as of its CPU's t0: so are the counters */
 		snap->ans->time_ns = t0;
@@ -738,10 +836,19 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 		snap->ans->boottime_ns = mid(b0, ktime_get_boottime_ns());
 		fill_cpus(snap->cpus, ncpu, true);
 	}
-	ptop_ts_track_end();
-	mutex_unlock(&ptop_ts_pass_lock);
+	ptop_ts_pass_unlock();
 
-	snap->len = hdr + (size_t)snap->ans->count * sizeof(struct ptop_ts_record);
+	snap->len = sizeof(struct ptop_ts_answer) +
+		    ncpu * sizeof(struct ptop_ts_cpu) +
+		    (size_t)snap->ans->count * sizeof(struct ptop_ts_record);
 	atomic_long_inc(&ptop_ts_answers);
 	return 0;
+
+err_free:
+	ptop_ts_snap_free(snap);
+err_sel:
+	ptop_ts_act_sel_free(&sel);
+err_unlock:
+	ptop_ts_pass_unlock();
+	return ret;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The tight window's real-time priority, bounded: see rt_window.h. */
+#include <errno.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "rt_window.h"
@@ -40,4 +42,25 @@ void ptop_rt_window_check(struct ptop_rt_window *w)
 void ptop_rt_window_end(struct ptop_rt_window *w)
 {
 	normal(w);
+}
+
+int ptop_walk_nice_begin(bool want)
+{
+	int old;
+
+	if (!want)
+		return 0;
+	errno = 0;
+	old = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		return 0;
+	if (old > PTOP_WALK_NICE)
+		setpriority(PRIO_PROCESS, 0, PTOP_WALK_NICE);	/* may fail */
+	return old;
+}
+
+void ptop_walk_nice_end(bool want, int old)
+{
+	if (want)
+		setpriority(PRIO_PROCESS, 0, old);
 }

@@ -6,7 +6,9 @@
  * window may run at real-time priority (SCHED_FIFO, when the caller asked
  * for it and is allowed), and for PTOP_RT_WINDOW_MAX_NS at most: a window
  * that takes longer goes on at normal priority, and reports its length.
- * A walk never runs real-time.
+ * A walk never runs real-time; with the same permission it runs at nice
+ * PTOP_WALK_NICE (as atop does), so that on a machine with dozens of
+ * runnable tasks it still gets a fair share instead of 1/40 of a CPU.
  */
 #ifndef PTOP_RT_WINDOW_H
 #define PTOP_RT_WINDOW_H
@@ -20,6 +22,12 @@ struct ptop_rt_window {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at begin */
 	bool rt;		/* at SCHED_FIFO now */
 };
+
+#define PTOP_WALK_NICE		(-10)
+
+/* Around the walk: nice PTOP_WALK_NICE when asked and allowed, restored. */
+int ptop_walk_nice_begin(bool want);	/* returns the nice to restore */
+void ptop_walk_nice_end(bool want, int old);
 
 void ptop_rt_window_begin(struct ptop_rt_window *w, bool want_rt);
 /* Between two readings: leaves SCHED_FIFO once the bound is reached. */

@@ -91,10 +91,10 @@ static int seen_add(struct pfs_seen_set *set, uint32_t tid, uint64_t start,
 }
 
 /*
- * May the thread have run since the previous read? Running or runnable
- * now, its time moved, or not seen before. Otherwise its counters stood
- * still since the previous window (within a tick: what it ran after its
- * reading goes to the next interval).
+ * May the thread run before the window? Running or runnable now, or its
+ * time moved since the previous read (it ran lately). A sleeping one, new
+ * or not, stays at its walk value unless it wakes meanwhile (what it
+ * runs then goes to the next interval).
  */
 static int thread_is_hot(struct procfs_priv *pp, const struct ptop_ts_record *r)
 {
@@ -106,7 +106,7 @@ static int thread_is_hot(struct procfs_priv *pp, const struct ptop_ts_record *r)
 		return 1;
 	was = prev->n ? bsearch(&key, prev->v, prev->n, sizeof(key), seen_cmp) :
 			NULL;
-	return !was || was->own_ns != r->utime_ns + r->stime_ns;
+	return was && was->own_ns != r->utime_ns + r->stime_ns;
 }
 
 static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
@@ -401,7 +401,7 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct procfs_priv *pp = src->priv;
 	struct procfs_scan sc = { .src = src, .pp = pp, .out = out };
-	int ret;
+	int ret, nice;
 
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;
@@ -410,7 +410,9 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	if (pp->hot_thread)
 		memset(pp->hot_thread, 0, pp->hot_thread_cap);
 	/* phase one: the walk */
+	nice = ptop_walk_nice_begin(src->cfg.rt_window);
 	ret = ptop_pfs_for_each_group(&pp->pfs, procfs_group, &sc);
+	ptop_walk_nice_end(src->cfg.rt_window, nice);
 	if (!ret)
 		ret = procfs_window(src, out);
 	if (ret) {

@@ -211,11 +211,11 @@ struct tn_scan {
 };
 
 /*
- * Phase one of the snapshot (the walk) notes the threads that may have
- * run: running or runnable when read, their runtime moved since the
- * previous read, or not read by the previous one. The others' counters
- * were still at their walk values at the window, or moved by less than
- * what happened after their reading (it goes to the next interval).
+ * Phase one of the snapshot (the walk) notes the threads that may run
+ * before the window: running or runnable when read, or their runtime
+ * moved since the previous read (a task that ran lately is likely to run
+ * again). A sleeping one's counter stays at its walk value unless it
+ * wakes meanwhile (what it runs then goes to the next interval).
  */
 static int tn_note_hot(struct tn_priv *p, uint32_t tid)
 {
@@ -262,7 +262,8 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	unread = t->seen_gen + 1 != p->acct.gen;
 	tn_counters(p, &st, &c);
 	ptop_tsacct_scan_counters(&p->acct, t, &c);
-	if (ps.state == 'R' || unread || ptop_tsacct_thread_own(t) != before)
+	/* a new sleeper moves no more than an old one: by state only */
+	if (ps.state == 'R' || (!unread && ptop_tsacct_thread_own(t) != before))
 		return tn_note_hot(p, tid);
 	return 0;
 }
@@ -488,8 +489,12 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	/* dead tasks first (forks come before their exits), then the walk */
 	ret = tn_process_events(p);
-	if (!ret)
+	if (!ret) {
+		int nice = ptop_walk_nice_begin(src->cfg.rt_window);
+
 		ret = tn_scan(p, 1, 0);
+		ptop_walk_nice_end(src->cfg.rt_window, nice);
+	}
 	if (!ret)
 		ret = tn_window(src, out);
 	/* tasks that died during the walk or the window: closed here too */

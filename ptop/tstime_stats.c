@@ -210,7 +210,7 @@ void tstime_print_repeat(FILE *f, const struct tstime_runs *rs)
 	struct tstime_stat st;
 	size_t i;
 
-	fprintf(f, "%zu runs", rs->n);
+	fprintf(f, "%zu run%s", rs->n, rs->n == 1 ? "" : "s");
 	if (rs->n != rs->want)
 		fprintf(f, " of %zu", rs->want);
 	fprintf(f, " (%zu warmup) of: ", rs->warmup);

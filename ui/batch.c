@@ -1,34 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The view helpers: -p and the sort, the headline and the system line. */
+/* The view helpers: the headline and the system line (-p: ui/view.c). */
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
 #include "batch.h"
-
-static bool pid_wanted(const struct ui_view_opts *o, const struct ptop_row *r)
-{
-	size_t i;
-
-	if (!o->npids)
-		return true;
-	for (i = 0; i < o->npids; i++)
-		if (o->pids[i] == r->pid || o->pids[i] == r->tgid)
-			return true;
-	return false;
-}
-
-size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < iv->nrows; i++)
-		if (pid_wanted(o, &iv->rows[i]))
-			iv->rows[k++] = iv->rows[i];
-	iv->nrows = k;
-	ptop_col_sort(iv->rows, iv->nrows, o->sort_id, o->sort_asc);
-	return k;
-}
 
 time_t ui_wall_time(uint64_t mono_ns)
 {

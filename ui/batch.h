@@ -26,9 +26,6 @@ struct ui_view_opts {
 	const char *source;	/* the source's name */
 };
 
-/* Keep only the rows -p asked for, then sort; returns the rows kept. */
-size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv);
-
 /*
  * The wall-clock time of a CLOCK_MONOTONIC instant (the snapshot's): the
  * headline shows when the interval ended, not when it was drawn.

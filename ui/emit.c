@@ -10,7 +10,6 @@
 
 #include "batch.h"
 #include "emit.h"
-#include "tree.h"
 
 /*
  * The version of the machine formats' field set (JSON "schema", a CSV
@@ -81,6 +80,8 @@ void ui_emit_init(struct ui_emit *e, FILE *out, const struct ui_encoder *enc,
 	e->enc = enc ? enc : ui_format_find("text");
 	e->o = o;
 	e->top = o->top ? o->top : e->enc->default_top;
+	ui_view_init(&e->view);
+	e->view.tree = o->tree;
 	if (e->enc->begin)
 		e->enc->begin(e);
 }
@@ -109,29 +110,35 @@ static void wall_time(const struct ptop_interval *iv, struct timespec *wall)
 	wall->tv_nsec = ago % 1000000000LL;
 }
 
-int ui_emit_interval(struct ui_emit *e, struct ptop_interval *iv)
+int ui_emit_interval(struct ui_emit *e, const struct ptop_interval *iv)
 {
+	const struct ui_vrow *vr;
 	size_t i, n;
+	int ret;
 
-	ui_view_select(e->o, iv);
-	for (i = 0; i < iv->nrows; i++)
-		iv->rows[i].depth = 0;
-	/* out of memory: the rows stay sorted, flat (depth 0) */
-	if (e->o->tree)
-		ui_tree_order(iv->rows, iv->nrows, e->o->sort_id,
-			      e->o->sort_asc);
+	/* no snapshots: batch shows no rows for the tasks that died */
+	ret = ui_view_build(&e->view, e->o, iv, NULL, NULL);
+	if (ret)
+		return ret;
 	e->iv = iv;
 	e->nrows = 0;
 	wall_time(iv, &e->wall);
 	e->enc->interval(e);
-	n = iv->nrows;
+	n = e->view.nrows;
 	if (e->top && !e->enc->folds_rest && n > e->top)
 		n = e->top;
 	for (i = 0; i < n; i++) {
-		e->enc->row(e, &iv->rows[i]);
+		vr = &e->view.rows[i];
+		e->cur = vr;
+		if (vr->depth >= 0 && vr->depth <= UI_TREE_MAX_DEPTH) {
+			e->chain[vr->depth] = vr->r.pid;
+			e->tree_parent = vr->depth ? e->chain[vr->depth - 1] : 0;
+		}
+		e->enc->row(e, &vr->r);
 		e->nrows++;
 	}
 	/* the sum is over every task, also those -p and --top did not show */
+	e->cur = NULL;
 	e->enc->sum(e, &iv->sum);
 	e->nintervals++;
 	e->iv = NULL;
@@ -142,6 +149,7 @@ int ui_emit_end(struct ui_emit *e)
 {
 	if (e->enc->end)
 		e->enc->end(e);
+	ui_view_free(&e->view);
 	return out_status(e->out);
 }
 
@@ -462,15 +470,15 @@ bool ui_emit_row_field(const struct ui_emit *e, const struct ptop_row *r,
 		return true;
 	}
 	i--;
-	if (e->o->tree && i == 0) {
-		f->name = "depth";
-		if (is_sum)
+	if (e->o->tree && i < 2) {
+		f->name = i ? "tree_parent" : "depth";
+		if (is_sum || !e->cur || (i && !e->tree_parent))
 			f->type = UI_V_NULL;
 		else
-			set_int(f, r->depth);
+			set_int(f, i ? e->tree_parent : (long long)e->cur->depth);
 		return true;
 	}
-	i -= e->o->tree;
+	i -= e->o->tree ? 2 : 0;
 	if (i >= (size_t)e->o->ncols)
 		return false;
 	col_field(e, &ptop_cols[e->o->cols[i]], r, is_sum, f);

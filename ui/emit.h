@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "lib/col.h"
+#include "view.h"
 
 struct ui_view_opts;
 struct ui_emit;
@@ -61,18 +62,23 @@ struct ui_emit {
 	size_t nrows;		/* rows of this interval written so far */
 	size_t top;		/* rows to write (folds_rest: to name); 0 all */
 	void *priv;		/* the encoder's own state */
+	/* the view (ui/view.h) builds the rows from a copy of the interval */
+	struct ui_view view;
+	const struct ui_vrow *cur;	/* the row being written; NULL: sum */
+	uint32_t tree_parent;	/* --tree: the row cur is shown under; 0 root */
+	uint32_t chain[UI_TREE_MAX_DEPTH + 1];	/* pids by depth, for it */
 };
 
 /* Start an output with encoder enc (NULL: text). */
 void ui_emit_init(struct ui_emit *e, FILE *out, const struct ui_encoder *enc,
 		  const struct ui_view_opts *o);
 /*
- * Write one interval: -p and the sort (ui_view_select), the tree order
- * with --tree, the first --top rows, then the sum. Reorders iv->rows.
- * 0, or -errno when the output failed (EPIPE).
+ * Write one interval: the view's rows (-p, the sort, the tree order with
+ * --tree; iv itself is not changed), the first --top of them, the sum.
+ * 0, or -errno when the output failed (EPIPE) or memory ran out.
  */
-int ui_emit_interval(struct ui_emit *e, struct ptop_interval *iv);
-/* The end of the output; 0 or -errno. */
+int ui_emit_interval(struct ui_emit *e, const struct ptop_interval *iv);
+/* The end of the output (frees what the emitter holds); 0 or -errno. */
 int ui_emit_end(struct ui_emit *e);
 
 /* --- shared by the encoders ---------------------------------------------- */
@@ -104,8 +110,9 @@ struct ui_field {
  */
 bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f);
 /*
- * A row's fields in order: kind ("process", "thread", "sum"), depth (with
- * --tree), then one per shown column. For the sum row, a column without a
+ * A row's fields in order: kind ("process", "thread", "sum"), depth and
+ * tree_parent (with --tree: the pid it is shown under, its parent or, for
+ * an orphan, its accounting parent), then one per shown column. For the sum row, a column without a
  * sum is UI_V_NULL. False past the last one.
  */
 bool ui_emit_row_field(const struct ui_emit *e, const struct ptop_row *r,

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --format=text, for people: per interval the headline, the system line,
- * the column header, aligned rows (COMMAND indented with --tree) and the
+ * the column header, aligned rows (with --tree, COMMAND after the tree's
+ * lines in ASCII, as the curses view draws them) and the
  * V:V:S sum row, then a blank line.
  */
 #include "batch.h"
 #include "emit.h"
-
-/* as deep as the curses view indents; deeper rows stay at this depth */
-#define TREE_MAX_INDENT 32
 
 static void put_cell(FILE *out, const struct ptop_col *c, const char *s,
 		     bool last)
@@ -26,9 +24,9 @@ static void put_cell(FILE *out, const struct ptop_col *c, const char *s,
 static void put_row(struct ui_emit *e, const struct ptop_row *r, bool is_sum)
 {
 	const struct ui_view_opts *o = e->o;
-	char cell[64], tree[64 + 2 * TREE_MAX_INDENT + 4];
+	char cell[64], pre[160], tree[sizeof(cell) + sizeof(pre)];
 	const char *shown;
-	int i, d;
+	int i;
 
 	for (i = 0; i < o->ncols; i++) {
 		const struct ptop_col *c = &ptop_cols[o->cols[i]];
@@ -41,10 +39,10 @@ static void put_row(struct ui_emit *e, const struct ptop_row *r, bool is_sum)
 			ptop_col_format(c, r, e->iv, cell, sizeof(cell));
 		shown = cell;
 		if (o->tree && !is_sum && o->cols[i] == PTOP_COL_COMMAND &&
-		    r->depth) {
-			d = r->depth < TREE_MAX_INDENT ? r->depth : TREE_MAX_INDENT;
-			snprintf(tree, sizeof(tree), "%*s`- %s", 2 * (d - 1), "",
-				 cell);
+		    e->cur) {
+			/* the view's lines, in ASCII: a script may read them */
+			ui_tree_prefix(e->cur, false, pre, sizeof(pre));
+			snprintf(tree, sizeof(tree), "%s%s", pre, cell);
 			shown = tree;
 		}
 		put_cell(e->out, c, shown, i == o->ncols - 1);

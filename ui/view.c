@@ -169,6 +169,19 @@ static bool pid_wanted(const struct ui_view_opts *o, const struct ptop_row *r)
 	return false;
 }
 
+/* batch's: -p and the sort, in place (the view proper copies) */
+size_t ui_view_select(const struct ui_view_opts *o, struct ptop_interval *iv)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < iv->nrows; i++)
+		if (pid_wanted(o, &iv->rows[i]))
+			iv->rows[k++] = iv->rows[i];
+	iv->nrows = k;
+	ptop_col_sort(iv->rows, iv->nrows, o->sort_id, o->sort_asc);
+	return k;
+}
+
 static int grow(struct ui_view *v, size_t n)
 {
 	struct ui_vrow *r;

@@ -45,7 +45,14 @@ enum ptop_ts_cmd_id {
 /* struct ptop_ts_cmd.flags */
 #define PTOP_TS_CMDF_THREADS	(1U << 0) /* thread records (+ group records) */
 #define PTOP_TS_CMDF_STEAL	(1U << 1) /* reader wants per-task steal */
-#define PTOP_TS_CMDF_ALL	(PTOP_TS_CMDF_THREADS | PTOP_TS_CMDF_STEAL)
+/*
+ * Tests (module parameter crosscheck=1, else EOPNOTSUPP): an incremental
+ * answer also holds every live task as a full walk of the same pass sees
+ * it, flagged PTOP_TS_RECF_CROSSCHECK (read before the incremental walk).
+ */
+#define PTOP_TS_CMDF_CROSSCHECK	(1U << 2)
+#define PTOP_TS_CMDF_ALL	(PTOP_TS_CMDF_THREADS | PTOP_TS_CMDF_STEAL | \
+				 PTOP_TS_CMDF_CROSSCHECK)
 
 /* The command written to /proc/taskstats (exactly this size). */
 struct ptop_ts_cmd {
@@ -110,6 +117,7 @@ enum ptop_ts_kind {
 #define PTOP_TS_RECF_HAS_RDELAY	(1U << 4) /* rdelay_ns is measured */
 #define PTOP_TS_RECF_C_PARTIAL	(1U << 5) /* c* only has waited children */
 #define PTOP_TS_RECF_EXEC	(1U << 6) /* a non-leader exec happened */
+#define PTOP_TS_RECF_CROSSCHECK	(1U << 7) /* from CMDF_CROSSCHECK's full walk */
 
 /*
  * One task. THREAD records fill the "own" block for that thread; GROUP

@@ -79,8 +79,9 @@ if [ -n "$ko" ]; then
 	[ "$vm" = "$kver" ] && ok "installed module's vermagic is $kver" || bad "vermagic '$vm', want $kver"
 	v=$(modinfo -F version "$ko")
 	[ "$v" = "$ver" ] && ok "installed module's version $v = dkms.conf" || bad "module version '$v', dkms.conf says $ver"
-	# modprobe finds it through the chroot's depmod
-	dep=$(in_c modprobe -S "$kver" --show-depends $name 2>&1)
+	# modprobe finds it once depmod indexed the tree (sid's dkms 3.2 leaves
+	# no modules.dep in a chroot without the kernel's own modules)
+	dep=$(in_c sh -c "depmod '$kver' && modprobe -S '$kver' --show-depends $name" 2>&1)
 	case $dep in *updates/dkms/$name.ko*) ok "modprobe -S $kver finds updates/dkms/$name.ko";;
 	*) bad "modprobe -S $kver: $dep";; esac
 	mkdir -p "$build/vm/$kver/dkms" && cp "$ko" "$build/vm/$kver/dkms/$name.ko"

@@ -13,10 +13,12 @@
 #include "lib/tsacct.h"
 #include "lib/tsnl.h"
 
+/* as the taskstats source applies an exit record (tn_apply_exit) */
 static int on_exit_rec(void *arg, const struct ptop_tsnl_stats *pid,
 		       const struct ptop_tsnl_stats *tgid)
 {
 	struct ptop_tsacct *a = arg;
+	uint64_t el = pid->etime_us * 1000, exit_ns = a->now_ns;
 	struct ptop_tsacct_counters c = {
 		.runtime_ns = pid->run_virtual_ns,
 		.raw_user = pid->utime_us,
@@ -31,16 +33,19 @@ static int on_exit_rec(void *arg, const struct ptop_tsnl_stats *pid,
 		.ppid = pid->ppid,
 		.exit_code = pid->exitcode,
 	};
+	int ret;
 
 	memcpy(c.comm, pid->comm, sizeof(c.comm) - 1);
-	if (tgid && tgid->tgid != pid->tgid)
-		return 0;
-	ptop_tsacct_fork(a, pid->pid, pid->tgid, pid->ppid,
-			 pid->btime64 * 1000000000ULL);
-	return ptop_tsacct_exit(a, pid->pid, pid->tgid, pid->ppid,
-				pid->btime64 * 1000000000ULL, &c,
-				(pid->btime64 + pid->etime_us / 1000000) *
-				1000000000ULL) == -ENOMEM ? -ENOMEM : 0;
+	/* a fork event first when the record says its parent (AFORK) */
+	if (pid->flag & 1)
+		ptop_tsacct_fork(a, pid->pid, pid->tgid, pid->ppid,
+				 exit_ns > el ? exit_ns - el : 0);
+	ret = ptop_tsacct_exit(a, pid->pid, pid->tgid, pid->ppid,
+			       exit_ns > el ? exit_ns - el : 0, &c, exit_ns);
+	/* the path of an exit whose record was lost, on the group's tgid */
+	if (!ret && tgid)
+		ret = ptop_tsacct_lost(a, tgid->tgid, exit_ns);
+	return ret == -ENOMEM ? -ENOMEM : 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ptop_tsacct_init(&acct, 4000000);
 	acct.out = &out;
 	acct.gen = 1;
+	acct.now_ns = 1000000000000000ULL;
 	ptop_tsnl_parse_exits(buf, size, on_exit_rec, &acct);
 	ptop_tsacct_sweep(&acct);
 	ptop_tsacct_emit(&acct);

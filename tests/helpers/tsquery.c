@@ -10,6 +10,19 @@
  *	 G, TE, GE).
  *	-S asks for per-task steal (PTOP_TS_CMDF_STEAL); -H SECS keeps the
  *	file or socket open SECS seconds after the answer (a listener).
+ *   tsquery -L N [-F] [-t]
+ *	N passes on one open file, each "since" the one before (-F: each a
+ *	full answer); prints "loop passes=N wall_ms=... cpu_ms=... records=..."
+ *	per pass (cpu: this process's user+sys, the module's pass is sys).
+ *   tsquery -X SECS [-i SECS] [-t]
+ *	cross-check (module loaded with crosscheck=1): one open file, a full
+ *	answer, then for SECS seconds every -i seconds (default 0.2) a "since
+ *	N" answer with PTOP_TS_CMDF_CROSSCHECK, merged into the state kept
+ *	from the answers before, as a monitor does; every task of the full
+ *	walk of the same pass must then be in that state with the same
+ *	counters, and nothing else. Prints "crosscheck passes=... misses=..."
+ *	(exit 1 on a miss); tasks that only differ in run delay, state or
+ *	rss (what a task that does not run can change) are counted apart.
  *   tsquery -b MODE
  *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
  *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
@@ -23,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
@@ -416,14 +430,392 @@ static int bad_input(const char *mode)
 	return 0;
 }
 
+
+/* --- cross-check: incremental answers merged vs a full walk -------------- */
+struct xent {
+	struct ptop_ts_record r;
+	unsigned int gen;	/* pass that last saw it (state or full) */
+	int used;
+};
+
+struct xmap {
+	struct xent *e;
+	size_t cap, n;
+};
+
+static size_t xhash(const struct ptop_ts_record *r)
+{
+	uint64_t h = (uint64_t)r->pid * 0x9e3779b97f4a7c15ULL ^ r->start_ns ^
+		     (uint64_t)r->kind << 60;
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int xsame(const struct ptop_ts_record *a, const struct ptop_ts_record *b)
+{
+	return a->kind == b->kind && a->pid == b->pid &&
+	       a->start_ns == b->start_ns;
+}
+
+static struct xent *xfind(struct xmap *m, const struct ptop_ts_record *r,
+			  int insert)
+{
+	size_t i, k;
+
+	if (insert && (m->n + 1) * 2 > m->cap) {
+		struct xmap big = { calloc(m->cap ? m->cap * 2 : 4096,
+					   sizeof(struct xent)),
+				    m->cap ? m->cap * 2 : 4096, 0 };
+
+		if (!big.e) {
+			perror("calloc");
+			exit(2);
+		}
+		for (k = 0; k < m->cap; k++)
+			if (m->e[k].used == 1)
+				*xfind(&big, &m->e[k].r, 1) = m->e[k];
+		free(m->e);
+		*m = big;
+	}
+	if (!m->cap)
+		return NULL;
+	for (i = xhash(r) % m->cap;; i = (i + 1) % m->cap) {
+		struct xent *e = &m->e[i];
+
+		if (!e->used) {
+			if (!insert)
+				return NULL;
+			e->used = 1;
+			e->r = *r;
+			m->n++;
+			return e;
+		}
+		if (e->used == 1 && xsame(&e->r, r))
+			return e;
+	}
+}
+
+static void xdel(struct xmap *m, const struct ptop_ts_record *r)
+{
+	struct xent *e = xfind(m, r, 0);
+
+	if (e) {
+		e->used = 2;	/* tombstone */
+		m->n--;
+	}
+}
+
+/* Fields a task that did not run cannot change; which differ (0: none). */
+static const char *xdiff(const struct ptop_ts_record *a,
+			 const struct ptop_ts_record *b, int *waiting)
+{
+	uint16_t fa = a->flags & ~PTOP_TS_RECF_CROSSCHECK;
+	uint16_t fb = b->flags & ~PTOP_TS_RECF_CROSSCHECK;
+
+	*waiting = 0;
+#define X(f) if (a->f != b->f) return #f
+	X(utime_ns); X(stime_ns); X(steal_ns); X(xutime_ns); X(xstime_ns);
+	X(xsteal_ns); X(cutime_ns); X(cstime_ns); X(csteal_ns); X(nvcsw);
+	X(nivcsw); X(minflt); X(majflt); X(nthreads); X(ppid);
+	X(acct_ptgid); X(uid); X(tgid); X(exec_old_pid);
+#undef X
+	if (fa != fb)
+		return "flags";
+	if (memcmp(a->comm, b->comm, sizeof(a->comm)))
+		return "comm";
+	*waiting = 1;
+	if (a->rdelay_ns != b->rdelay_ns)
+		return "rdelay_ns";
+	if (a->state != b->state)
+		return "state";
+	if (a->rss_kb != b->rss_kb || a->hiwater_rss_kb != b->hiwater_rss_kb)
+		return "rss";
+	*waiting = 0;
+	return NULL;
+}
+
+/*
+ * A difference a later answer may explain: a new task the full walk saw
+ * that died before the incremental walk read it (its EXIT comes next), a
+ * task that finished exit_notify() after its EXIT record (written once
+ * the pass began) and so is in neither walk, an exec'er's old identity
+ * (the remap comes with the new leader's record). Judged one pass later.
+ */
+struct xpend {
+	struct ptop_ts_record r;
+	int gone;		/* 1: in the state, not in the full walk */
+};
+
+static struct xpend *pend, *pend_next;
+static size_t npend, npend_next, cap_pend;
+
+static void pend_add(const struct ptop_ts_record *r, int gone)
+{
+	if (npend_next == cap_pend) {
+		cap_pend = cap_pend ? cap_pend * 2 : 256;
+		pend = realloc(pend, cap_pend * sizeof(*pend));
+		pend_next = realloc(pend_next, cap_pend * sizeof(*pend_next));
+		if (!pend || !pend_next) {
+			perror("realloc");
+			exit(2);
+		}
+	}
+	pend_next[npend_next].r = *r;
+	pend_next[npend_next++].gone = gone;
+}
+
+static int read_answer(int fd, const struct ptop_ts_cmd *cmd, struct buf *b)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	b->len = 0;
+	if (write(fd, cmd, sizeof(*cmd)) != sizeof(*cmd))
+		return -errno;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(b, chunk, n);
+	return n < 0 ? -errno : 0;
+}
+
+static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
+{
+	struct xmap st = { 0 }, full = { 0 }, exits = { 0 }, prev_exits = { 0 };
+	unsigned long late = 0;
+	struct buf b = { 0 };
+	unsigned long passes = 0, fulls = 0, compared = 0, misses = 0;
+	unsigned long waiting = 0, inc_recs = 0, full_recs = 0, shown = 0;
+	struct timespec t0, now;
+	unsigned int gen = 0;
+	int fd, ret;
+
+	fd = open(PROC_PATH, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "tsquery: %s\n", ename(errno));
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c.since_seq = 0;
+	for (;;) {
+		const struct ptop_ts_answer *a;
+		size_t off, i;
+		int xrecs = 0;
+
+		ret = read_answer(fd, &c, &b);
+		if (ret) {
+			fprintf(stderr, "tsquery: %s\n", ename(-ret));
+			return 1;
+		}
+		a = (const void *)b.p;
+		if (a->flags & PTOP_TS_ANSF_MORE) {
+			fprintf(stderr, "tsquery: answer paged (MORE)\n");
+			return 1;
+		}
+		gen++;
+		off = a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
+		free(full.e);
+		memset(&full, 0, sizeof(full));
+		free(prev_exits.e);
+		prev_exits = exits;	/* exits and exec remaps of the answer before */
+		memset(&exits, 0, sizeof(exits));
+		/* the monitor's side: exits leave, records replace */
+		for (i = 0; i < a->count; i++) {
+			const struct ptop_ts_record *r =
+				(const void *)(b.p + off + i * a->rec_size);
+			struct ptop_ts_record old = { .kind = PTOP_TS_KIND_THREAD };
+
+			if (r->flags & PTOP_TS_RECF_CROSSCHECK) {
+				xfind(&full, r, 1);
+				xrecs++;
+				continue;
+			}
+			if (r->flags & PTOP_TS_RECF_EXIT) {
+				xdel(&st, r);
+				xfind(&exits, r, 1);
+				continue;
+			}
+			if (r->flags & PTOP_TS_RECF_EXEC &&
+			    r->kind == PTOP_TS_KIND_THREAD) {
+				old.pid = r->exec_old_pid;
+				old.start_ns = r->exec_old_start_ns;
+				xdel(&st, &old);
+				/* the exec'er's old identity left, as by an exit */
+				xfind(&exits, &old, 1);
+			}
+			xfind(&st, r, 1)->r = *r;
+			xfind(&st, r, 0)->gen = gen;
+			inc_recs++;
+		}
+		/* last pass's doubts: an EXIT (or exec remap) came now? */
+		for (i = 0; i < npend; i++) {
+			const struct ptop_ts_record *r = &pend[i].r;
+			int exited = xfind(&exits, r, 0) || xfind(&prev_exits, r, 0);
+			int live = xfind(&st, r, 0) != NULL;
+
+			if (exited || (pend[i].gone && !live)) {
+				late++;
+				continue;
+			}
+			misses++;
+			if (shown++ < 20)
+				printf("miss: pass %lu %s %u/%u %.16s start %llu: %s\n",
+				       passes - 1,
+				       r->kind == PTOP_TS_KIND_GROUP ? "group" : "thread",
+				       r->pid, r->tgid, r->comm,
+				       (unsigned long long)r->start_ns,
+				       pend[i].gone ? "gone without an EXIT record" :
+						      "not reported (new task)");
+		}
+		npend = 0;
+		if (c.since_seq && !xrecs) {
+			/* a full walk answered "since N": it is the state */
+			fulls++;
+			for (i = 0; i < st.cap; i++)
+				if (st.e[i].used == 1 && st.e[i].gen != gen) {
+					st.e[i].used = 2;
+					st.n--;
+				}
+		} else if (c.since_seq) {
+			passes++;
+			full_recs += xrecs;
+			for (i = 0; i < full.cap; i++) {
+				struct xent *f = &full.e[i], *s;
+				const char *what = NULL;
+				int w = 0;
+
+				if (f->used != 1)
+					continue;
+				s = xfind(&st, &f->r, 0);
+				compared++;
+				if (!s && !f->r.utime_ns && !f->r.stime_ns &&
+				    !f->r.nvcsw && !f->r.nivcsw) {
+					/* forked, not run yet: seen once it runs */
+					what = "unborn";
+					w = 1;
+				} else if (!s) {
+					pend_add(&f->r, 0);
+					what = NULL;
+				}
+				else if (s->gen != gen)
+					what = xdiff(&s->r, &f->r, &w);
+				if (what && w) {
+					waiting++;
+				} else if (what) {
+					misses++;
+					if (shown++ < 20)
+						printf("miss: pass %lu %s %u/%u %.16s start %llu: %s\n",
+						       passes,
+						       f->r.kind == PTOP_TS_KIND_GROUP ? "group" : "thread",
+						       f->r.pid, f->r.tgid, f->r.comm,
+						       (unsigned long long)f->r.start_ns, what);
+				}
+				/* each difference counts once */
+				s = xfind(&st, &f->r, 1);
+				s->r = f->r;
+				s->gen = gen;
+			}
+			for (i = 0; i < st.cap; i++) {
+				struct xent *s = &st.e[i];
+
+				if (s->used != 1 || s->gen == gen)
+					continue;
+				pend_add(&s->r, 1);
+				s->used = 2;
+				st.n--;
+			}
+		}
+		{
+			struct xpend *t = pend;
+
+			pend = pend_next;
+			pend_next = t;
+			npend = npend_next;
+			npend_next = 0;
+		}
+		c.since_seq = a->seq_now;
+		c.flags |= PTOP_TS_CMDF_CROSSCHECK;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec + (now.tv_nsec - t0.tv_nsec) / 1e9 >= secs)
+			break;
+		usleep((useconds_t)(every * 1e6));
+	}
+	close(fd);
+	printf("crosscheck passes=%lu full_answers=%lu tasks_compared=%lu incremental_records=%lu full_walk_records=%lu misses=%lu waiting_only=%lu explained_next_pass=%lu\n",
+	       passes, fulls, compared, inc_recs, full_recs, misses, waiting,
+	       late);
+	free(st.e);
+	free(full.e);
+	free(exits.e);
+	free(prev_exits.e);
+	free(b.p);
+	return misses || !passes;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int loop(struct ptop_ts_cmd c, long n, int full)
+{
+	struct buf b = { 0 };
+	double w0, c0, recs = 0;
+	long i;
+	int fd = open(PROC_PATH, O_RDWR), ret;
+
+	if (fd < 0) {
+		fprintf(stderr, "tsquery: %s\n", ename(errno));
+		return 1;
+	}
+	ret = read_answer(fd, &c, &b);
+	if (ret)
+		goto out;
+	w0 = now_s();
+	c0 = cpu_s();
+	for (i = 0; i < n; i++) {
+		const struct ptop_ts_answer *a = (const void *)b.p;
+
+		c.since_seq = full ? 0 : a->seq_now;
+		ret = read_answer(fd, &c, &b);
+		if (ret)
+			goto out;
+		recs += ((const struct ptop_ts_answer *)b.p)->count;
+	}
+	printf("loop passes=%ld wall_ms=%.3f cpu_ms=%.3f records=%.1f\n", n,
+	       (now_s() - w0) * 1e3 / n, (cpu_s() - c0) * 1e3 / n, recs / n);
+out:
+	close(fd);
+	free(b.p);
+	if (ret)
+		fprintf(stderr, "tsquery: %s\n", ename(-ret));
+	return ret != 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ptop_ts_cmd c = { .cmd = PTOP_TS_CMD_PIDS };
 	int opt, nl = 0, print = 0, ret;
+	double xsecs = 0, every = 0.2;
+	long nloop = 0;
+	int full = 0;
 	struct buf b = { 0 };
 
-	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:")) != -1) {
+	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:F")) != -1) {
 		switch (opt) {
+		case 'X': xsecs = atof(optarg); break;
+		case 'L': nloop = atol(optarg); break;
+		case 'F': full = 1; break;
+		case 'i': every = atof(optarg); break;
 		case 'S': c.flags |= PTOP_TS_CMDF_STEAL; break;
 		case 'H': hold_s = atof(optarg); break;
 		case 'n': nl = 1; break;
@@ -434,10 +826,14 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] | -b MODE\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t]\n");
 			return 2;
 		}
 	}
+	if (xsecs > 0)
+		return crosscheck(c, xsecs, every);
+	if (nloop > 0)
+		return loop(c, nloop, full);
 	ret = nl ? query_nl(&c, &b, -1) : query_proc(&c, &b);
 	if (ret) {
 		fprintf(stderr, "tsquery: %s\n", ename(-ret));

@@ -126,6 +126,10 @@ keys p t o p n i c e m e
 expect "^ *$victim " "F4: the filter is live (no Enter)"
 keys Enter
 expect "filter 'ptopniceme'" "Enter keeps the filter"
+keys p
+expect "[0-9] /tmp/ptop_tmux\\." "p: COMMAND shows the full command line (its path)"
+keys p
+expect "command name" "p again: the command name"
 keys F8
 expect "nice of $victim now 1" "F8: nice +1"
 [ "$(awk '{print $19}' /proc/$victim/stat)" = 1 ] && ok "F8: the victim's nice is 1" ||

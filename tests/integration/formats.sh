@@ -122,21 +122,25 @@ PY
 # -b --tree in the machine formats: a depth field, the same in both
 run -n 1 --format=json --tree -o PID,PPID,COMMAND >"$tmp/tree.json" &&
 run -n 1 --format=csv --tree -o PID,PPID,COMMAND >"$tmp/tree.csv" &&
-python3 - "$tmp/tree.json" "$tmp/tree.csv" <<'PY' && ok "--tree: depth in json and csv, each row under its parent" || bad "--tree json/csv"
+python3 - "$tmp/tree.json" "$tmp/tree.csv" <<'PY' && ok "--tree: depth and tree_parent in json and csv, each row under its parent" || bad "--tree json/csv"
 import csv, json, sys
 d = json.loads(open(sys.argv[1]).read())
-stack, nested = [], 0
+stack, nested, pids = [], 0, {r["PID"] for r in d["rows"]}
 for r in d["rows"]:
     assert r["depth"] <= len(stack)
     stack = stack[:r["depth"]]
     if r["depth"]:
-        assert stack[-1] == r["PPID"]
-        nested += 1
+        # under its parent, or (an orphan) its accounting parent
+        assert r["tree_parent"] == stack[-1], r
+        nested += r["tree_parent"] == r["PPID"]
+    else:
+        assert r["tree_parent"] is None, r
     stack.append(r["PID"])
 assert nested
-assert d["sum"]["depth"] is None
+assert d["sum"]["depth"] is None and d["sum"]["tree_parent"] is None
 hdr = next(csv.reader(open(sys.argv[2])))
-assert "depth" in hdr and hdr.index("depth") == hdr.index("kind") + 1
+k = hdr.index("kind")
+assert hdr[k + 1:k + 3] == ["depth", "tree_parent"], hdr
 PY
 
 # --- OpenMetrics ---------------------------------------------------------------

@@ -4,9 +4,12 @@
 # double-forked orphans, and every interval must account for ncpu x 100%
 # while two busy loops keep the CPUs full.
 #
-# Each interval must account for ncpu x 100% within 1%, plus, in intervals
-# with exits, 0.25 ms per exit: the part of a dying task's exit path that the
-# stock kernel reports in no counter (see the comment in the parser).
+# Each interval is judged by what ptop says about it (ptop(1), "exact"):
+# one that says exact must be within the taskstats source's 1% of
+# ncpu x 100%, the stock kernel's exit paths being a part of their own
+# (the system line's "exit paths X%", itself within the 1%); one that says
+# inexact must name a reason. A loaded machine makes intervals inexact,
+# never wrong: how many were is printed, not judged.
 # For each workload (tests/helpers/ptop_workload.c), ptop runs around it;
 # the burners' time (on their own rows while alive, then on the workload
 # parent's c* columns, summed over intervals) must be within 2% of what
@@ -28,17 +31,25 @@ ncpu=$(nproc)
 spin=$!
 trap 'kill $spin 2>/dev/null; pkill -f "ptop_workload spin" 2>/dev/null' EXIT
 
-# run SOURCE MODE ARGS...: prints "<c_seconds> <burned_seconds> <worst_acc_dev_pct> <intervals>"
+# run SOURCE MODE ARGS...: prints "<c_seconds> <burned_seconds> <false_claims> <intervals> <inexact>"
 run() {
 	local source=$1
 	shift
 	local out wl
 	out=$(mktemp) wl=$(mktemp)
-	"$PTOP" -b -d 1 -n 6 --source="$source" \
+	"$PTOP" -b -d 1 -n 7 --source="$source" \
 		-o PID,PPID,user,sys,cuser,csys,xuser,xsys,total,COMMAND >"$out" &
 	local ptop=$!
-	# start after ptop's first snapshot; linger past its last one
-	"$WL" -w 0.5 -l 7 "$@" >"$wl" &
+	# start after ptop's first interval is out (so its snapshot is taken:
+	# on a loaded machine a walk over thousands of tasks takes seconds),
+	# linger until ptop's last snapshot is taken (killed below)
+	local i
+	for i in $(seq 1200); do
+		grep -aq '^ptop ' "$out" && break
+		kill -0 $ptop 2>/dev/null || break
+		sleep 0.1
+	done
+	"$WL" -l 3600 "$@" >"$wl" &
 	local wlpid=$!
 	wait $ptop
 	local st=$?
@@ -50,24 +61,27 @@ run() {
 		rm -f "$out" "$wl"
 		return 1
 	fi
-	python3 - "$out" "$wl" "$ncpu" <<'EOF'
+	python3 - "$out" "$wl" "$ncpu" "$source" <<'EOF'
 import re, sys
-out, wl, ncpu = open(sys.argv[1], errors="replace").read(), open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
+# another process's name may be any bytes
+out = open(sys.argv[1], errors="replace").read()
+wl, ncpu = open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
+source = sys.argv[4]
 m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+) pids=([\d,]*)", wl)
 if not m:
     sys.exit("workload printed nothing: " + wl)
 burned, parent = int(m.group(1)) / 1e9, m.group(3)
 burners = set(m.group(4).split(","))	# not another test's wl-burn
-c_s, worst, n, noisy = 0.0, 0.0, 0, 0
-EXIT_TAIL_S = 0.00025
+c_s, false_claims, n, noisy, inexact = 0.0, 0, 0, 0, 0
 interval = None
 for line in out.splitlines():
-    h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%", line)
+    h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%  (exact|inexact: .+)$", line)
     if h:
         interval = float(h.group(1))
         acc, cap = float(h.group(2)), float(h.group(3))
+        verdict = h.group(4)
         continue
-    st = re.match(r"idle .* steal ([\d.]+)% .* exited (\d+)", line)
+    st = re.match(r"idle .* steal ([\d.]+)% .* exited (\d+) .* exit paths ([\d.]+%|in-tasks)", line)
     if st and interval:
         # the guest kernel's steal counter lags behind when the host is
         # oversubscribed (it is credited at most a tick per tick): such an
@@ -75,15 +89,16 @@ for line in out.splitlines():
         if float(st.group(1)) > 0.01 * cap:
             noisy += 1
             continue
-        # The stock kernel writes a task's exit record in do_exit() before
-        # the task has finished exiting; the rest of its exit path (exit_mm,
-        # exit_files, exit_notify, the last schedule: ~0.1-0.2 ms here) is in
-        # no counter user space can read. Allow that much per exit, on top
-        # of the 1%; the module (VM tests) folds when time stops growing
-        # and is held to 0.5% without this allowance.
-        tail = int(st.group(2)) * EXIT_TAIL_S / interval * 100
-        worst = max(worst, max(0.0, abs(acc - cap) - tail) / cap * 100)
         n += 1
+        tail = 0.0 if st.group(3) == "in-tasks" else float(st.group(3)[:-1])
+        tol = 0.01 * cap + 0.01   # taskstats' 1%; the printed values are rounded
+        # procfs' own tolerance has its ticks: judged in unit tests
+        if verdict == "exact" and source == "taskstats":
+            if abs(acc + tail - cap) > tol or tail > tol:
+                print(f"claimed exact: accounted {acc}% of {cap}%, exit paths {tail}%", file=sys.stderr)
+                false_claims += 1
+        else:
+            inexact += 1
         continue
     f = line.split()
     if not interval or len(f) != 10:
@@ -96,7 +111,7 @@ for line in out.splitlines():
         c_s += (float(f[4]) + float(f[5])) / 100 * interval
 if noisy:
     print(f"note: {noisy} interval(s) with steal > 1% of capacity not judged", file=sys.stderr)
-print(f"{c_s:.4f} {burned:.4f} {worst:.3f} {n}")
+print(f"{c_s:.4f} {burned:.4f} {false_claims} {n} {inexact}")
 EOF
 	local rc=$?
 	rm -f "$out" "$wl"
@@ -106,11 +121,11 @@ EOF
 check() {	# NAME SOURCE MODE ARGS...
 	local name=$1 source=$2
 	shift 2
-	local r c burned worst n
+	local r c burned claims n inexact
 	rm -f "$RESULTS/$name.$source"
 	r=$(run "$source" "$@") || { echo "FAIL $name: run failed"; fail=1; return; }
-	read -r c burned worst n <<<"$r"
-	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, worst judged interval off by ${worst}% of capacity, $n intervals judged"
+	read -r c burned claims n inexact <<<"$r"
+	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, $n intervals judged, $inexact inexact, $claims false claims"
 	echo "$r" >"$RESULTS/$name.$source"
 }
 
@@ -122,14 +137,14 @@ within() {	# A B PCT: |A-B| <= PCT% of B
 # judge NAME: the checks on one taskstats run, each miss printed as
 # "$label ..."; non-zero when any missed
 judge() {
-	local name=$1 label=$2 c burned worst n bad=0
-	read -r c burned worst n <"$RESULTS/$name.taskstats" || return 1
+	local name=$1 label=$2 c burned claims n inexact bad=0
+	read -r c burned claims n inexact <"$RESULTS/$name.taskstats" || return 1
 	if ! within "$c" "$burned" 2; then
 		echo "$label $name: taskstats c* ${c}s not within 2% of burned ${burned}s"
 		bad=1
 	fi
-	if ! python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 1.0 else 1)" "$worst"; then
-		echo "$label $name: an interval's accounted share is off by ${worst}% (> 1%)"
+	if [ "$claims" != 0 ]; then
+		echo "$label $name: $claims interval(s) said exact but were not within 1%"
 		bad=1
 	fi
 	[ "$n" -ge 4 ] || { echo "$label $name: only $n of 6 intervals could be judged (host steal too high; the machine is too busy for this test)"; bad=1; }

@@ -113,7 +113,7 @@ for args in "-r 0" "-r -1" "-r abc" "-r 1x" "-r 99999999999999999999" "-r 100000
 	fi
 done
 "$T" -q -r 1 true 2>"$tmp/one"; rc=$?
-[ $rc = 0 ] && grep -q '^1 runs (0 warmup)' "$tmp/one" && ok "-r 1: one run, stddev 0" || bad "-r 1: $rc $(cat "$tmp/one")"
+[ $rc = 0 ] && grep -q '^1 run (0 warmup)' "$tmp/one" && ok "-r 1: one run, stddev 0" || bad "-r 1: $rc $(cat "$tmp/one")"
 
 [ $fails = 0 ] && echo "tstime_repeat: all passed" || echo "tstime_repeat: $fails failed"
 [ $fails = 0 ]

@@ -4,6 +4,8 @@
 # with the best stock source from a new first snapshot, and prints every
 # interval it was asked for, exit 0. With --source=kmod (forced) there is
 # no fallback: exit 1 with a message that names the module's file.
+# 150 intervals of 0.2 s: under load rmmod can take over 10 s, and it must
+# land inside the run.
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 command -v ptop >/dev/null || { echo "FAIL - build/ptop missing"; exit 1; }
@@ -20,7 +22,7 @@ wait_heads() {
 	return 1
 }
 
-ptop -b --source=auto -d 0.2 -n 60 -o PID,user,sys,total,COMMAND \
+ptop -b --source=auto -d 0.2 -n 150 -o PID,user,sys,total,COMMAND \
 	>"$W/auto.out" 2>"$W/auto.err" &
 pt=$!
 check "auto: ptop printed 3 intervals before rmmod" wait_heads "$W/auto.out" 3
@@ -33,8 +35,8 @@ wait $pt
 rc=$?
 head -n 3 "$W/auto.err"
 check "auto: ptop exits 0 after the module went (got $rc)" [ $rc = 0 ]
-check "auto: all 60 intervals printed (got $(heads "$W/auto.out"))" \
-	[ "$(heads "$W/auto.out")" = 60 ]
+check "auto: all 150 intervals printed (got $(heads "$W/auto.out"))" \
+	[ "$(heads "$W/auto.out")" = 150 ]
 check "auto: stderr says the module source failed and what it continues with" \
 	grep -Eq '^ptop: source kmod_proc failed .*continuing with (taskstats_nl|procfs)' "$W/auto.err"
 check "auto: the text output says so too (a # line)" \
@@ -49,7 +51,7 @@ check "auto: the first interval after it adds up like any other (no negative or 
 
 # forced: no fallback, a clear error
 insmod "$KO" || bad "insmod"
-ptop -b --source=kmod -d 0.3 -n 12 -o PID,COMMAND >"$W/forced.out" 2>"$W/forced.err" &
+ptop -b --source=kmod -d 0.2 -n 150 -o PID,COMMAND >"$W/forced.out" 2>"$W/forced.err" &
 pt=$!
 check "forced: ptop printed 2 intervals before rmmod" wait_heads "$W/forced.out" 2
 rmmod ptop_taskstats || bad "rmmod while ptop --source=kmod runs"
