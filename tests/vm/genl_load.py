@@ -2,8 +2,8 @@
 # Generic netlink load and latency, raw sockets, for test_kmod_genl_parallel:
 #   genl_load.py lookup N    N nlctrl lookups (CTRL_CMD_GETFAMILY "nlctrl"),
 #                            5 ms apart; prints each one's time in us, sorted
-#   genl_load.py dump SECS   ptop_taskstats PIDS dumps (threads, max_count 1:
-#                            the pass still walks every task) back to back
+#   genl_load.py dump SECS   ptop_taskstats PIDS dumps (threads, full
+#                            answers: a walk of every task) back to back
 #                            for SECS s; prints each one's time in us, sorted
 #   genl_load.py fresh       one PIDS dump on a socket that has not received
 #                            anything yet (the kernel sizes its first
@@ -95,7 +95,6 @@ else:
     while time.monotonic() < end:
         seq += 1
         t0 = time.monotonic()
-        talk(fam, NLM_F_DUMP_REQ, 1, attr(1, struct.pack("=I", 1)) +
-             attr(4, struct.pack("=I", 1)), seq)
+        talk(fam, NLM_F_DUMP_REQ, 1, attr(1, struct.pack("=I", 1)), seq)
         out.append(int((time.monotonic() - t0) * 1e6))
 print("\n".join(str(x) for x in sorted(out)))

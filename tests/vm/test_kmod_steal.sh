@@ -47,10 +47,11 @@ wait $q
 check "netlink socket released: probe detached" wait_state steal_probe detached
 check "netlink socket released: 0 listeners" [ "$(state steal_listeners)" = 0 ]
 
-# two listeners: the hook stays until the last one goes
-tsquery -t -S -H 1 >"$W/a" &
+# two listeners: the hook stays until the last one goes (holds of 3 s and
+# 8 s: the second reader can take over a second to reach "holding")
+tsquery -t -S -H 3 >"$W/a" &
 qa=$!
-tsquery -n -t -S -H 3 >"$W/b" &
+tsquery -n -t -S -H 8 >"$W/b" &
 qb=$!
 wait_file "$W/a" holding && wait_file "$W/b" holding
 check "two listeners" [ "$(state steal_listeners)" = 2 ]
