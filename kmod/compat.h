@@ -113,4 +113,13 @@ static inline struct pid *ptop_find_ge_pid(int nr, struct pid_namespace *ns)
 #endif
 }
 
+/*
+ * __cond_lock() tells sparse that a lock is taken when a condition holds;
+ * 7.x replaced it with the compiler's context analysis and dropped the
+ * macro. Without it the condition alone is what matters.
+ */
+#ifndef __cond_lock
+#define __cond_lock(x, c) (c)
+#endif
+
 #endif /* _PTOP_TS_COMPAT_H */
