@@ -543,7 +543,7 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 
 /*
  * The source's sockets and files are open: keep only what the run needs
- * (lib/caps.h), before anything is drawn. 0 or 1.
+ * (lib/src/caps.h), before anything is drawn. 0 or 1.
  */
 static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 {
