@@ -17,7 +17,7 @@
 #include <sys/capability.h>
 
 #include "config/cfg.h"
-#include "lib/caps.h"
+#include "lib/src/caps.h"
 
 #include "ui/app.h"
 #include "ui/curses_view.h"

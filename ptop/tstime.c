@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/caps.h"
+#include "lib/src/caps.h"
 #include "tstime.h"
 
 enum {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lib/interval.h"
-#include "lib/kmod_answer.h"
+#include "lib/src/kmod_answer.h"
 
 /* the buffers the transports hand over: malloc'ed (/proc), 4-aligned (nl) */
 static void *dup_at(const uint8_t *d, size_t n, size_t misalign)

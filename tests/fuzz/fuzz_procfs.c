@@ -11,7 +11,7 @@
  */
 #include <stdint.h>
 
-#include "lib/procfs_read.h"
+#include "lib/src/procfs_read.h"
 #include "lib/src.h"
 #include "fuzz_common.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/kmod_answer.h"
+#include "lib/src/kmod_answer.h"
 
 #define REC	sizeof(struct ptop_ts_record)
 #define CPU	sizeof(struct ptop_ts_cpu)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/tree_acct.h"
+#include "ptop/tstime_tree_acct.h"
 
 #define ROOT	100
 #define MS	1000000ULL

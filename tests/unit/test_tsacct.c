@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/tsacct.h"
+#include "lib/src/tsacct.h"
 
 #define TICK	10000000ULL
 

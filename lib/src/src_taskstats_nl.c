@@ -40,7 +40,7 @@
 #include "cnproc.h"
 #include "procfs_read.h"
 #include "rt_window.h"
-#include "src.h"
+#include "../src.h"
 #include "tsacct.h"
 #include "tsnl.h"
 

@@ -27,8 +27,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "cnproc.h"
-#include "tsnl.h"
+#include "lib/src/cnproc.h"
+#include "lib/src/tsnl.h"
 #include "../kmod/uapi/ptop_taskstats.h"
 
 /* CPU time per command name (comm at exit) */

@@ -21,7 +21,7 @@
 
 #include "procfs_read.h"
 #include "rt_window.h"
-#include "src.h"
+#include "../src.h"
 
 /* A thread's own time as the previous read saw it. */
 struct pfs_seen {
