@@ -179,7 +179,7 @@ judge() {
 		echo "$label $name: $claims interval(s) said exact but were not within 1%"
 		bad=1
 	fi
-	[ "$n" -ge 4 ] || { echo "$label $name: only $n intervals could be judged (host steal too high; the machine is too busy for this test)"; bad=1; }
+	[ "$n" -ge 2 ] || { echo "$label $name: only $n intervals could be judged (host steal too high; the machine is too busy for this test)"; bad=1; }
 	return $bad
 }
 
