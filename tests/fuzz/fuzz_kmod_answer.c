@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: module answers (lib/kmod_answer.c), then what the
+ * libFuzzer target: module answers (lib/src/kmod_answer.c), then what the
  * model does with whatever the decoder let through.
  *
  * Input: a 2-byte little-endian length L, answer A (L bytes), answer B

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the stock taskstats netlink parser (lib/tsnl.c) on
+ * libFuzzer target: the stock taskstats netlink parser (lib/src/tsnl.c) on
  * what one recv() could return: the exit multicast (every record then
- * goes into the taskstats source's accounting, lib/tsacct.c, as the
+ * goes into the taskstats source's accounting, lib/src/tsacct.c, as the
  * source does) and a query reply.
  */
 #include <errno.h>
