@@ -111,7 +111,7 @@ serial-goals:
 else
 
 # --- sources ----------------------------------------------------------------
-LIB_SRCS    := $(sort $(wildcard lib/*.c))
+LIB_SRCS    := $(sort $(wildcard lib/*.c lib/src/*.c))
 UI_SRCS     := $(sort $(wildcard ui/*.c) $(wildcard config/*.c))
 PTOP_SRCS   := ptop/ptop.c $(sort $(wildcard ptop/ptop_*.c))
 TSTIME_SRCS := ptop/tstime.c $(sort $(wildcard ptop/tstime_*.c))
@@ -185,6 +185,16 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lpthread -lm
 
+# bench/ programs that use the library (bench/precision.sh runs them)
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(sort $(wildcard bench/*.c)))
+$(B)/bench/%: $(B)/obj/bench/%.o $(LIB_A)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+
+# tstime's tree accounting lives beside tstime, outside the libraries
+$(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)
+
 unit-check: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
 		echo "== $$t"; $$t || fail=1; \
@@ -206,7 +216,7 @@ integration-check: all $(HELPER_BINS)
 	done; exit $$fail
 
 # not part of check: minutes per N (bench/run --help)
-bench: all $(HELPER_BINS)
+bench: all $(HELPER_BINS) $(BENCH_BINS)
 	python3 bench/run $(BENCH_ARGS)
 
 # every VM test on the default kernel, the smoke list on the other kernels of

@@ -17,12 +17,14 @@
 #include <sys/capability.h>
 
 #include "config/cfg.h"
-#include "lib/caps.h"
+#include "lib/src/caps.h"
 
 #include "ui/app.h"
+#include "ui/batch.h"
 #include "ui/curses_view.h"
 #include "ui/emit.h"
 #include "ui/events.h"
+#include "ui/kmod_events.h"
 
 enum {
 	OPT_THREADS = 256,
@@ -543,7 +545,7 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 
 /*
  * The source's sockets and files are open: keep only what the run needs
- * (lib/caps.h), before anything is drawn. 0 or 1.
+ * (lib/src/caps.h), before anything is drawn. 0 or 1.
  */
 static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 {
@@ -552,6 +554,9 @@ static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 	unsigned int needs = PTOP_CAPS_RT;
 
 	if (app->src->ops->asks_net_admin)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	/* the view's event panel (E) listens to the module when it is asked */
+	if (!o->batch && isatty(STDOUT_FILENO) && ptop_kmod_events_present())
 		needs |= PTOP_CAPS_NET_ADMIN;
 	if (ptop_caps_drop(o->drop_caps, needs, true, err, sizeof(err))) {
 		fprintf(stderr, "ptop: %s\n", err);
