@@ -49,7 +49,8 @@ mkdir -p bench/results
 	echo "Cases (tests/helpers/precision_cases.sh): sleepers2000/10000: that many"
 	echo "sleeping processes started and killed during the run; steady5000:"
 	echo "5,000 sleepers and 2 busy loops; churn: 2 busy loops and self-reaping"
-	echo "children + double-fork orphans; +make: with a \`make -j4\` loop of C code."
+	echo "children + double-fork orphans; +make: the same with a \`make -j4\` loop"
+	echo "of C code; kmod: in the VM, without the make loop."
 	echo "Every interval that said \`exact\` was checked against its tolerance"
 	echo "(taskstats 1%, procfs 1% + 2 ticks per CPU, module 0.5%); a FAIL line"
 	echo "below would be a false claim."
@@ -63,6 +64,10 @@ mkdir -p bench/results
 	grep '^FAIL' "$raw" | sed 's/^/    /'
 	echo
 	echo "off: rows + idle (+ kept-apart parts) minus ncpu x 100%, in % of one CPU."
+	echo "exit paths: on the stock kernel a dying task's taskstats record comes"
+	echo "before the rest of its exit path, which no row can get: ptop shows it as"
+	echo "a part of its own, and an interval where it exceeds the tolerance is"
+	echo "inexact for that reason (with the module it is in the rows)."
 	echo
 	echo "## What the stock kernel's exit record misses, per exit"
 	echo
@@ -82,10 +87,6 @@ mkdir -p bench/results
 	echo "ptop shows this time on the stock kernel as the interval's \`exit paths\`"
 	echo "part; the module counts it into the rows (it adds a dying task's"
 	echo "exit-path tail when the task is freed)."
-	echo "exit paths: on the stock kernel a dying task's taskstats record comes"
-	echo "before the rest of its exit path, which no row can get: ptop shows it as"
-	echo "a part of its own, and an interval where it exceeds the tolerance is"
-	echo "inexact for that reason (with the module it is in the rows)."
 } >bench/results/precision.md
 rm -f "$raw"
 exit $st
