@@ -122,9 +122,6 @@ static void k_sort_by(struct cv *cv, int ch)
 	cv->app->view.sort_asc = ch == 'N';
 	set_sort(cv, ch == 'P' ? PTOP_COL_TOTAL : ch == 'M' ? PTOP_COL_RSS :
 		 ch == 'T' ? PTOP_COL_TIME : PTOP_COL_PID);
-	/* RSS is gathered only when a column shows it: ask for it now */
-	if (ch == 'M')
-		cv->app->src->cfg.need |= PTOP_NEED_MEM;
 }
 
 static void k_reverse(struct cv *cv, int ch)

@@ -15,7 +15,7 @@
 #include "fake_src.h"
 #include "lib/interval.h"
 
-#define CAPS_KMOD (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_EXITS | \
+#define CAPS_KMOD (PTOP_CAP_NS | PTOP_DATA_X | PTOP_DATA_C | PTOP_CAP_EXITS | \
 		   PTOP_CAP_C_COMPLETE)
 #define SEC (1000 * MS)
 
@@ -201,7 +201,7 @@ static void test_vanished_chain_without_exits(void **state)
 	fake_proc(s, 100, 1, 10, 0, 0, "parent");
 	/* both waited for: parent's cutime has child + grandchild */
 	fake_group(s, 100)->cutime_ns = 500 * MS + 300 * MS;
-	run(f, PTOP_CAP_X | PTOP_CAP_C, false);
+	run(f, PTOP_DATA_X | PTOP_DATA_C, false);
 
 	assert_row(f, 100, 0, 0, 400 * MS, 0, 0, 0);
 	assert_int_equal(f->iv.nexited, 2);
@@ -310,8 +310,8 @@ static void test_thread_rows(void **state)
 	assert_int_equal(f->iv.nrows, 2);
 	assert_row(f, 100, 100 * MS, 0, 0, 0, 200 * MS, 0);
 	assert_row(f, 102, 300 * MS, 0, 0, 0, 0, 0);
-	assert_true(row(f, 102)->missing & PTOP_MISS_X);
-	assert_false(row(f, 100)->missing & PTOP_MISS_X);
+	assert_false(row(f, 102)->has & PTOP_DATA_X);
+	assert_true(row(f, 100)->has & PTOP_DATA_X);
 	assert_balanced(f);
 }
 
@@ -327,11 +327,11 @@ static void test_missing_caps(void **state)
 	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
 	fake_proc(s, 200, 100, 20, 300 * MS, 50 * MS, "child");
 	s->flags |= PTOP_SAMPLE_INEXACT;
-	run(f, PTOP_CAP_X, false);
+	run(f, PTOP_DATA_X, false);
 
-	assert_true(row(f, 100)->missing & PTOP_MISS_C);
-	assert_true(row(f, 100)->missing & PTOP_MISS_STEAL);
-	assert_false(row(f, 100)->missing & PTOP_MISS_X);
+	assert_false(row(f, 100)->has & PTOP_DATA_C);
+	assert_false(row(f, 100)->has & PTOP_DATA_STEAL);
+	assert_true(row(f, 100)->has & PTOP_DATA_X);
 	assert_true(f->iv.flags & PTOP_IV_INEXACT);
 	assert_int_equal(f->iv.verdict.why, PTOP_WHY_LOST);
 	assert_balanced(f);

@@ -178,7 +178,7 @@ static struct ptop_src *open_fx(struct fx *f)
 {
 	struct ptop_src_cfg cfg = {
 		.proc_root = f->root,
-		.need = PTOP_NEED_THREADS | PTOP_NEED_RDELAY | PTOP_NEED_MEM,
+		.need = PTOP_DATA_RDELAY,
 	};
 	struct ptop_src *src = NULL;
 	char err[300];
@@ -192,8 +192,8 @@ static void test_open_caps(void **state)
 {
 	struct ptop_src *src = open_fx(*state);
 
-	assert_int_equal(src->caps, PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW |
-			 PTOP_CAP_RDELAY);
+	assert_int_equal(src->caps, PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW |
+			 PTOP_DATA_RDELAY);
 	assert_non_null(strstr(src->note, "clock-tick"));
 	assert_non_null(strstr(src->note, "waited-for"));
 	assert_string_equal(src->ops->desc, "/proc scan, clock ticks");
@@ -350,8 +350,7 @@ static void test_parse_stat(void **state)
 
 static void test_live_proc(void **state)
 {
-	struct ptop_src_cfg cfg = { .proc_root = "/proc",
-				    .need = PTOP_NEED_THREADS };
+	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
 	const struct ptop_ts_record *r;
 	struct ptop_src *src = NULL;
 	struct ptop_sample s;

@@ -16,7 +16,7 @@
 #include "fake_src.h"
 #include "lib/interval.h"
 
-#define CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_EXITS | \
+#define CAPS (PTOP_CAP_NS | PTOP_DATA_X | PTOP_DATA_C | PTOP_CAP_EXITS | \
 	      PTOP_CAP_C_COMPLETE)
 #define SEC (1000 * MS)
 #define TICK (10 * MS)
