@@ -20,6 +20,7 @@
 #include "lib/src/caps.h"
 
 #include "ui/app.h"
+#include "ui/batch.h"
 #include "ui/curses_view.h"
 #include "ui/emit.h"
 #include "ui/events.h"
