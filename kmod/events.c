@@ -29,11 +29,13 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint.h>
-#include "ptop_ts.h"
+#include "uapi/ptop_taskstats.h"
+#include "listen.h"
+#include "netlink.h"
+#include "probe.h"
+#include "events.h"
 
 static bool events_on;			/* READ_ONCE in probes */
-static struct tracepoint *tp_exec;
 static atomic_long_t events_sent = ATOMIC_LONG_INIT(0);
 static atomic_long_t events_failed = ATOMIC_LONG_INIT(0);
 
@@ -155,20 +157,17 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	send(&o, PTOP_TS_EV_EXEC, p, NULL, 0);
 }
 
+static struct ptop_ts_probe exec_probe =
+	PTOP_TS_PROBE("sched_process_exec", probe_exec);
+
 /* listen.c, process context */
 int ptop_ts_events_attach(void)
 {
 	int ret;
 
-	if (!tp_exec)
-		tp_exec = ptop_ts_find_tracepoint("sched_process_exec");
-	if (!tp_exec)
-		return -ENOENT;
-	ret = tracepoint_probe_register(tp_exec, probe_exec, NULL);
-	if (ret) {
-		pr_err("cannot attach to sched_process_exec: %d\n", ret);
+	ret = ptop_ts_probes_attach(&exec_probe, 1);
+	if (ret)
 		return ret;
-	}
 	WRITE_ONCE(events_on, true);
 	return 0;
 }
@@ -176,8 +175,7 @@ int ptop_ts_events_attach(void)
 void ptop_ts_events_detach(void)
 {
 	WRITE_ONCE(events_on, false);
-	tracepoint_probe_unregister(tp_exec, probe_exec, NULL);
-	tracepoint_synchronize_unregister();
+	ptop_ts_probes_detach(&exec_probe, 1);
 }
 
 void ptop_ts_events_counts(long *sent, long *failed)

@@ -21,6 +21,16 @@
  * Attaching and detaching (tracepoint_probe_register/unregister, then
  * tracepoint_synchronize_unregister) happen only in process context under
  * listen_mutex (reconcile()); the counts are under listen_lock.
+ *
+ * The module's only cycle of calls closes here: this file attaches
+ * events.c's probe (reconcile()), events.c sends each event through
+ * netlink.c to the listeners it finds here (ptop_ts_listen_events_each()),
+ * and netlink.c's LISTEN command and STEAL dumps make listeners here:
+ * events -> netlink -> listen -> events (and events -> listen -> events).
+ * It cannot deadlock: reconcile() runs in process context only, never
+ * from a probe or a netlink callback that holds a lock of this file, and
+ * holds only listen_mutex while it calls events.c; the probes take only
+ * listen_lock, a spinlock that reconcile() drops before it calls out.
  */
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -32,7 +42,9 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
-#include "ptop_ts.h"
+#include "events.h"
+#include "steal.h"
+#include "listen.h"
 
 struct nl_listener {
 	struct list_head node;

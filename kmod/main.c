@@ -4,12 +4,22 @@
  *
  * Module init/exit and parameters. The protocol is described in
  * uapi/ptop_taskstats.h; snapshot.c takes answers, activity.c decides which
- * tasks changed since an earlier answer, exits.c keeps EXIT records.
+ * tasks changed since an earlier answer, exits.c writes EXIT records into
+ * exit_ring.c's ring. The reader group parameter is proc.c's.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <net/genetlink.h>
-#include "ptop_ts.h"
+#include "acct.h"
+#include "activity.h"
+#include "budget.h"
+#include "exit_ring.h"
+#include "exits.h"
+#include "listen.h"
+#include "netlink.h"
+#include "proc.h"
+#include "snapshot.h"
+#include "main.h"
 
 unsigned int ptop_ts_max_records = 1U << 20;
 module_param_named(max_records, ptop_ts_max_records, uint, 0444);
@@ -29,20 +39,10 @@ module_param_named(crosscheck, ptop_ts_crosscheck, bool, 0444);
 MODULE_PARM_DESC(crosscheck,
 		 "Tests: allow PTOP_TS_CMDF_CROSSCHECK (a full walk with each incremental answer)");
 
-static int reader_gid = -1;
-module_param(reader_gid, int, 0444);
-MODULE_PARM_DESC(reader_gid,
-		 "Group allowed to read /proc/taskstats (default -1: root only)");
-
 atomic_long_t ptop_ts_open_files = ATOMIC_LONG_INIT(0);
 atomic_long_t ptop_ts_answer_bytes = ATOMIC_LONG_INIT(0);
 atomic_long_t ptop_ts_answers = ATOMIC_LONG_INIT(0);
 atomic_long_t ptop_ts_steal_bytes = ATOMIC_LONG_INIT(0);
-
-int ptop_ts_reader_gid(void)
-{
-	return reader_gid;
-}
 
 static int __init ptop_ts_init(void)
 {

@@ -10,6 +10,8 @@
 #include <generated/utsrelease.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
@@ -19,7 +21,17 @@
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
 #include "compat.h"
-#include "ptop_ts.h"
+#include "acct.h"
+#include "activity.h"
+#include "budget.h"
+#include "events.h"
+#include "exit_ring.h"
+#include "listen.h"
+#include "main.h"
+#include "seq.h"
+#include "snapshot.h"
+#include "steal.h"
+#include "proc.h"
 
 #define PTOP_TS_STATE_NAME "ptop_taskstats_state"
 
@@ -33,6 +45,11 @@ struct ptop_ts_file {
 };
 
 static struct proc_dir_entry *pde_ts, *pde_state;
+
+static int reader_gid = -1;
+module_param(reader_gid, int, 0444);
+MODULE_PARM_DESC(reader_gid,
+		 "Group allowed to read /proc/taskstats (default -1: root only)");
 
 static int ptop_ts_open(struct inode *inode, struct file *file)
 {
@@ -205,7 +222,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 
 int ptop_ts_proc_init(void)
 {
-	int gid = ptop_ts_reader_gid();
+	int gid = reader_gid;
 	kgid_t kgid = INVALID_GID;
 
 	if (gid >= 0) {

@@ -25,8 +25,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/tracepoint.h>
-#include "ptop_ts.h"
+#include "main.h"
+#include "probe.h"
+#include "steal.h"
 
 #define STEAL_SLOTS	(1U << 16)
 #define TOMB		((u32)-1)
@@ -42,7 +43,6 @@ static DEFINE_RAW_SPINLOCK(steal_lock);
 static struct steal_ent *table;		/* NULL: probe not attached */
 static u32 used;
 static DEFINE_PER_CPU(u64, last_steal);
-static struct tracepoint *tp_switch;
 static atomic_long_t steal_dropped = ATOMIC_LONG_INIT(0);
 static atomic_long_t steal_switches = ATOMIC_LONG_INIT(0);
 
@@ -157,16 +157,15 @@ bool ptop_ts_steal_attached(void)
 	return READ_ONCE(table) != NULL;
 }
 
+static struct ptop_ts_probe switch_probe =
+	PTOP_TS_PROBE("sched_switch", probe_switch);
+
 /* listen.c, process context, listen_mutex held */
 int ptop_ts_steal_attach(void)
 {
 	struct steal_ent *t;
 	int cpu, ret;
 
-	if (!tp_switch)
-		tp_switch = ptop_ts_find_tracepoint("sched_switch");
-	if (!tp_switch)
-		return -ENOENT;
 	t = kvcalloc(STEAL_SLOTS, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
@@ -176,9 +175,8 @@ int ptop_ts_steal_attach(void)
 	table = t;
 	used = 0;
 	raw_spin_unlock_irq(&steal_lock);
-	ret = tracepoint_probe_register(tp_switch, probe_switch, NULL);
+	ret = ptop_ts_probes_attach(&switch_probe, 1);
 	if (ret) {
-		pr_err("cannot attach to sched_switch: %d\n", ret);
 		raw_spin_lock_irq(&steal_lock);
 		table = NULL;
 		raw_spin_unlock_irq(&steal_lock);
@@ -193,8 +191,7 @@ void ptop_ts_steal_detach(void)
 {
 	struct steal_ent *t;
 
-	tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
-	tracepoint_synchronize_unregister();
+	ptop_ts_probes_detach(&switch_probe, 1);
 	raw_spin_lock_irq(&steal_lock);
 	t = table;
 	table = NULL;

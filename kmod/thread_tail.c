@@ -35,7 +35,8 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include "ptop_ts.h"
+#include "record.h"
+#include "thread_tail.h"
 
 static DEFINE_HASHTABLE(tail_hash, 8);
 static long tail_live;

@@ -24,6 +24,7 @@
 #include "ui/curses_view.h"
 #include "ui/emit.h"
 #include "ui/events.h"
+#include "ui/kmod_events.h"
 
 enum {
 	OPT_THREADS = 256,
@@ -553,6 +554,9 @@ static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 	unsigned int needs = PTOP_CAPS_RT;
 
 	if (app->src->ops->asks_net_admin)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	/* the view's event panel (E) listens to the module when it is asked */
+	if (!o->batch && isatty(STDOUT_FILENO) && ptop_kmod_events_present())
 		needs |= PTOP_CAPS_NET_ADMIN;
 	if (ptop_caps_drop(o->drop_caps, needs, true, err, sizeof(err))) {
 		fprintf(stderr, "ptop: %s\n", err);
