@@ -105,7 +105,7 @@ static struct ptop_acct *get_or_create(struct task_struct *leader)
 
 	if (a)
 		return a;
-	a = kmem_cache_zalloc(acct_cache, GFP_ATOMIC | __GFP_NOWARN);
+	a = kmem_cache_zalloc(acct_cache, GFP_NOWAIT | __GFP_NOWARN);
 	if (!a) {
 		ptop_acct_nomem++;
 		return NULL;
@@ -439,7 +439,10 @@ int ptop_ts_acct_init(void)
  * The task list is in fork order: a process that started after the probes
  * were attached got its record from the fork probe, and so did everything
  * after it, so the walk stops there (under a fork storm the list would
- * otherwise keep growing ahead of it).
+ * otherwise keep growing ahead of it). A group whose threads are all past
+ * their exit (a zombie, or a group dying now) gets no record: its exit
+ * probe has run or finds none, so nothing would ever mark it dead and
+ * free it.
  */
 void ptop_ts_acct_populate(void)
 {
@@ -451,6 +454,8 @@ void ptop_ts_acct_populate(void)
 	for_each_process(p) {
 		if (p->start_boottime > attached)
 			break;
+		if (!atomic_read(&p->signal->live))
+			continue;
 		spin_lock_irqsave(&ptop_acct_lock, flags);
 		link_group(p);
 		spin_unlock_irqrestore(&ptop_acct_lock, flags);

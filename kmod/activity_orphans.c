@@ -56,9 +56,9 @@ void ptop_ts_act_exit_children(struct task_struct *p, bool group_dead)
 	n = ptop_ts_acct_children(p->group_leader, NULL, NULL, 0);
 	if (!n)
 		return;
-	o = kmalloc(struct_size(o, child, n), GFP_ATOMIC | __GFP_NOWARN);
-	tgid = kmalloc_array(n, sizeof(*tgid), GFP_ATOMIC | __GFP_NOWARN);
-	start = kmalloc_array(n, sizeof(*start), GFP_ATOMIC | __GFP_NOWARN);
+	o = kmalloc(struct_size(o, child, n), GFP_NOWAIT | __GFP_NOWARN);
+	tgid = kmalloc_array(n, sizeof(*tgid), GFP_NOWAIT | __GFP_NOWARN);
+	start = kmalloc_array(n, sizeof(*start), GFP_NOWAIT | __GFP_NOWARN);
 	if (o && tgid && start) {
 		o->n = ptop_ts_acct_children(p->group_leader, tgid, start, n);
 		for (i = 0; i < o->n; i++) {

@@ -14,6 +14,7 @@
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include "uapi/ptop_taskstats.h"
@@ -40,6 +41,7 @@ static void read_cpu(struct ptop_ts_cpu *v, int cpu)
 	struct kernel_cpustat kcs;
 	u64 us;
 
+	memset(v, 0, sizeof(*v));	/* pad goes to user space too */
 	kcpustat_cpu_fetch(&kcs, cpu);
 	us = get_cpu_idle_time_us(cpu, NULL);
 	v->idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :

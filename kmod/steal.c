@@ -82,10 +82,15 @@ static struct steal_ent *find(u32 pid, u64 start, bool insert)
 		if (e->pid == pid && e->start_ns == start)
 			return e;
 	}
-	if (!insert || used >= STEAL_SLOTS - STEAL_SLOTS / 8)
+	if (!insert)
 		return NULL;
+	/*
+	 * A deleted slot is reused whatever the fill; a never used one only
+	 * below 7/8 (used counts both): an eighth stays empty, so a lookup
+	 * of a missing key ends at an empty slot.
+	 */
 	if (!tomb) {
-		if (n == STEAL_SLOTS)
+		if (n == STEAL_SLOTS || used >= STEAL_SLOTS - STEAL_SLOTS / 8)
 			return NULL;
 		tomb = &table[i];
 		used++;

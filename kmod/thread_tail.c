@@ -45,7 +45,8 @@ static u64 tail_ns;
 struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 					  const struct ptop_ts_record *th)
 {
-	struct ptop_thread_tail *e = kzalloc(sizeof(*e), GFP_ATOMIC | __GFP_NOWARN);
+	struct ptop_thread_tail *e = kzalloc(sizeof(*e),
+					     GFP_NOWAIT | __GFP_NOWARN);
 
 	if (!e)
 		return NULL;

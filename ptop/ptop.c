@@ -185,6 +185,17 @@ static void print_version(void)
 	struct utsname u;
 
 	printf("ptop %s\n", PTOP_VERSION);
+	if (!f && errno == EACCES) {
+		/* the state file is for root and the reader group only */
+		f = fopen("/sys/module/ptop_taskstats/version", "r");
+		if (f && fscanf(f, "%63s", ver) != 1)
+			ver[0] = '\0';
+		if (f)
+			fclose(f);
+		printf("module ptop_taskstats %s, built for kernel ? (its state file is for root and the reader group)\n",
+		       ver[0] ? ver : "?");
+		return;
+	}
 	if (!f) {
 		printf("module ptop_taskstats: not loaded\n");
 		return;
