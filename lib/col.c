@@ -80,7 +80,8 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 		.sum = true },
 	[PTOP_COL_RSS] = { .name = "RSS", .title = "RSS", .unit = "(KiB)",
 		.help = "resident set size",
-		.type = PTOP_CT_KB, .offset = OFF(rss_kb), .width = 9 },
+		.type = PTOP_CT_KB, .offset = OFF(rss_kb), .width = 9,
+		.needs = PTOP_DATA_MEM },
 	/* the three groups, folded: one key in the view expands them */
 	[PTOP_COL_OWN] = { .name = "own", .title = "own", .unit = "(%)",
 		.help = "user + sys + ste: the task's own time",

@@ -20,14 +20,19 @@
  * a column needs (struct ptop_col.needs), what a row can show (struct
  * ptop_row.has: a cell is "-" when its column's needs & ~has) and what a
  * source is asked to gather (struct ptop_src_cfg.need: the union of the
- * visible columns' needs). The fields every source has (times, faults,
- * RSS ...) have no bit.
+ * visible columns' needs). The fields every source has and none needs
+ * asking for (times, faults ...) have no bit.
  */
 #define PTOP_DATA_STEAL		(1U << 0) /* per-task steal */
 #define PTOP_DATA_X		(1U << 1) /* dead threads x* */
 #define PTOP_DATA_C		(1U << 2) /* dead children c* */
 #define PTOP_DATA_RDELAY	(1U << 3) /* run-queue delay */
 #define PTOP_DATA_CTXSW		(1U << 4) /* nvcsw/nivcsw */
+/*
+ * RSS: every source has it, but while it is shown a source that skips
+ * quiet tasks reads them anyway (reclaim moves RSS without the task).
+ */
+#define PTOP_DATA_MEM		(1U << 5)
 
 /*
  * How a source measures (struct ptop_src.caps, beside its PTOP_DATA_*

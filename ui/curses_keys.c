@@ -122,6 +122,9 @@ static void k_sort_by(struct cv *cv, int ch)
 	cv->app->view.sort_asc = ch == 'N';
 	set_sort(cv, ch == 'P' ? PTOP_COL_TOTAL : ch == 'M' ? PTOP_COL_RSS :
 		 ch == 'T' ? PTOP_COL_TIME : PTOP_COL_PID);
+	/* sorted by RSS: the source must read it even where no column shows it */
+	if (ch == 'M')
+		cv->app->src->cfg.need |= PTOP_DATA_MEM;
 }
 
 static void k_reverse(struct cv *cv, int ch)

@@ -11,7 +11,8 @@
 #include "../src.h"
 
 #define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_DATA_X | PTOP_DATA_RDELAY | \
-			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_DATA_CTXSW)
+			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_DATA_CTXSW | \
+			PTOP_DATA_MEM)
 
 /* The oldest record the decoder reads: the first module's (up to rss_kb). */
 #define PTOP_KMOD_REC_MIN	offsetof(struct ptop_ts_record, rss_kb)

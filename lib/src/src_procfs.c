@@ -450,7 +450,7 @@ static int procfs_open(struct ptop_src *src)
 		procfs_close(src);
 		return ret;
 	}
-	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW;
+	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW | PTOP_DATA_MEM;
 	/* 1%, and every counter read rounded down to a clock tick */
 	src->tol_ppm = 10000;
 	src->res_ns = ptop_pfs_ticks_ns(&pp->pfs, 1);
@@ -505,7 +505,7 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	struct procfs_scan sc = { .src = src, .pp = pp, .out = out };
 	int ret, nice;
 
-	sc.use_marks = pp->has_schedstat && !(src->cfg.need & PTOP_NEED_MEM);
+	sc.use_marks = pp->has_schedstat && !(src->cfg.need & PTOP_DATA_MEM);
 	ptop_pfs_marks_begin(&pp->marks);
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;

@@ -515,7 +515,8 @@ static int taskstats_nl_open(struct ptop_src *src)
 	}
 
 	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_CAP_C_COMPLETE |
-		    PTOP_CAP_EXITS | PTOP_DATA_CTXSW | PTOP_CAP_EXIT_TAIL;
+		    PTOP_CAP_EXITS | PTOP_DATA_CTXSW | PTOP_DATA_MEM |
+		    PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
 		src->caps |= PTOP_CAP_NS | PTOP_DATA_RDELAY;
 	/* 1%; without ns runtimes each counter is tick-sampled as well */

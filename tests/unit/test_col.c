@@ -92,8 +92,8 @@ static void test_needs(void **state)
 
 	(void)state;
 	assert_int_equal(ptop_col_needs(ids, 0), 0);
-	assert_int_equal(ptop_col_needs(ids, 1), 0);	/* every source has RSS */
-	assert_int_equal(ptop_col_needs(ids, 3), PTOP_DATA_C |
+	assert_int_equal(ptop_col_needs(ids, 1), PTOP_DATA_MEM);
+	assert_int_equal(ptop_col_needs(ids, 3), PTOP_DATA_MEM | PTOP_DATA_C |
 			 PTOP_DATA_STEAL | PTOP_DATA_RDELAY);
 }
 
@@ -115,7 +115,7 @@ static void test_format(void **state)
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	r.has = PTOP_DATA_STEAL | PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_RDELAY |
-		PTOP_DATA_CTXSW;
+		PTOP_DATA_CTXSW | PTOP_DATA_MEM;
 	r.pid = 42;
 	r.state = 'R';
 	snprintf(r.comm, sizeof(r.comm), "worker");

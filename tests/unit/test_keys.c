@@ -160,6 +160,7 @@ static void test_sort_keys(void **state)
 	assert_int_equal(cv.v.rows[0].r.pid, 100);
 	cv_key(&cv, 'M');
 	assert_int_equal(app.view.sort_id, PTOP_COL_RSS);
+	assert_true(src.cfg.need & PTOP_DATA_MEM);
 	cv_key(&cv, 'N');
 	assert_int_equal(app.view.sort_id, PTOP_COL_PID);
 	assert_true(app.view.sort_asc);
