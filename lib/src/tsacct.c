@@ -518,6 +518,20 @@ void ptop_tsacct_x_base(group_t *g, uint64_t user_ns, uint64_t sys_ns)
 	g->xs = sys_ns;
 }
 
+int ptop_tsacct_scan_same(struct ptop_tsacct *a, uint32_t tgid)
+{
+	group_t *g = ptop_tsacct_group_find(a, tgid);
+	thread_t *t = ptop_tsacct_thread_find(a, tgid);
+
+	if (!g || g->dead || g->nlive != 1 || g->seen_gen + 1 != a->gen ||
+	    !t || t->g != g || t->dead || t->seen_gen + 1 != a->gen)
+		return 0;
+	g->seen_gen = a->gen;
+	g->nseen = 1;
+	t->seen_gen = a->gen;
+	return 1;
+}
+
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a, group_t *g)
 {
 	/* no thread to close it: drop the group nobody saw alive */

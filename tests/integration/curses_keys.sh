@@ -51,7 +51,7 @@ want=$(( ncpu <= 8 ? ncpu : 8 ))
 [ "$n" -ge "$want" ] && ok "per-CPU bars: $n for $ncpu CPUs" || bad "$n CPU bars for $ncpu CPUs"
 pane | grep -q 'Mem\[' && pane | grep -q 'Swp\[' && ok "memory and swap bars" || bad "no Mem/Swp bars"
 pane | grep -qE 'Tasks: [0-9]+, [0-9]+ thr; [0-9]+ running' && ok "task counts" || bad "task counts"
-pane | grep -qE 'Load: [0-9.]+ [0-9.]+ [0-9.]+ +Up: ' && ok "load and uptime" || bad "load, uptime"
+pane | grep -qE 'Load average: [0-9.]+ [0-9.]+ [0-9.]+' && pane | grep -qE 'Uptime: ' && ok "load and uptime" || bad "load, uptime"
 # the verdict: exact, or inexact with its reasons (lib/verdict.c's words)
 if pane | grep -qE 'accounted [0-9.]+% of [0-9.]+%  exact$'; then
 	ok "the All bar says exact"

@@ -112,7 +112,7 @@ cp "$(command -v sleep)" "$tmp/ptopvictim"
 "$tmp/ptopvictim" 300 &
 victim=$!
 keys '\' C-u p t o p v i c t i m Enter
-expect " $victim .*ptopvictim" "filter finds the victim"
+expect "(^| )$victim .*ptopvictim" "filter finds the victim"
 keys k
 expect "Send to $victim \\(ptopvictim\\)" "k: the signal menu names the target"
 expect "SIGTERM" "k: SIGTERM first"
@@ -122,7 +122,7 @@ wait $victim 2>/dev/null
 [ $? = 143 ] && ok "the victim got SIGTERM" || bad "victim not terminated"
 "$tmp/ptopvictim" 300 &
 victim=$!
-expect " $victim .*ptopvictim" "second victim shown"
+expect "(^| )$victim .*ptopvictim" "second victim shown"
 keys k
 expect "Send to $victim" "k asks again"
 kill -KILL $victim; wait $victim 2>/dev/null
