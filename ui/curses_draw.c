@@ -84,6 +84,7 @@ static const char *const help_head[] = {
 };
 
 static const char *const help_tail[] = {
+	"  0-9                type a pid: its row is selected (as htop)",
 	"",
 	"In a prompt: Left/Right, Home/End, Ctrl-A/E, Ctrl-K (to the end), Ctrl-U,",
 	"  Ctrl-W, Up/Down (this prompt's history), Enter, Esc. The mouse: a click on",

@@ -122,9 +122,9 @@ static void k_sort_by(struct cv *cv, int ch)
 	cv->app->view.sort_asc = ch == 'N';
 	set_sort(cv, ch == 'P' ? PTOP_COL_TOTAL : ch == 'M' ? PTOP_COL_RSS :
 		 ch == 'T' ? PTOP_COL_TIME : PTOP_COL_PID);
-	/* RSS is gathered only when a column shows it: ask for it now */
+	/* sorted by RSS: the source must read it even where no column shows it */
 	if (ch == 'M')
-		cv->app->src->cfg.need |= PTOP_NEED_MEM;
+		cv->app->src->cfg.need |= PTOP_DATA_MEM;
 }
 
 static void k_reverse(struct cv *cv, int ch)
@@ -812,12 +812,47 @@ static void describe_key(int ch, char *buf, size_t len)
 		snprintf(buf, len, "'%c'", ch);
 }
 
+/* a pause longer than this starts a new pid */
+#define CV_PID_TYPE_NS 1500000000ULL
+
+/*
+ * 0-9, as in htop: the digits typed so far are a pid; the row with that
+ * pid is selected as soon as it is shown.
+ */
+static void pid_typed(struct cv *cv, int ch)
+{
+	uint64_t now = cv_now_ns();
+	size_t i;
+
+	if (!cv->pid_typed || now - cv->pid_typed_ns > CV_PID_TYPE_NS ||
+	    cv->pid_typed > 99999999)
+		cv->pid_typed = 0;
+	cv->pid_typed = cv->pid_typed * 10 + (uint32_t)(ch - '0');
+	cv->pid_typed_ns = now;
+	for (i = 0; i < cv->v.nrows; i++)
+		if (cv->v.rows[i].r.pid == cv->pid_typed) {
+			cv->sel = i;
+			if (cv->follow)
+				cv->follow_pid = cv->pid_typed;
+			cv_clamp(cv);
+			snprintf(cv->msg, sizeof(cv->msg), "pid %u", cv->pid_typed);
+			return;
+		}
+	snprintf(cv->msg, sizeof(cv->msg), "pid %u: not shown", cv->pid_typed);
+}
+
 static void key_table(struct cv *cv, int ch)
 {
 	const struct cv_binding *b = cv_binding_of(ch);
 
 	if (ch != KEY_RESIZE)
 		cv->msg[0] = '\0';
+	if (ch >= '0' && ch <= '9') {
+		pid_typed(cv, ch);
+		return;
+	}
+	if (ch != KEY_RESIZE && ch != KEY_MOUSE)
+		cv->pid_typed = 0;
 	if (!b) {
 		char name[64];
 

@@ -79,7 +79,7 @@ static bool unfillable(const struct cv *cv, int id)
 {
 	const struct ptop_col *c = &ptop_cols[id];
 
-	return cv->have_iv && c->miss && (cv->app->iv.sum.missing & c->miss);
+	return cv->have_iv && (c->needs & ~cv->app->iv.sum.has);
 }
 
 void cv_columns(struct cv *cv)

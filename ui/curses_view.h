@@ -104,6 +104,9 @@ struct cv {
 	uint64_t deadline_ns;	/* next snapshot, CLOCK_MONOTONIC */
 	uint64_t last_snap_ns;
 	uint64_t last_draw_ns;
+	/* htop's 0-9: the pid typed so far selects that row */
+	uint32_t pid_typed;
+	uint64_t pid_typed_ns;
 	bool redraw_due;	/* events came since the last draw */
 	/* the event panel (E, ui/curses_events.c) */
 	bool ev_on;

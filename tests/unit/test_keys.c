@@ -160,7 +160,7 @@ static void test_sort_keys(void **state)
 	assert_int_equal(cv.v.rows[0].r.pid, 100);
 	cv_key(&cv, 'M');
 	assert_int_equal(app.view.sort_id, PTOP_COL_RSS);
-	assert_true(src.cfg.need & PTOP_NEED_MEM);
+	assert_true(src.cfg.need & PTOP_DATA_MEM);
 	cv_key(&cv, 'N');
 	assert_int_equal(app.view.sort_id, PTOP_COL_PID);
 	assert_true(app.view.sort_asc);
@@ -332,6 +332,25 @@ static void test_setup_meters(void **state)
 	assert_string_equal(meters_of(0), "cpu:text,mem:bar,tasks");
 }
 
+/* htop's 0-9: the pid typed selects its row; a non-digit starts anew */
+static void test_pid_typing(void **state)
+{
+	(void)state;
+	cv.sel = 0;
+	keys("10");
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 100);
+	assert_non_null(strstr(cv.msg, "pid 10: not shown"));
+	keys("2");
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 102);
+	assert_string_equal(cv.msg, "pid 102");
+	keys("9");
+	assert_non_null(strstr(cv.msg, "pid 1029: not shown"));
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 102);
+	cv_key(&cv, KEY_UP);
+	keys("103");
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 103);
+}
+
 static void test_mouse(void **state)
 {
 	(void)state;
@@ -357,6 +376,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_incremental_search, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setup_meters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_typing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
