@@ -203,7 +203,7 @@ static int procfs_thread(void *arg, int tid, int dfd)
 		r->nvcsw = status.nvcsw;
 		r->nivcsw = status.nivcsw;
 	}
-	if (sc->pp->has_schedstat && (sc->src->cfg.need & PTOP_NEED_RDELAY)) {
+	if (sc->pp->has_schedstat && (sc->src->cfg.need & PTOP_DATA_RDELAY)) {
 		n = ptop_pfs_read_at(p, dfd, "schedstat");
 		if (n >= 0 && !ptop_pfs_parse_schedstat(p->buf, &run, &delay)) {
 			r->rdelay_ns = delay;
@@ -450,12 +450,12 @@ static int procfs_open(struct ptop_src *src)
 		procfs_close(src);
 		return ret;
 	}
-	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW;
+	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW | PTOP_DATA_MEM;
 	/* 1%, and every counter read rounded down to a clock tick */
 	src->tol_ppm = 10000;
 	src->res_ns = ptop_pfs_ticks_ns(&pp->pfs, 1);
 	if (pp->has_schedstat)
-		src->caps |= PTOP_CAP_RDELAY;
+		src->caps |= PTOP_DATA_RDELAY;
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
 	snprintf(src->note, sizeof(src->note),
 		 "clock-tick times (1/%ld s); c* has only waited-for children "
@@ -505,7 +505,7 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	struct procfs_scan sc = { .src = src, .pp = pp, .out = out };
 	int ret, nice;
 
-	sc.use_marks = pp->has_schedstat && !(src->cfg.need & PTOP_NEED_MEM);
+	sc.use_marks = pp->has_schedstat && !(src->cfg.need & PTOP_DATA_MEM);
 	ptop_pfs_marks_begin(&pp->marks);
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;

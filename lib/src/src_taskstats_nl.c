@@ -514,10 +514,11 @@ static int taskstats_nl_open(struct ptop_src *src)
 		goto err;
 	}
 
-	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_C_COMPLETE |
-		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW | PTOP_CAP_EXIT_TAIL;
+	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_CAP_C_COMPLETE |
+		    PTOP_CAP_EXITS | PTOP_DATA_CTXSW | PTOP_DATA_MEM |
+		    PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
-		src->caps |= PTOP_CAP_NS | PTOP_CAP_RDELAY;
+		src->caps |= PTOP_CAP_NS | PTOP_DATA_RDELAY;
 	/* 1%; without ns runtimes each counter is tick-sampled as well */
 	src->tol_ppm = 10000;
 	src->res_ns = p->precise ? 0 : ptop_pfs_ticks_ns(&p->pfs, 1);

@@ -178,7 +178,7 @@ static struct ptop_src *open_fx(struct fx *f)
 {
 	struct ptop_src_cfg cfg = {
 		.proc_root = f->root,
-		.need = PTOP_NEED_THREADS | PTOP_NEED_RDELAY | PTOP_NEED_MEM,
+		.need = PTOP_DATA_RDELAY,
 	};
 	struct ptop_src *src = NULL;
 	char err[300];
@@ -192,8 +192,8 @@ static void test_open_caps(void **state)
 {
 	struct ptop_src *src = open_fx(*state);
 
-	assert_int_equal(src->caps, PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW |
-			 PTOP_CAP_RDELAY);
+	assert_int_equal(src->caps, PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW |
+			 PTOP_DATA_MEM | PTOP_DATA_RDELAY);
 	assert_non_null(strstr(src->note, "clock-tick"));
 	assert_non_null(strstr(src->note, "waited-for"));
 	assert_string_equal(src->ops->desc, "/proc scan, clock ticks");
@@ -381,7 +381,7 @@ static void test_quiet_groups(void **state)
 	char path[512], to[512];
 
 	put(f->root, "200/schedstat", "100 200 3\n");
-	src = open_fx_need(f, PTOP_NEED_THREADS);
+	src = open_fx_need(f, 0);
 	assert_int_equal(utime_200(f, src), 4);
 	/* did not run: the stat is not read again */
 	stat_200(f, 'S', 9);
@@ -420,7 +420,7 @@ static void test_quiet_groups(void **state)
 	ptop_src_close(src);
 
 	/* memory shown: reclaim moves RSS without the task; always read */
-	src = open_fx_need(f, PTOP_NEED_THREADS | PTOP_NEED_MEM);
+	src = open_fx_need(f, PTOP_DATA_MEM);
 	assert_int_equal(utime_200(f, src), 15);
 	stat_200(f, 'S', 16);
 	assert_int_equal(utime_200(f, src), 16);
@@ -428,7 +428,7 @@ static void test_quiet_groups(void **state)
 
 	/* sched_info off: "0 0 0" never moves, so it proves nothing */
 	put(f->root, "200/schedstat", "0 0 0\n");
-	src = open_fx_need(f, PTOP_NEED_THREADS);
+	src = open_fx_need(f, 0);
 	assert_int_equal(utime_200(f, src), 16);
 	stat_200(f, 'S', 17);
 	assert_int_equal(utime_200(f, src), 17);
@@ -452,8 +452,7 @@ static void test_parse_stat(void **state)
 
 static void test_live_proc(void **state)
 {
-	struct ptop_src_cfg cfg = { .proc_root = "/proc",
-				    .need = PTOP_NEED_THREADS };
+	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
 	const struct ptop_ts_record *r;
 	struct ptop_src *src = NULL;
 	struct ptop_sample s;
