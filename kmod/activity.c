@@ -55,15 +55,18 @@
  * shows its old state, run delay that grew while it waits in a runqueue):
  * they show as of the task's last report until it runs.
  *
- * The probe is attached only while someone reads (the RFC reviewers'
- * point: no cost for those who do not use it); debug builds of the tests
- * cross-check every incremental answer against a full walk of the same
- * pass (crosscheck=1, snapshot.c).
+ * Marks are kept only while someone reads (the RFC reviewers' point: no
+ * cost for those who do not use it): the switch probe stays attached for
+ * the module's life (hooks.c says why) and, with nobody reading, only
+ * notes each CPU's task. Debug builds of the tests cross-check every
+ * incremental answer against a full walk of the same pass (crosscheck=1,
+ * snapshot.c).
  *
  * Locking: ptop_ts_pass_lock (a mutex, taken killable) serializes passes
  * and protects the index; act_mutex the reader count and attaching;
  * order act_mutex -> pass lock. The per-CPU tables are reached from
- * probes with interrupts off and freed after a grace period.
+ * probes with interrupts off, under their CPU's act_here.lock, and freed
+ * once every CPU's lock was taken after act_cpus went NULL.
  */
 #include <linux/hash.h>
 #include <linux/mm.h>
@@ -79,7 +82,6 @@
 #include <linux/smp.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
-#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include "ptop_ts.h"
 
@@ -96,15 +98,26 @@ struct act_mark {
 	u32 tag;			/* slot is live when == act_cpu.tag */
 };
 
+/* A CPU's marks between drains; under that CPU's act_here.lock. */
 struct act_cpu {
-	raw_spinlock_t lock;
 	u32 tag;
 	u32 n;
 	bool lost;
-	struct task_struct *curr;	/* on this CPU (valid under lock) */
 	u16 order[ACT_SLOTS];
 	struct act_mark slot[ACT_SLOTS];
 };
+
+/*
+ * Each CPU's task, kept by the switch probe (hooks.c) for the module's
+ * life: tracking can begin without asking every CPU. The lock (raw, taken
+ * with interrupts off) also guards the CPU's act_cpu and its reading of
+ * act_cpus, so that act_detach() knows when no CPU uses the tables.
+ */
+struct act_here {
+	raw_spinlock_t lock;
+	struct task_struct *curr;	/* on this CPU (valid under lock) */
+};
+static DEFINE_PER_CPU(struct act_here, act_here);
 
 /* A task whose children get a new parent once it passed exit_notify(). */
 struct act_orphans {
@@ -130,7 +143,7 @@ static DEFINE_MUTEX(act_mutex);
 static DEFINE_SPINLOCK(seq_lock);
 static u64 pass_base, pass_now;
 
-static struct act_cpu **act_cpus;	/* NULL: tracking off */
+static struct act_cpu **act_cpus;	/* NULL: tracking off (act_here.lock) */
 static struct act_mark *drain_buf;
 static struct hlist_head *act_hash;
 static LIST_HEAD(act_list);
@@ -143,7 +156,6 @@ static LIST_HEAD(orphan_list);
 static bool orphans_lost;
 static long act_readers;
 static bool act_on;
-static struct tracepoint *tp_switch;
 static u64 act_full_walks, act_inc_walks, act_lost;
 
 unsigned int ptop_ts_track_linger = 60;
@@ -155,6 +167,10 @@ static DECLARE_DELAYED_WORK(act_linger_work, act_linger_fn);
 
 int ptop_ts_act_init(void)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu(act_here, cpu).lock);
 	/* random base: a reader's N from before a reload is unknown here */
 	pass_base = (get_random_u32() >> 2) | 1;
 	pass_now = pass_base - 1;
@@ -238,17 +254,18 @@ static void mark_locked(struct act_cpu *ac, u32 pid, u32 tgid, u64 start,
 static void mark(u32 pid, u32 tgid, u64 start, bool group)
 {
 	struct act_cpu **tabs;
+	struct act_here *h;
 	unsigned long flags;
 
+	if (!READ_ONCE(act_cpus))
+		return;
 	local_irq_save(flags);
+	h = this_cpu_ptr(&act_here);
+	raw_spin_lock(&h->lock);
 	tabs = READ_ONCE(act_cpus);
-	if (tabs) {
-		struct act_cpu *ac = tabs[smp_processor_id()];
-
-		raw_spin_lock(&ac->lock);
-		mark_locked(ac, pid, tgid, start, group);
-		raw_spin_unlock(&ac->lock);
-	}
+	if (tabs)
+		mark_locked(tabs[smp_processor_id()], pid, tgid, start, group);
+	raw_spin_unlock(&h->lock);
 	local_irq_restore(flags);
 }
 
@@ -264,33 +281,37 @@ void ptop_ts_act_mark_group(u32 tgid, u64 start_ns)
 }
 
 /*
- * sched_switch, under the runqueue lock with interrupts off, after the
- * scheduler brought prev's runtime up to date.
+ * sched_switch (hooks.c), under the runqueue lock with interrupts off,
+ * after the scheduler brought prev's runtime up to date; also while
+ * tracking is off, to know each CPU's task.
  */
-static void probe_switch(void *data, bool preempt, struct task_struct *prev,
-			 struct task_struct *next, unsigned int prev_state)
+void ptop_ts_act_switch(struct task_struct *prev, struct task_struct *next)
 {
-	struct act_cpu **tabs = READ_ONCE(act_cpus);
-	struct act_cpu *ac;
+	struct act_here *h = this_cpu_ptr(&act_here);
+	struct act_cpu **tabs;
 
-	if (unlikely(!tabs))
-		return;		/* being detached */
-	ac = tabs[smp_processor_id()];
-	raw_spin_lock(&ac->lock);
-	if (prev->pid)
-		mark_locked(ac, prev->pid, prev->tgid, prev->start_boottime,
-			    false);
-	ac->curr = next;
-	raw_spin_unlock(&ac->lock);
+	raw_spin_lock(&h->lock);
+	h->curr = next;
+	tabs = READ_ONCE(act_cpus);
+	if (tabs && prev->pid)
+		mark_locked(tabs[smp_processor_id()], prev->pid, prev->tgid,
+			    prev->start_boottime, false);
+	raw_spin_unlock(&h->lock);
 }
 
 static void set_curr(void *unused)
 {
-	struct act_cpu *ac = act_cpus[smp_processor_id()];
+	struct act_here *h = this_cpu_ptr(&act_here);
 
-	raw_spin_lock(&ac->lock);
-	ac->curr = current;
-	raw_spin_unlock(&ac->lock);
+	raw_spin_lock(&h->lock);
+	h->curr = current;
+	raw_spin_unlock(&h->lock);
+}
+
+/* At load, once the switch probe is attached: each CPU's task now. */
+void ptop_ts_act_curr_init(void)
+{
+	on_each_cpu(set_curr, NULL, 1);
 }
 
 /*
@@ -567,15 +588,16 @@ static bool drain(u64 pass)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
+		struct act_here *h = per_cpu_ptr(&act_here, cpu);
 		struct act_cpu *ac = act_cpus[cpu];
 		struct task_struct *c;
 		u32 i, n;
 
-		raw_spin_lock_irq(&ac->lock);
+		raw_spin_lock_irq(&h->lock);
 		for (i = 0; i < ac->n; i++)
 			drain_buf[i] = ac->slot[ac->order[i]];
 		n = ac->n;
-		c = ac->curr;
+		c = h->curr;
 		if (c && c->pid) {	/* alive: it cannot switch out now */
 			drain_buf[n].pid = c->pid;
 			drain_buf[n].tgid = c->tgid;
@@ -589,7 +611,7 @@ static bool drain(u64 pass)
 		ac->n = 0;
 		if (!++ac->tag)
 			ac->tag = 1;
-		raw_spin_unlock_irq(&ac->lock);
+		raw_spin_unlock_irq(&h->lock);
 		for (i = 0; i < n; i++)
 			if (!touch_mark(&drain_buf[i], pass))
 				ok = false;
@@ -747,16 +769,15 @@ static void free_index(void)
 	act_hash = NULL;
 }
 
-/* act_mutex held */
+/*
+ * act_mutex held. Tracking goes on by publishing the tables: the switch
+ * probe is attached for good (hooks.c), and act_here knows each CPU's task.
+ */
 static int act_attach(void)
 {
 	struct act_cpu **tabs;
 	int cpu, ret = -ENOMEM;
 
-	if (!tp_switch)
-		tp_switch = ptop_ts_find_tracepoint("sched_switch");
-	if (!tp_switch)
-		return -ENOENT;
 	tabs = kcalloc(nr_cpu_ids, sizeof(*tabs), GFP_KERNEL);
 	if (!tabs)
 		return -ENOMEM;
@@ -765,7 +786,6 @@ static int act_attach(void)
 					  cpu_to_node(cpu));
 		if (!tabs[cpu])
 			goto err_tabs;
-		raw_spin_lock_init(&tabs[cpu]->lock);
 		tabs[cpu]->tag = 1;
 	}
 	drain_buf = kvmalloc_array(ACT_SLOTS + 1, sizeof(*drain_buf),
@@ -779,17 +799,6 @@ static int act_attach(void)
 	INIT_LIST_HEAD(&prune_cursor);
 	list_add(&prune_cursor, &act_list);
 	WRITE_ONCE(act_cpus, tabs);
-	ret = tracepoint_probe_register(tp_switch, probe_switch, NULL);
-	if (ret) {
-		pr_err("cannot attach to sched_switch: %d\n", ret);
-		WRITE_ONCE(act_cpus, NULL);
-		synchronize_rcu();
-		list_del_init(&prune_cursor);
-		mutex_unlock(&ptop_ts_pass_mutex);
-		goto err_bufs;
-	}
-	/* what runs now, until its CPU switches: one IPI, at attach only */
-	on_each_cpu(set_curr, NULL, 1);
 	/* a pass before this one could not see what ran in between */
 	complete_from = pass_now + 1;
 	act_on = true;
@@ -810,14 +819,19 @@ err_tabs:
 static void act_detach(void)
 {
 	struct act_cpu **tabs = act_cpus;
+	int cpu;
 
 	mutex_lock(&ptop_ts_pass_mutex);
 	act_on = false;
 	complete_from = U64_MAX;
 	WRITE_ONCE(act_cpus, NULL);
-	tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
-	/* probes and markers run with interrupts or preemption off */
-	tracepoint_synchronize_unregister();
+	/* probes and marks read act_cpus under their CPU's lock: none left */
+	for_each_possible_cpu(cpu) {
+		raw_spinlock_t *l = &per_cpu(act_here, cpu).lock;
+
+		raw_spin_lock_irq(l);
+		raw_spin_unlock_irq(l);
+	}
 	free_tables(tabs);
 	kvfree(drain_buf);
 	drain_buf = NULL;

@@ -96,6 +96,8 @@ void ptop_ts_pass_unlock(void);
 void ptop_ts_act_mark_task(struct task_struct *t);
 void ptop_ts_act_mark_group(u32 tgid, u64 start_ns);
 void ptop_ts_act_exit_children(struct task_struct *p, bool group_dead);
+void ptop_ts_act_switch(struct task_struct *prev, struct task_struct *next);
+void ptop_ts_act_curr_init(void);
 u64 ptop_ts_act_pass(void);
 void ptop_ts_act_drain_late(u64 pass);
 bool ptop_ts_act_complete(u64 since_pass);
@@ -181,6 +183,8 @@ void ptop_ts_listen_counts(long *steal, long *events, bool *steal_attached,
 bool ptop_ts_steal_clock(void);
 bool ptop_ts_exit_before_mm(void);
 bool ptop_ts_steal_attached(void);
+void ptop_ts_steal_init(void);
+void ptop_ts_steal_switch(struct task_struct *prev);
 int ptop_ts_steal_attach(void);
 void ptop_ts_steal_detach(void);
 u64 ptop_ts_steal_of(struct task_struct *t);
@@ -191,9 +195,14 @@ long ptop_ts_steal_switches(void);
 /* events.c: process events to the genl multicast group */
 int ptop_ts_events_attach(void);
 void ptop_ts_events_detach(void);
+void ptop_ts_events_exec(struct task_struct *p, pid_t old_pid);
 void ptop_ts_events_fork(struct task_struct *parent, struct task_struct *child);
 void ptop_ts_events_exit(struct task_struct *p, bool group_dead);
 void ptop_ts_events_counts(long *sent, long *failed);
+
+/* hooks.c: the sched_switch and sched_process_exec probes, for good */
+int ptop_ts_hooks_attach(void);
+void ptop_ts_hooks_detach(void);
 
 /* proc.c, netlink.c */
 int ptop_ts_nl_event(u32 portid, const struct ptop_ts_event *ev);
