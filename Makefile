@@ -111,7 +111,7 @@ serial-goals:
 else
 
 # --- sources ----------------------------------------------------------------
-LIB_SRCS    := $(sort $(wildcard lib/*.c))
+LIB_SRCS    := $(sort $(wildcard lib/*.c lib/src/*.c))
 UI_SRCS     := $(sort $(wildcard ui/*.c) $(wildcard config/*.c))
 PTOP_SRCS   := ptop/ptop.c $(sort $(wildcard ptop/ptop_*.c))
 TSTIME_SRCS := ptop/tstime.c $(sort $(wildcard ptop/tstime_*.c))
@@ -184,6 +184,9 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lpthread -lm
+
+# tstime's tree accounting lives beside tstime, outside the libraries
+$(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)
 
 unit-check: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \

@@ -82,7 +82,7 @@ struct ptop_src_cfg {
 	const char *proc_root;	/* "/proc" unless a test fixture */
 	unsigned int need;	/* PTOP_NEED_* */
 	/*
-	 * A two-phase source may take its tight window (lib/rt_window.h) at
+	 * A two-phase source may take its tight window (lib/src/rt_window.h) at
 	 * SCHED_FIFO, at most 5 ms: set when the caller wants that (root).
 	 */
 	int rt_window;
@@ -102,7 +102,7 @@ struct ptop_src_ops {
 	/*
 	 * The kernel checks CAP_NET_ADMIN at every request (genetlink
 	 * GENL_ADMIN_PERM, against the sender), not only at open: a
-	 * capability drop must keep it (lib/caps.h).
+	 * capability drop must keep it (lib/src/caps.h).
 	 */
 	bool asks_net_admin;
 };

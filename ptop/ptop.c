@@ -17,9 +17,10 @@
 #include <sys/capability.h>
 
 #include "config/cfg.h"
-#include "lib/caps.h"
+#include "lib/src/caps.h"
 
 #include "ui/app.h"
+#include "ui/batch.h"
 #include "ui/curses_view.h"
 #include "ui/emit.h"
 #include "ui/events.h"
@@ -543,7 +544,7 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 
 /*
  * The source's sockets and files are open: keep only what the run needs
- * (lib/caps.h), before anything is drawn. 0 or 1.
+ * (lib/src/caps.h), before anything is drawn. 0 or 1.
  */
 static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/caps.h"
+#include "lib/src/caps.h"
 #include "tstime.h"
 
 enum {
@@ -230,7 +230,7 @@ static void report(FILE *f, const struct tstime_opts *o,
 }
 
 /*
- * Least privilege (lib/caps.h): once the source is open, tstime keeps only
+ * Least privilege (lib/src/caps.h): once the source is open, tstime keeps only
  * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
  * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set.
  * The bounding set stays: the command gets what the user has (as root,

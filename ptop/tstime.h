@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "lib/tree_acct.h"
+#include "ptop/tstime_tree_acct.h"
 
 /* tstime's own failure (bad option, cannot fork, ...), like env(1) */
 #define TSTIME_EXIT_ERR		125

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Snapshot -> interval stepping and the batch loop. */
+/* Snapshot -> interval stepping, and the wait for the next snapshot. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "app.h"
-#include "view.h"
-#include "emit.h"
 
 /*
  * The stock sources walk every task, then read the tasks that may have
- * run again in a tight window (lib/rt_window.h): as root that window, and
+ * run again in a tight window (lib/src/rt_window.h): as root that window, and
  * only that, runs at SCHED_FIFO, for 5 ms at most.
  */
 static int snap_update(struct ui_app *app)
@@ -85,62 +84,4 @@ void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns)
 	ts.tv_nsec = *deadline_ns % 1000000000ULL;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-}
-
-/* 0 when written, 1 (message in app->err) when not; EPIPE is not an error */
-static int batch_status(struct ui_app *app, int ret, bool *done)
-{
-	if (ret == -EPIPE) {
-		*done = true;	/* reader went away: quietly */
-		return 0;
-	}
-	if (ret) {
-		*done = true;
-		snprintf(app->err, sizeof(app->err), "writing output: %s",
-			 strerror(-ret));
-		return 1;
-	}
-	return 0;
-}
-
-int ui_batch_run(struct ui_app *app, FILE *out)
-{
-	struct ui_emit e;
-	uint64_t deadline = 0;
-	long shown = 0;
-	bool done = false;
-	int ret, status = 0;
-
-	/* the text format says what the source cannot measure, as a comment */
-	if (app->src->note[0] && (!app->view.format ||
-				  !strcmp(app->view.format->name, "text")))
-		fprintf(out, "# source %s: %s\n", app->src->ops->name,
-			app->src->note);
-	ui_emit_init(&e, out, app->view.format, &app->view);
-	while (!done) {
-		ret = ui_app_step(app);
-		if (app->notice[0]) {	/* the source changed: say so */
-			fprintf(stderr, "ptop: %s\n", app->notice);
-			if (!app->view.format ||
-			    !strcmp(app->view.format->name, "text"))
-				fprintf(out, "# %s\n", app->notice);
-			app->notice[0] = '\0';
-		}
-		if (ret < 0) {
-			status = 1;
-			break;
-		}
-		if (ret > 0) {
-			status = batch_status(app, ui_emit_interval(&e, &app->iv),
-					      &done);
-			if (app->count > 0 && ++shown >= app->count)
-				done = true;
-		}
-		if (!done)
-			ui_app_wait(app, &deadline);
-	}
-	ret = ui_emit_end(&e);
-	if (!status)
-		status = batch_status(app, ret, &done);
-	return status;
 }

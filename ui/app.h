@@ -2,7 +2,8 @@
 /*
  * The state both views share: the source, the snapshotter, the last
  * interval and what the user asked to see. ptop/ptop.c fills it from argv
- * and the config file; the batch loop and the curses view drive it.
+ * and the config file; the batch loop (ui/batch.h) and the curses view
+ * drive it, one ui_app_step() at a time.
  */
 #ifndef UI_APP_H
 #define UI_APP_H
@@ -10,7 +11,7 @@
 #include <stdbool.h>
 #include "lib/col.h"
 #include "lib/snap.h"
-#include "batch.h"
+#include "view.h"
 
 struct ui_app {
 	struct ptop_src *src;
@@ -43,8 +44,6 @@ int ui_app_step(struct ui_app *app);
 /* Sleep until the next snapshot is due (absolute, no drift). */
 void ui_app_wait(struct ui_app *app, uint64_t *deadline_ns);
 
-/* Batch mode main loop; returns a process exit status. */
-int ui_batch_run(struct ui_app *app, FILE *out);
 /* Interactive curses view; returns a process exit status. */
 int ui_curses_run(struct ui_app *app);
 

@@ -1,68 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The view helpers: the headline and the system line (-p: ui/view.c). */
+/*
+ * The batch loop: step, hand each interval to the emitter (ui/emit.h,
+ * which writes it in the chosen format), wait, until -n or the reader
+ * goes away.
+ */
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
 #include "batch.h"
+#include "emit.h"
 
-time_t ui_wall_time(uint64_t mono_ns)
+/* 0 when written, 1 (message in app->err) when not; EPIPE is not an error */
+static int batch_status(struct ui_app *app, int ret, bool *done)
 {
-	struct timespec rt, mono;
-	int64_t wall_ns;
-
-	/* in ns, then seconds: stable from one call to the next */
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	wall_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec -
-		  ((int64_t)mono.tv_sec * 1000000000LL + mono.tv_nsec -
-		   (int64_t)mono_ns);
-	return (time_t)(wall_ns / 1000000000LL);
+	if (ret == -EPIPE) {
+		*done = true;	/* reader went away: quietly */
+		return 0;
+	}
+	if (ret) {
+		*done = true;
+		snprintf(app->err, sizeof(app->err), "writing output: %s",
+			 strerror(-ret));
+		return 1;
+	}
+	return 0;
 }
 
-void ui_headline(const struct ptop_interval *iv, const char *source,
-		 char *buf, size_t len)
+int ui_batch_run(struct ui_app *app, FILE *out)
 {
-	char when[32], verdict[256];
-	time_t at = ui_wall_time(iv->time_ns);
-	struct tm tm;
+	struct ui_emit e;
+	uint64_t deadline = 0;
+	long shown = 0;
+	bool done = false;
+	int ret, status = 0;
 
-	localtime_r(&at, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	ptop_verdict_str(iv, verdict, sizeof(verdict));
-	snprintf(buf, len,
-		 "ptop %s  interval %.3fs  ncpu %u  source %s  accounted %.2f%% of %.2f%%  %s",
-		 when, iv->interval_ns / 1e9, iv->ncpu, source,
-		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
-		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)), verdict);
-}
-
-void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
-{
-	char steal[16], irq[16], tail[16];
-
-	/* a system part the kernel already charged to tasks is not added */
-	if (iv->sys_apart & PTOP_SYS_STEAL_APART)
-		snprintf(steal, sizeof(steal), "%.2f%%",
-			 ptop_interval_pct(iv, iv->steal_ns));
-	else
-		snprintf(steal, sizeof(steal), "in-tasks");
-	if (iv->sys_apart & PTOP_SYS_IRQ_APART)
-		snprintf(irq, sizeof(irq), "%.2f%%",
-			 ptop_interval_pct(iv, iv->irq_ns));
-	else
-		snprintf(irq, sizeof(irq), "in-tasks");
-	/* the stock kernel's exit paths: a part no row can get */
-	if (iv->caps & PTOP_CAP_EXIT_TAIL)
-		snprintf(tail, sizeof(tail), "%.2f%%",
-			 ptop_interval_pct(iv, iv->verdict.exit_paths_ns));
-	else
-		snprintf(tail, sizeof(tail), "in-tasks");
-	snprintf(buf, len,
-		 "idle %.2f%%  iowait %.2f%%  steal %s  irq %s  exited %zu  clamped %.2f%%  unfolded %.2f%%  exit paths %s  snapshot %.1f ms",
-		 ptop_interval_pct(iv, iv->idle_ns),
-		 ptop_interval_pct(iv, iv->iowait_ns), steal, irq, iv->nexited,
-		 ptop_interval_pct(iv, iv->clamped_ns),
-		 ptop_interval_pct(iv, iv->unfolded_ns), tail,
-		 iv->verdict.window_ns / 1e6);
+	/* the text format says what the source cannot measure, as a comment */
+	if (app->src->note[0] && (!app->view.format ||
+				  !strcmp(app->view.format->name, "text")))
+		fprintf(out, "# source %s: %s\n", app->src->ops->name,
+			app->src->note);
+	ui_emit_init(&e, out, app->view.format, &app->view);
+	while (!done) {
+		ret = ui_app_step(app);
+		if (app->notice[0]) {	/* the source changed: say so */
+			fprintf(stderr, "ptop: %s\n", app->notice);
+			if (!app->view.format ||
+			    !strcmp(app->view.format->name, "text"))
+				fprintf(out, "# %s\n", app->notice);
+			app->notice[0] = '\0';
+		}
+		if (ret < 0) {
+			status = 1;
+			break;
+		}
+		if (ret > 0) {
+			status = batch_status(app, ui_emit_interval(&e, &app->iv),
+					      &done);
+			if (app->count > 0 && ++shown >= app->count)
+				done = true;
+		}
+		if (!done)
+			ui_app_wait(app, &deadline);
+	}
+	ret = ui_emit_end(&e);
+	if (!status)
+		status = batch_status(app, ret, &done);
+	return status;
 }

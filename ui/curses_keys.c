@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 
 #include "curses_view.h"
-#include "tree.h"
+#include "filter.h"
 
 #define CTRL(x) ((x) & 0x1f)
 #define KEY_ESC 27

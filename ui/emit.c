@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
+#include "view.h"
 #include "emit.h"
 
 /*

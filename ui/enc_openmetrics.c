@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
+#include "view.h"
 #include "emit.h"
 
 /* the process modes: a time column each, its label value */

@@ -5,7 +5,7 @@
  * lines in ASCII, as the curses view draws them) and the
  * V:V:S sum row, then a blank line.
  */
-#include "batch.h"
+#include "view.h"
 #include "emit.h"
 
 static void put_cell(FILE *out, const struct ptop_col *c, const char *s,

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lib/kmod_events.h"
+#include "ui/kmod_events.h"
 #include "events.h"
 
 static volatile sig_atomic_t stop;

@@ -2,7 +2,7 @@
 /* The view's substring filter on COMMAND and USER. */
 #include <string.h>
 
-#include "tree.h"
+#include "filter.h"
 
 bool ui_filter_match(const struct ptop_row *r, const char *needle)
 {

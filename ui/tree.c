@@ -7,6 +7,7 @@
  * overflow and a ppid cycle cannot loop.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

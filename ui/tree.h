@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The view's substring filter: a pure function over rows. */
+/* The tree order of plain rows (batch --tree), a pure function. */
 #ifndef UI_TREE_H
 #define UI_TREE_H
 
@@ -16,13 +16,5 @@
  * with no branch collapsed, for plain rows (batch).
  */
 int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc);
-
-/*
- * Keep only the rows whose COMMAND or USER contains needle (case
- * insensitive), in order; returns how many are kept. An empty or NULL
- * needle keeps every row.
- */
-size_t ui_filter_rows(struct ptop_row *rows, size_t n, const char *needle);
-bool ui_filter_match(const struct ptop_row *r, const char *needle);
 
 #endif /* UI_TREE_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The view: what both the curses screen and batch mode show of one
- * interval. It never changes the interval (a const input); it builds its
+ * interval, and the lines both print above the rows (headline, system
+ * line). It never changes the interval (a const input); it builds its
  * own rows from a copy: -p and the filters select, then sort, then the
  * tree order with its lines, collapsed branches and subtree totals, and
  * (if asked) rows for the tasks that died in the interval.
@@ -16,11 +17,27 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include "lib/col.h"
 #include "lib/snap.h"
-#include "batch.h"
 
 #define UI_TREE_MAX_DEPTH 63
+
+struct ui_encoder;
+
+/* What the user asked to see (-p, sort, columns, --tree, --top, --format). */
+struct ui_view_opts {
+	const struct ui_encoder *format;	/* batch; NULL: text */
+	size_t top;		/* batch: the first N rows (0: all) */
+	const int *cols;	/* column ids to show */
+	int ncols;
+	int sort_id;		/* column to sort by */
+	bool sort_asc;
+	bool tree;		/* batch: rows in tree order, COMMAND indented */
+	const uint32_t *pids;	/* show only these (pid or tgid); NULL: all */
+	size_t npids;
+	const char *source;	/* the source's name */
+};
 
 struct ui_vrow {
 	struct ptop_row r;	/* a collapsed branch: the branch's sums */
@@ -123,5 +140,16 @@ void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len);
  */
 uint64_t ui_sched_next(uint64_t *deadline_ns, uint64_t step_ns, uint64_t now_ns);
 uint64_t ui_now_ns(void);
+
+/*
+ * The wall-clock time of a CLOCK_MONOTONIC instant (the snapshot's): the
+ * headline shows when the interval ended, not when it was drawn.
+ */
+time_t ui_wall_time(uint64_t mono_ns);
+/* The interval's one-line headline: accounted X% of Y%, exact/inexact. */
+void ui_headline(const struct ptop_interval *iv, const char *source,
+		 char *buf, size_t len);
+/* The second line: idle, iowait, steal, irq, exits, clamped. */
+void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len);
 
 #endif /* UI_VIEW_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: module answers (lib/kmod_answer.c), then what the
+ * libFuzzer target: module answers (lib/src/kmod_answer.c), then what the
  * model does with whatever the decoder let through.
  *
  * Input: a 2-byte little-endian length L, answer A (L bytes), answer B
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lib/interval.h"
-#include "lib/kmod_answer.h"
+#include "lib/src/kmod_answer.h"
 
 /* the buffers the transports hand over: malloc'ed (/proc), 4-aligned (nl) */
 static void *dup_at(const uint8_t *d, size_t n, size_t misalign)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the /proc parsers (lib/procfs_read.c) and the procfs
- * source that uses them (lib/src_procfs.c), on a fixture proc root.
+ * libFuzzer target: the /proc parsers (lib/src/procfs_read.c) and the procfs
+ * source that uses them (lib/src/src_procfs.c), on a fixture proc root.
  *
  * Input: up to 7 parts separated by NUL bytes, the files of a one-task
  * proc tree: stat, timer_list, 1/stat, 1/status, 1/task/1/stat,
@@ -11,7 +11,7 @@
  */
 #include <stdint.h>
 
-#include "lib/procfs_read.h"
+#include "lib/src/procfs_read.h"
 #include "lib/src.h"
 #include "fuzz_common.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the stock taskstats netlink parser (lib/tsnl.c) on
+ * libFuzzer target: the stock taskstats netlink parser (lib/src/tsnl.c) on
  * what one recv() could return: the exit multicast (every record then
- * goes into the taskstats source's accounting, lib/tsacct.c, as the
+ * goes into the taskstats source's accounting, lib/src/tsacct.c, as the
  * source does) and a query reply.
  */
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/tsacct.h"
-#include "lib/tsnl.h"
+#include "lib/src/tsacct.h"
+#include "lib/src/tsnl.h"
 
 /* as the taskstats source applies an exit record (tn_apply_exit) */
 static int on_exit_rec(void *arg, const struct ptop_tsnl_stats *pid,

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ui/batch.h"
+#include "ui/view.h"
 #include "ui/emit.h"
 
 static char *quoted(const char *s, enum ui_quote q)

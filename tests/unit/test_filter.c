@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ui/tree.h"
+#include "ui/filter.h"
 
 static struct ptop_row mk(uint32_t pid, uint32_t uid, const char *comm)
 {

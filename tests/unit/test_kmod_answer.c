@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module answer decoder (lib/kmod_answer.c) outside the VM, on crafted
+ * The module answer decoder (lib/src/kmod_answer.c) outside the VM, on crafted
  * answers: good ones (full, since-N, RESYNC, older and newer record
  * sizes, paging) decode to exactly what they say; broken ones (truncated,
  * other version, short or misaligned sizes, a count the buffer does not
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/kmod_answer.h"
+#include "lib/src/kmod_answer.h"
 
 #define REC	sizeof(struct ptop_ts_record)
 #define CPU	sizeof(struct ptop_ts_cpu)

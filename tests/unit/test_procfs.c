@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "lib/procfs_read.h"
+#include "lib/src/procfs_read.h"
 #include "lib/src.h"
 
 struct fx {

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/procfs_read.h"
+#include "lib/src/procfs_read.h"
 #include "lib/src.h"
 
 #define NSLEEP	1500

@@ -38,9 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/cnproc.h"
+#include "lib/src/cnproc.h"
 #include "lib/src.h"
-#include "lib/tsnl.h"
+#include "lib/src/tsnl.h"
 
 #define NSELF	50
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The taskstats_nl accounting hierarchy (lib/tsacct) with scripted events
+ * The taskstats_nl accounting hierarchy (lib/src/tsacct) with scripted events
  * and scans: x* and c* move by exactly what EXIT records say, orphans fold
  * through dead ancestors into the nearest live one, lost and reused pids
  * are closed with their last counters, zombies are never alive again.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/tsacct.h"
+#include "lib/src/tsacct.h"
 
 #define TICK	10000000ULL
 

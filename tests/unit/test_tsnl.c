@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The taskstats netlink parsers (lib/tsnl.c) on crafted buffers, as one
+ * The taskstats netlink parsers (lib/src/tsnl.c) on crafted buffers, as one
  * recv() would return them: a query reply, kernel errors (also malformed
  * ones: no error code, a positive code), stale replies, exit records of a
  * thread and of a group's last thread, truncated messages.
@@ -17,7 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
 
-#include "lib/tsnl.h"
+#include "lib/src/tsnl.h"
 
 struct nlbuf {
 	unsigned char b[8192];

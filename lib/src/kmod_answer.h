@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "src.h"
+#include "../src.h"
 
 #define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_RDELAY | \
 			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_CAP_CTXSW)

@@ -9,7 +9,7 @@
  * c* = cutime/cstime (waited-for children only: C_PARTIAL).
  *
  * A snapshot has two phases: the walk reads every task; then, in a tight
- * window with the system counters (lib/rt_window.h), the threads that may
+ * window with the system counters (lib/src/rt_window.h), the threads that may
  * have run (running or runnable, their times moved since the previous
  * read, or new) are read again, with their groups' x* and c*. The open
  * walks once, so that the first read already knows who moved.
@@ -21,7 +21,7 @@
 
 #include "procfs_read.h"
 #include "rt_window.h"
-#include "src.h"
+#include "../src.h"
 
 /* A thread's own time as the previous read saw it. */
 struct pfs_seen {

@@ -18,7 +18,7 @@
  * switch (at most one tick behind).
  *
  * Dead threads: final stats from the exit listener (one message per dead
- * thread), fed to the accounting hierarchy (lib/tsacct.h): a group's
+ * thread), fed to the accounting hierarchy (lib/src/tsacct.h): a group's
  * accounting parent is its parent at fork (proc connector FORK events; for
  * tasks running at open, their /proc ppid); x* and c* are synthetic
  * cumulative counters that start at 0 at open. Self-reaped children and
@@ -40,7 +40,7 @@
 #include "cnproc.h"
 #include "procfs_read.h"
 #include "rt_window.h"
-#include "src.h"
+#include "../src.h"
 #include "tsacct.h"
 #include "tsnl.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cputime.h"
-#include "tree_acct.h"
+#include "lib/cputime.h"
+#include "tstime_tree_acct.h"
 
 #define TA_HASH		1024	/* buckets, power of two */
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "src.h"
+#include "../src.h"
 
 struct ptop_pfs {
 	int root_fd;		/* the proc root directory */

@@ -11,7 +11,7 @@
 #include <netlink/netlink.h>
 
 #include "kmod_events.h"
-#include "nl_errno.h"
+#include "lib/src/nl_errno.h"
 
 #define EV_QUEUE	256
 #define EV_RCVBUF	(4 << 20)

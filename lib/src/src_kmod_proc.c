@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "kmod_answer.h"
-#include "src.h"
+#include "../src.h"
 
 struct kp_priv {
 	int fd;

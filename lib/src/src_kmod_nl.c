@@ -17,7 +17,7 @@
 
 #include "kmod_answer.h"
 #include "nl_errno.h"
-#include "src.h"
+#include "../src.h"
 
 #define KN_RCVBUF	(8 << 20)
 

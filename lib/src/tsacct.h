@@ -21,8 +21,8 @@
 #define PTOP_TSACCT_H
 
 #include <stdint.h>
-#include "cputime.h"
-#include "src.h"
+#include "../cputime.h"
+#include "../src.h"
 
 #define PTOP_TSACCT_HASH	4096	/* buckets, power of two */
 #define PTOP_TSACCT_TOMB_GENS	2	/* reads a dead thread is remembered */
