@@ -9,17 +9,16 @@
 # ("Oops: int3" at the patched site, __schedule: seen in
 # test_exact_vs_top, and with no module at all when tracefs toggles the
 # sched_switch event). Now the probes stay attached from load to unload.
-# Checks: 200 reader/listener cycles with tracking lingering 0 s cost the
-# machine fewer than 2 function-call IPIs a cycle (a pass still reads
-# each other CPU's instant by one IPI; before: ~19 a cycle), and the
-# kernel stays clean (the harness fails on any oops or panic).
+# Checks: 100 reader/listener cycles with tracking lingering 0 s all
+# succeed, every source is off again after, and the kernel stays clean
+# (the harness fails on any oops or panic). The old module oopsed the
+# 6.12 guest in 2 runs of 2 (the second between cycles 50 and 100); IPIs are counted
+# by test_kmod_nohz (here the busy CPUs' own exec/exit flushes swamp
+# them).
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-N=200
-
-# call_ipis: function call interrupts taken by all CPUs so far
-call_ipis() { awk '$1 == "CAL:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i } END { print n + 0 }' /proc/interrupts; }
+N=100
 
 # tracking goes off at once when the last reader goes (track_linger is
 # read-only: reload with 0)
@@ -27,14 +26,15 @@ m=$(modinfo -F name "$KO")
 rmmod "$m" && insmod "$KO" track_linger=0 || bad "reload with track_linger=0"
 check "track_linger 0" [ "$(cat /sys/module/$m/parameters/track_linger)" = 0 ]
 
-ptop_workload spin "$(nproc)" &
+# every CPU busy and switching; niced, so that the cycles keep going
+nice -n 19 ptop_workload spin "$(nproc)" &
 spin=$!
-( while :; do /bin/true; done ) &
+nice -n 19 sh -c 'while :; do /bin/true; done' &
 forker=$!
 trap 'kill $spin $forker 2>/dev/null; pkill -f "ptop_workload spin" 2>/dev/null' EXIT
 sleep 0.5
 
-c0=$(call_ipis)
+done_n=0
 for i in $(seq $N); do
 	case $((i % 4)) in
 	0) tsquery -t -S >/dev/null ;;		# /proc reader + steal listener
@@ -43,13 +43,12 @@ for i in $(seq $N); do
 	3) /usr/bin/python3 "$PTOP_REPO/tests/vm/nl_events.py" listen 0 \
 		>/dev/null 2>&1 ;;		# events listener
 	esac || { bad "cycle $i failed"; break; }
+	done_n=$i
+	[ $((i % 25)) = 0 ] && echo "cycles: $i"
 done
-c1=$(call_ipis)
 kill $spin $forker 2>/dev/null
 wait $spin $forker 2>/dev/null
-echo "$N reader/listener cycles: $((c1 - c0)) function call IPIs on all CPUs"
-check "$N cycles: fewer than $((2 * N)) function call IPIs (got $((c1 - c0)))" \
-	[ $((c1 - c0)) -lt $((2 * N)) ]
+check "$N reader/listener cycles done (got $done_n)" [ "$done_n" = $N ]
 check "tracking off again" wait_state track_probe detached
 check "steal off again" wait_state steal_probe detached
 check "events off again" wait_state exec_probe detached
