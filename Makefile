@@ -185,6 +185,13 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lpthread -lm
 
+# bench/ programs that use the library (bench/precision.sh runs them)
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(sort $(wildcard bench/*.c)))
+$(B)/bench/%: $(B)/obj/bench/%.o $(LIB_A)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+
 # tstime's tree accounting lives beside tstime, outside the libraries
 $(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)
 
@@ -209,7 +216,7 @@ integration-check: all $(HELPER_BINS)
 	done; exit $$fail
 
 # not part of check: minutes per N (bench/run --help)
-bench: all $(HELPER_BINS)
+bench: all $(HELPER_BINS) $(BENCH_BINS)
 	python3 bench/run $(BENCH_ARGS)
 
 # every VM test on the default kernel, the smoke list on the other kernels of

@@ -10,13 +10,16 @@
 # VM_LOG: take the module's rows from that log of an earlier VM run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-make -s all build/tests/helpers/ptop_sleepers build/tests/helpers/ptop_workload build/tests/helpers/ptop_churn
+make -s all build/tests/helpers/ptop_sleepers build/tests/helpers/ptop_workload build/tests/helpers/ptop_churn build/bench/exit_path_cost
 raw=$(mktemp)
 st=0
 N=${N:-8} R=${R:-20}
-# the sleeper cases as they are, the busy ones also under a make -j4 loop
-bash tests/helpers/precision_cases.sh -n "$N" -1 "$R" sleepers2000 sleepers10000 | tee "$raw" || st=1
-bash tests/helpers/precision_cases.sh -n "$N" -m steady5000 churn | tee -a "$raw" || st=1
+# what the stock kernel's exit record misses per exit (README, ptop(1))
+epc0=$(build/bench/exit_path_cost -n 1000) || st=1
+epc64=$(build/bench/exit_path_cost -n 100 -m 64) || st=1
+echo "$epc0"; echo "$epc64"
+# every case as it is and under a make -j4 loop; R x ptop -b -n 1
+bash tests/helpers/precision_cases.sh -n "$N" -m -1 "$R" sleepers2000 sleepers10000 steady5000 churn | tee "$raw" || st=1
 if [ -n "${VM_LOG:-}" ]; then
 	# the VM's results from a run of tests/vm/run tests/vm/test_precision_kmod.sh
 	grep -E '^(RESULT|FAIL)' "$VM_LOG" >>"$raw"
@@ -49,6 +52,25 @@ mkdir -p bench/results
 	grep '^FAIL' "$raw" | sed 's/^/    /'
 	echo
 	echo "off: rows + idle (+ kept-apart parts) minus ncpu x 100%, in % of one CPU."
+	echo
+	echo "## What the stock kernel's exit record misses, per exit"
+	echo
+	echo "\`build/bench/exit_path_cost -n 1000\` and \`-n 100 -m 64\` (as root): children"
+	echo "one after another, each the wait4() rusage of its whole life minus the"
+	echo "runtime in its taskstats exit record (the exit path after the record:"
+	echo "exit_mm, files, notifying the parent, the last schedule):"
+	echo
+	echo "| process | exits | median | mean | 90th percentile |"
+	echo "|---|---|---|---|---|"
+	for l in "$epc0" "$epc64"; do
+		set -- $l
+		mb=${2#mb=} m=${4#matched=} med=${6#median_us=} mean=${7#mean_us=} p90=${8#p90_us=}
+		echo "| touched ${mb} MiB | $m | ${med} us | ${mean} us | ${p90} us |"
+	done
+	echo
+	echo "ptop shows this time on the stock kernel as the interval's \`exit paths\`"
+	echo "part; the module counts it into the rows (it adds a dying task's"
+	echo "exit-path tail when the task is freed)."
 	echo "exit paths: on the stock kernel a dying task's taskstats record comes"
 	echo "before the rest of its exit path, which no row can get: ptop shows it as"
 	echo "a part of its own, and an interval where it exceeds the tolerance is"

@@ -30,6 +30,10 @@ _tstime()
 		COMPREPLY=($(compgen -W "'%e %U %S' '%E %G %P' '%n %N %M' '%x %C'" -- "$cur"))
 		return
 		;;
+	--drop-capabilities)
+		COMPREPLY=($(compgen -W 'off basic strict' -- "$cur"))
+		return
+		;;
 	--source)
 		COMPREPLY=($(compgen -W 'kmod taskstats rusage' -- "$cur"))
 		return
@@ -41,6 +45,7 @@ _tstime()
 		COMPREPLY=($(compgen -W '-o --output -a --append -f --format
 			-p --portability --json --tree --source= --no-wait
 			-r --repeat --warmup -q --quiet -v --verbose --explain
+			--drop-capabilities=
 			-h --help -V --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 		return

@@ -37,5 +37,6 @@ complete -c tstime -n __tstime_no_command -l warmup -x -d 'unmeasured runs befor
 complete -c tstime -n __tstime_no_command -s q -l quiet -d 'no warnings'
 complete -c tstime -n __tstime_no_command -s v -l verbose -d 'the full report, as GNU time -v'
 complete -c tstime -n __tstime_no_command -l explain -d 'say which source was used, and why'
+complete -c tstime -n __tstime_no_command -l drop-capabilities -x -a 'off basic strict' -d 'capabilities kept once the source is open'
 complete -c tstime -n __tstime_no_command -s h -l help -d 'usage'
 complete -c tstime -n __tstime_no_command -s V -l version -d 'version'

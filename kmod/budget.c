@@ -27,7 +27,8 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
-#include "ptop_ts.h"
+#include "main.h"
+#include "budget.h"
 
 #define BUDGET_MIN_KB	1024UL
 

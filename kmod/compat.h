@@ -36,11 +36,6 @@
 #define PTOP_TS_MCGRP_ADMIN	0
 #endif
 
-/* struct proc_ops for /proc files: 5.6 */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 6, 0)
-#define PTOP_HAVE_PROC_OPS 1
-#endif
-
 /*
  * genl_family.resv_start_op: 6.1; commands below it keep
  * the old lax attribute validation, the module's start at

@@ -28,7 +28,10 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include "ptop_ts.h"
+#include "uapi/ptop_taskstats.h"
+#include "listen.h"
+#include "netlink.h"
+#include "events.h"
 
 static bool events_on;			/* READ_ONCE in probes */
 static atomic_long_t events_sent = ATOMIC_LONG_INIT(0);
@@ -105,8 +108,13 @@ static struct task_struct *new_reaper(struct task_struct *father)
 		unsigned int level = ns ? ns->level : 0;
 
 		for (p = rcu_dereference(father->real_parent);
-		     p && p->pid && task_pid(p)->level >= level && p != reaper;
+		     p && p->pid && p != reaper;
 		     p = rcu_dereference(p->real_parent)) {
+			struct pid *pid = task_pid(p);
+
+			/* released meanwhile (no tasklist_lock here) */
+			if (!pid || pid->level < level)
+				break;
 			if (!p->signal->is_child_subreaper)
 				continue;
 			if (!(p->flags & PF_EXITING) || atomic_read(&p->signal->live))

@@ -3,24 +3,26 @@
  * The sched_switch and sched_process_exec probes, attached once at load
  * and detached at unload, like the exit, fork and free probes (exits.c).
  *
- * They used to come and go with their users (a reader for activity.c's
+ * They used to come and go with their users (a reader for the activity
  * marks, a steal listener for steal.c, an events listener for events.c).
  * Attaching or detaching a tracepoint probe rewrites kernel text while
  * the other CPUs run it (the tracepoint's static key and static call:
- * text_poke_bp() with int3 and an IPI to every CPU): each reader or
+ * text_poke_bp() with int3 and IPIs to every CPU): each reader or
  * listener that came or went cost every CPU, a nohz_full one included,
- * those IPIs, and under qemu's multi-threaded TCG a guest kernel's own
- * text patching sometimes oopses ("Oops: int3" at a patched site, seen on
- * 6.12 with no module loaded too). Attached for good, a probe nobody uses
- * costs a call and a flag test per switch or exec; its users switch their
- * part on and off with data only.
+ * those IPIs, and under qemu's multi-threaded TCG a 6.12 guest's text
+ * patching sometimes oopses ("Oops: int3" at the patched site, also with
+ * no module loaded). Attached for good, a probe nobody uses costs a call,
+ * a per-CPU lock and a flag test per switch, a flag test per exec; its
+ * users switch their part on and off with data only.
  */
 #include <linux/binfmts.h>
+#include <linux/kernel.h>
 #include <linux/sched.h>
-#include <linux/tracepoint.h>
-#include "ptop_ts.h"
-
-static struct tracepoint *tp_switch, *tp_exec;
+#include "activity_marks.h"
+#include "events.h"
+#include "hooks.h"
+#include "probe.h"
+#include "steal.h"
 
 /* under the runqueue lock, interrupts off */
 static void probe_switch(void *data, bool preempt, struct task_struct *prev,
@@ -36,27 +38,20 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	ptop_ts_events_exec(p, old_pid);
 }
 
+static struct ptop_ts_probe hooks[] = {
+	PTOP_TS_PROBE("sched_switch", probe_switch),
+	PTOP_TS_PROBE("sched_process_exec", probe_exec),
+};
+
 int ptop_ts_hooks_attach(void)
 {
 	int ret;
 
-	tp_switch = ptop_ts_find_tracepoint("sched_switch");
-	tp_exec = ptop_ts_find_tracepoint("sched_process_exec");
-	if (!tp_switch || !tp_exec)
-		return -ENOENT;
+	ptop_ts_act_here_init();
 	ptop_ts_steal_init();
-	ret = tracepoint_probe_register(tp_switch, probe_switch, NULL);
-	if (ret) {
-		pr_err("cannot attach to sched_switch: %d\n", ret);
+	ret = ptop_ts_probes_attach(hooks, ARRAY_SIZE(hooks));
+	if (ret)
 		return ret;
-	}
-	ret = tracepoint_probe_register(tp_exec, probe_exec, NULL);
-	if (ret) {
-		pr_err("cannot attach to sched_process_exec: %d\n", ret);
-		tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
-		tracepoint_synchronize_unregister();
-		return ret;
-	}
 	/* what runs on each CPU now, until it switches: one IPI, at load */
 	ptop_ts_act_curr_init();
 	return 0;
@@ -64,7 +59,5 @@ int ptop_ts_hooks_attach(void)
 
 void ptop_ts_hooks_detach(void)
 {
-	tracepoint_probe_unregister(tp_exec, probe_exec, NULL);
-	tracepoint_probe_unregister(tp_switch, probe_switch, NULL);
-	tracepoint_synchronize_unregister();
+	ptop_ts_probes_detach(hooks, ARRAY_SIZE(hooks));
 }

@@ -19,9 +19,19 @@
  * the pid namespace of the task that asked: it gets the events of the
  * tasks visible there, with their numbers there.
  *
- * Switching on and off (the steal table's allocation and freeing) happen
- * only in process context under listen_mutex (reconcile()); the counts
- * are under listen_lock.
+ * Switching on and off (the steal table's allocation and freeing, the
+ * events flag) happens only in process context under listen_mutex
+ * (reconcile()); the counts are under listen_lock.
+ *
+ * The module's only cycle of calls closes here: this file attaches
+ * events.c's events (reconcile()), events.c sends each event through
+ * netlink.c to the listeners it finds here (ptop_ts_listen_events_each()),
+ * and netlink.c's LISTEN command and STEAL dumps make listeners here:
+ * events -> netlink -> listen -> events (and events -> listen -> events).
+ * It cannot deadlock: reconcile() runs in process context only, never
+ * from a probe or a netlink callback that holds a lock of this file, and
+ * holds only listen_mutex while it calls events.c; the probes take only
+ * listen_lock, a spinlock that reconcile() drops before it calls out.
  */
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -33,7 +43,9 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
-#include "ptop_ts.h"
+#include "events.h"
+#include "steal.h"
+#include "listen.h"
 
 struct nl_listener {
 	struct list_head node;

@@ -23,7 +23,11 @@
 #include <net/genetlink.h>
 #include <net/sock.h>
 #include "compat.h"
-#include "ptop_ts.h"
+#include "activity.h"
+#include "listen.h"
+#include "main.h"
+#include "snapshot.h"
+#include "netlink.h"
 
 struct ptop_ts_dump {
 	struct ptop_ts_query q;

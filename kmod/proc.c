@@ -5,11 +5,14 @@
  * their own open files do not disturb each other. Mode 0600 root, or 0660
  * with group reader_gid: the protocol needs a write before each read.
  *
- * /proc/ptop_taskstats_state: the module's own allocations, for tests.
+ * /proc/ptop_taskstats_state: the module's counters and allocations (ptop
+ * --version, tests); root only, or 0440 with group reader_gid.
  */
 #include <generated/utsrelease.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
@@ -19,7 +22,17 @@
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
 #include "compat.h"
-#include "ptop_ts.h"
+#include "acct.h"
+#include "activity.h"
+#include "budget.h"
+#include "events.h"
+#include "exit_ring.h"
+#include "listen.h"
+#include "main.h"
+#include "seq.h"
+#include "snapshot.h"
+#include "steal.h"
+#include "proc.h"
 
 #define PTOP_TS_STATE_NAME "ptop_taskstats_state"
 
@@ -33,6 +46,11 @@ struct ptop_ts_file {
 };
 
 static struct proc_dir_entry *pde_ts, *pde_state;
+
+static int reader_gid = -1;
+module_param(reader_gid, int, 0444);
+MODULE_PARM_DESC(reader_gid,
+		 "Group allowed to read /proc/taskstats (default -1: root only)");
 
 static int ptop_ts_open(struct inode *inode, struct file *file)
 {
@@ -127,22 +145,12 @@ out:
 	return ret;
 }
 
-#ifdef PTOP_HAVE_PROC_OPS
 static const struct proc_ops ptop_ts_fops = {
 	.proc_open = ptop_ts_open,
 	.proc_release = ptop_ts_release,
 	.proc_read = ptop_ts_read,
 	.proc_write = ptop_ts_write,
 };
-#else
-static const struct file_operations ptop_ts_fops = {
-	.owner = THIS_MODULE,
-	.open = ptop_ts_open,
-	.release = ptop_ts_release,
-	.read = ptop_ts_read,
-	.write = ptop_ts_write,
-};
-#endif
 
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
@@ -206,7 +214,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 
 int ptop_ts_proc_init(void)
 {
-	int gid = ptop_ts_reader_gid();
+	int gid = reader_gid;
 	kgid_t kgid = INVALID_GID;
 
 	if (gid >= 0) {
@@ -222,12 +230,20 @@ int ptop_ts_proc_init(void)
 		return -ENOMEM;
 	if (gid_valid(kgid))
 		proc_set_user(pde_ts, GLOBAL_ROOT_UID, kgid);
-	pde_state = proc_create_single(PTOP_TS_STATE_NAME, 0444, NULL,
+	/*
+	 * The counters tell when others' processes fork and exit and how
+	 * much others read: for root, and the reader group that may take
+	 * answers anyway.
+	 */
+	pde_state = proc_create_single(PTOP_TS_STATE_NAME,
+				       gid_valid(kgid) ? 0440 : 0400, NULL,
 				       ptop_ts_state_show);
 	if (!pde_state) {
 		proc_remove(pde_ts);
 		return -ENOMEM;
 	}
+	if (gid_valid(kgid))
+		proc_set_user(pde_state, GLOBAL_ROOT_UID, kgid);
 	return 0;
 }
 

@@ -3,26 +3,9 @@
  * One answer: a single pass over the reader's pid namespace, in tgid order,
  * under rcu_read_lock(), filling records into a buffer allocated before.
  *
- * Record contents (see uapi/ptop_taskstats.h):
- *  - THREAD: utime + stime = the thread's sum_exec_runtime, split as the
- *    kernel's cputime_adjust() does (task_cputime_adjusted(), which also
- *    keeps the split from going backwards), run_delay, context switches
- *    and faults of the thread.
- *  - GROUP: the same times summed over the threads still linked to the
- *    group, x* = the group's dead threads (signal->sum_sched_runtime split
- *    by signal->utime/stime, plus linked threads whose EXIT record exists),
- *    both read under siglock so a thread moving from "linked" to "dead" is
- *    counted exactly once; neither part of x* goes backwards (acct.c keeps
- *    the last split). For a group born while the module is loaded, x* is
- *    the module's own count instead (thread_tail.c: with the exit path
- *    the kernel accounts to nobody); c* = dead descendants folded in, as
- *    of the moment the pass began (acct.c); nvcsw..majflt include dead
- *    threads (as /proc/PID/stat does); rss of the group's mm.
- * Runtimes are as of the instant the walk began (each CPU's own, read by
- * an IPI: struct pass_cpu), when the CPUs' counters are read too: a thread that ran during the
- * walk is read without its last stretch after that instant (see
- * runtime_at_t0()), so that a walk that takes long (thousands of tasks,
- * an emulated CPU) does not move time between intervals.
+ * Records are filled by record.c; runtimes are as of the instant the walk
+ * began (cpus.c), so that a long walk does not move time between
+ * intervals.
  * A thread inside do_exit() is reported as live until the EXIT record that
  * exits.c writes for it exists: a thread or group whose record was written
  * before this pass began is left out (that record is in this answer or an
@@ -35,72 +18,28 @@
  * answers activity.c cannot give (tracking was off, a mark was lost) walk
  * every group, in chunks of WALK_CHUNK groups under rcu_read_lock(),
  * resuming by pid, with a resched point and a fatal-signal check between
- * chunks. Passes are serialized by the pass lock (activity.c), taken
+ * chunks. Passes are serialized by the pass lock (seq.c), taken
  * killable.
  */
-#include <linux/math64.h>
-#include <linux/mm.h>
-#include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/mm.h>
-#include <linux/sched/clock.h>
-#include <linux/kernel_stat.h>
-#include <linux/tick.h>
-#include <linux/cred.h>
-#include <linux/slab.h>
-#include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include "compat.h"
-#include "ptop_ts.h"
-
-/*
- * The instant a walk begins, as each CPU reads it itself (an IPI): its
- * sched_clock (the clock of its runqueue, and of its threads' runtimes),
- * the time, and its counters. Remote reads of an unstable sched_clock can
- * lag by ticks, and an IPI to a vCPU the host has stopped comes late: each
- * CPU's counters go with its own instant. Except on nohz_full CPUs, which
- * are left alone (an IPI a pass would break their isolation): their
- * tasks' times come from vtime, which needs no instant of that CPU (see
- * runtime_at_t0()), and their counters are read from here, as vtime makes
- * them readable remotely. Under the pass lock.
- */
-struct pass_cpu {
-	u64 gen;		/* the pass that wrote it */
-	u64 t0;			/* sched_clock_cpu() */
-	u64 time_ns;		/* ktime_get_ns() */
-	u64 boottime_ns;
-	struct ptop_ts_cpu c;
-};
-static DEFINE_PER_CPU(struct pass_cpu, pass_cpu);
-static u64 pass_gen;
-
-static void read_cpu(struct ptop_ts_cpu *c, int cpu);
-
-static void read_pass_cpu_at(int cpu)
-{
-	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
-
-	pc->t0 = sched_clock_cpu(cpu);
-	pc->time_ns = ktime_get_ns();
-	pc->boottime_ns = ktime_get_boottime_ns();
-	read_cpu(&pc->c, cpu);
-	pc->gen = READ_ONCE(pass_gen);
-}
-
-static void read_pass_cpu(void *unused)
-{
-	read_pass_cpu_at(smp_processor_id());
-}
-
-static bool pass_cpu_ipi(int cpu, void *unused)
-{
-	return !tick_nohz_full_cpu(cpu);
-}
+#include "acct.h"
+#include "acct_exit.h"
+#include "activity.h"
+#include "activity_index.h"
+#include "budget.h"
+#include "cpus.h"
+#include "exit_ring.h"
+#include "main.h"
+#include "record.h"
+#include "seq.h"
+#include "steal.h"
+#include "snapshot.h"
 
 #define WALK_CHUNK	256	/* groups per rcu_read_lock() section */
 
@@ -119,214 +58,6 @@ int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 	if (!cmd->max_count || cmd->max_count > ptop_ts_max_records)
 		cmd->max_count = ptop_ts_max_records;
 	return 0;
-}
-
-/* total * part / all, with all == 0 giving 0 */
-u64 ptop_ts_scale(u64 total, u64 part, u64 all)
-{
-	if (!all || !part)
-		return 0;
-	if (part >= all)
-		return total;
-	return mul_u64_u64_div_u64(total, part, all);
-}
-
-/*
- * Runtime of a task that is on a CPU now, not yet in se.sum_exec_runtime:
- * the scheduler brings that up to date only at a tick or a switch, so a
- * running task's counter lags up to a tick, and much more when the host
- * stops a vCPU (the stopped time is charged to the task at the next
- * update, in a later answer). se.exec_start is in the clock of the task's
- * runqueue, which is that CPU's sched_clock_cpu() when no irq or steal
- * time is taken out of it (otherwise: 0, the counter as the kernel has
- * it). One CPU's clock against the same CPU's clock; read after the
- * runtime, so that a concurrent update_curr() can only make the sum a
- * little short (made up by the next answer), never count twice.
- */
-u64 ptop_ts_running_extra(struct task_struct *t)
-{
-	u64 start, now;
-
-	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
-	    IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
-		return 0;
-	/* vtime (nohz_full): task_cputime_adjusted() had it precise */
-	if (tick_nohz_full_cpu(task_cpu(t)))
-		return 0;
-	if (!READ_ONCE(t->on_cpu))
-		return 0;
-	smp_rmb();	/* after the caller's read of sum_exec_runtime */
-	start = READ_ONCE(t->se.exec_start);
-	now = sched_clock_cpu(task_cpu(t));
-	/* on_cpu and exec_start again, after the clock */
-	smp_rmb();
-	/* switched out meanwhile: exec_start is its switch-out time */
-	if (!READ_ONCE(t->on_cpu) || READ_ONCE(t->se.exec_start) != start)
-		return 0;
-	if (now <= start || now - start >= NSEC_PER_SEC)
-		return 0;
-	return now - start;
-}
-
-/*
- * The thread's runtime as of the pass instant of its CPU, for a walk. The thread
- * ran without a break from max(t0, its last arrival on the CPU) to
- * se.exec_start (its last update, or its switch-out) and, if on the CPU,
- * on to now: all of that after t0 is left out. Earlier stretches after t0
- * (switched in and out more than once during the walk) stay in, rare.
- * se.exec_start and sched_info.last_arrival are in the runqueue's clock,
- * which is the CPU's sched_clock_cpu() without irq or steal time taken
- * out (otherwise: the counter plus the running extra, as before).
- * Returns false when the plain reading applies.
- */
-static bool runtimes_at_t0(void)
-{
-	return !IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) &&
-	       !IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING) &&
-	       IS_ENABLED(CONFIG_SCHED_INFO);
-}
-
-static bool runtime_at_t0(struct task_struct *t, u64 *rt)
-{
-	u64 sum, start, start2, t0, base;
-	int cpu, tries = 3;
-	bool on;
-
-	if (!runtimes_at_t0())
-		return false;
-	cpu = task_cpu(t);
-	if (tick_nohz_full_cpu(cpu))
-		return false;
-	do {		/* not torn by an update_curr() on the thread's CPU */
-		start = READ_ONCE(t->se.exec_start);
-		/* the runtime after the start it goes with */
-		smp_rmb();
-		sum = READ_ONCE(t->se.sum_exec_runtime);
-		on = READ_ONCE(t->on_cpu);
-		/* exec_start again after them: unchanged, they match */
-		smp_rmb();
-		start2 = READ_ONCE(t->se.exec_start);
-	} while (start != start2 && --tries);
-	if (start != start2)
-		return false;
-	if (per_cpu(pass_cpu, cpu).gen != pass_gen)
-		return false;	/* came online during the pass */
-	t0 = per_cpu(pass_cpu, cpu).t0;
-	base = max(t0, READ_ONCE(t->sched_info.last_arrival));
-	if (start > base && start - base <= sum)
-		*rt = sum - (start - base);	/* ran after t0, up to start */
-	else if (on && t0 > start && t0 - start < NSEC_PER_SEC)
-		*rt = sum + (t0 - start);	/* on the CPU since before t0 */
-	else
-		*rt = sum;			/* did not run since t0 */
-	return true;
-}
-
-/*
- * A thread's user, system and steal ns. user + system = sum_exec_runtime
- * split as cputime_adjust() does (as of the pass instant: at_t0); with
- * the steal probe attached and without PARAVIRT_TIME_ACCOUNTING (stolen
- * time is then inside the runtime), the steal measured for the thread is
- * taken out of that total, in proportion, so that user + system + steal
- * is still the runtime.
- */
-static void thread_times(struct task_struct *t, struct ptop_tri *v,
-			 bool at_t0)
-{
-	u64 total, want;
-
-	task_cputime_adjusted(t, &v->u, &v->s);
-	total = v->u + v->s;
-	if (!at_t0 || !runtime_at_t0(t, &want))
-		want = total + ptop_ts_running_extra(t);
-	if (want != total) {
-		v->u = ptop_ts_scale(want, v->u, total);
-		v->s = want - v->u;
-	}
-	v->st = ptop_ts_steal_of(t);
-	if (!v->st || IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
-		return;
-	total = v->u + v->s;
-	if (v->st > total)
-		v->st = total;
-	v->u = ptop_ts_scale(total - v->st, v->u, total);
-	v->s = total - v->st - v->u;
-}
-
-/* The thread's own counters; identity is filled by the caller. */
-static void fill_thread(struct ptop_ts_record *r, struct task_struct *t,
-			bool at_t0)
-{
-	struct ptop_tri v;
-
-	r->version = PTOP_TS_RECORD_VERSION;
-	r->size = sizeof(*r);
-	r->kind = PTOP_TS_KIND_THREAD;
-	r->flags |= PTOP_TS_RECF_HAS_RDELAY;
-	thread_times(t, &v, at_t0);
-	r->utime_ns = v.u;
-	r->stime_ns = v.s;
-	r->steal_ns = v.st;
-	r->rdelay_ns = t->sched_info.run_delay;
-	r->nvcsw = t->nvcsw;
-	r->nivcsw = t->nivcsw;
-	r->minflt = t->min_flt;
-	r->majflt = t->maj_flt;
-}
-
-void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t)
-{
-	fill_thread(r, t, false);
-}
-
-/*
- * Group counters; the caller holds leader->sighand->siglock. Threads still
- * linked whose EXIT record was written before exit_head (see
- * ptop_ts_thread_gone()) count as dead threads (x*), as a pass leaves
- * their THREAD records out: the group's T is the same either way, and the
- * time of a thread moves to x* at the moment its own record stops.
- */
-void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
-			       struct task_struct *leader, u64 exit_head,
-			       struct task_struct *who, u64 *who_rt, bool at_t0)
-{
-	struct ptop_tri gone = { 0 }, v;
-	struct signal_struct *sig = leader->signal;
-	struct task_struct *t;
-
-	r->version = PTOP_TS_RECORD_VERSION;
-	r->size = sizeof(*r);
-	r->kind = PTOP_TS_KIND_GROUP;
-	r->flags |= PTOP_TS_RECF_HAS_RDELAY | PTOP_TS_RECF_HAS_X;
-	r->nvcsw = sig->nvcsw;
-	r->nivcsw = sig->nivcsw;
-	r->minflt = sig->min_flt;
-	r->majflt = sig->maj_flt;
-	__for_each_thread(sig, t) {
-		thread_times(t, &v, at_t0);
-		if (t == who)
-			*who_rt = v.u + v.s + v.st;
-		r->rdelay_ns += t->sched_info.run_delay;
-		if (ptop_ts_thread_gone(t, exit_head)) {
-			gone.u += v.u;
-			gone.s += v.s;
-			gone.st += v.st;
-		} else {
-			r->utime_ns += v.u;
-			r->stime_ns += v.s;
-			r->steal_ns += v.st;
-		}
-		r->nvcsw += t->nvcsw;
-		r->nivcsw += t->nivcsw;
-		r->minflt += t->min_flt;
-		r->majflt += t->maj_flt;
-	}
-	r->xstime_ns = ptop_ts_scale(sig->sum_sched_runtime, sig->stime,
-				     sig->utime + sig->stime);
-	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns + gone.u;
-	r->xstime_ns += gone.s;
-	r->xsteal_ns = gone.st;
-	r->nthreads = atomic_read(&sig->live);
 }
 
 /*
@@ -362,92 +93,6 @@ static struct sighand_struct *__ptop_ts_lock_sighand(struct task_struct *t,
 		    (__ss = __ptop_ts_lock_sighand(t, flags)));		\
 	__ss;								\
 })
-
-static void fill_ident(struct ptop_ts_record *r, struct task_struct *t,
-		       const struct ptop_ts_query *q)
-{
-	struct task_struct *parent = rcu_dereference(t->real_parent);
-
-	r->pid = task_pid_nr_ns(t, q->pid_ns);
-	r->tgid = task_tgid_nr_ns(t, q->pid_ns);
-	r->ppid = parent ? task_tgid_nr_ns(parent, q->pid_ns) : 0;
-	r->acct_ptgid = r->ppid;
-	r->uid = from_kuid_munged(q->user_ns, task_uid(t));
-	r->state = task_state_to_char(t);
-	get_task_comm(r->comm, t);
-	r->start_ns = t->start_boottime;
-}
-
-static void fill_mem(struct ptop_ts_record *r, struct task_struct *leader)
-{
-	struct task_struct *t;
-
-	for_each_thread(leader, t) {
-		struct mm_struct *mm;
-
-		task_lock(t);
-		mm = t->mm;
-		if (mm) {
-			r->rss_kb = get_mm_rss(mm) << (PAGE_SHIFT - 10);
-			r->hiwater_rss_kb =
-				get_mm_hiwater_rss(mm) << (PAGE_SHIFT - 10);
-		}
-		task_unlock(t);
-		if (mm)
-			return;
-	}
-}
-
-/* a + (b - a) / 2 of two readings of a counter that only grows */
-static u64 mid(u64 a, u64 b)
-{
-	return b >= a ? a + (b - a) / 2 : b;
-}
-
-/*
- * The CPUs' counters; called before the walk (again = false) and after it
- * (again = true), which leaves the midpoint of the two readings: the
- * tasks are read during the walk, so the answer's clock and the CPUs'
- * counters are both taken as of the middle of it.
- */
-static void read_cpu(struct ptop_ts_cpu *v, int cpu)
-{
-	struct kernel_cpustat kcs;
-	u64 us;
-
-	kcpustat_cpu_fetch(&kcs, cpu);
-	us = get_cpu_idle_time_us(cpu, NULL);
-	v->idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
-				      us * NSEC_PER_USEC;
-	us = get_cpu_iowait_time_us(cpu, NULL);
-	v->iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
-					us * NSEC_PER_USEC;
-	v->steal_ns = kcs.cpustat[CPUTIME_STEAL];
-	v->irq_ns = kcs.cpustat[CPUTIME_IRQ];
-	v->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
-}
-
-static void fill_cpus(struct ptop_ts_cpu *c, u32 n, bool again)
-{
-	struct ptop_ts_cpu v;
-	u32 cpu;
-
-	for (cpu = 0; cpu < n; cpu++, c++) {
-		if (!cpu_possible(cpu))
-			continue;
-		read_cpu(&v, cpu);
-		if (again) {
-			c->idle_ns = mid(c->idle_ns, v.idle_ns);
-			c->iowait_ns = mid(c->iowait_ns, v.iowait_ns);
-			c->steal_ns = mid(c->steal_ns, v.steal_ns);
-			c->irq_ns = mid(c->irq_ns, v.irq_ns);
-			c->softirq_ns = mid(c->softirq_ns, v.softirq_ns);
-		} else {
-			*c = v;
-		}
-		c->online = cpu_online(cpu);
-	}
-}
 
 struct walk {
 	const struct ptop_ts_query *q;
@@ -534,8 +179,8 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 			continue;
 		}
 		memset(&r, 0, sizeof(r));
-		fill_ident(&r, t, w->q);
-		fill_thread(&r, t, true);
+		ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
+		ptop_ts_fill_thread(&r, t, true);
 		if (t == leader)
 			lrec = add(w, &r);
 		else
@@ -554,8 +199,8 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	ptop_ts_acct_own_x_locked(leader, w->exit_head, &r);
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
-	fill_ident(&r, leader, w->q);
-	fill_mem(&r, leader);
+	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+	ptop_ts_fill_mem(&r, leader);
 	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
 	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
 		/* the exec'er, now the leader: its identity before the exec */
@@ -631,50 +276,6 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-/*
- * Each online CPU reads its instant (read_pass_cpu()); the answer's clock
- * is the mean of their times, so that the rows plus idle of all CPUs
- * cover ncpu times the interval. A CPU that did not answer keeps the
- * reading fill_cpus() made.
- */
-static void pass_instant(struct ptop_ts_snap *snap, u32 ncpu, u64 *t0,
-			 u64 *b0)
-{
-	s64 sum_t = 0, sum_b = 0;	/* from the first CPU's: no overflow */
-	u64 base_t = 0, base_b = 0, n = 0;
-	u32 cpu;
-	int c;
-
-	WRITE_ONCE(pass_gen, pass_gen + 1);
-	on_each_cpu_cond(pass_cpu_ipi, read_pass_cpu, NULL, true);
-	if (tick_nohz_full_enabled()) {
-		for_each_online_cpu(c)
-			if (tick_nohz_full_cpu(c))
-				read_pass_cpu_at(c);
-	}
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		const struct pass_cpu *pc;
-
-		if (!cpu_possible(cpu))
-			continue;
-		pc = per_cpu_ptr(&pass_cpu, cpu);
-		if (pc->gen != pass_gen)
-			continue;
-		snap->cpus[cpu] = pc->c;
-		snap->cpus[cpu].online = true;
-		if (!n++) {
-			base_t = pc->time_ns;
-			base_b = pc->boottime_ns;
-		}
-		sum_t += (s64)(pc->time_ns - base_t);
-		sum_b += (s64)(pc->boottime_ns - base_b);
-	}
-	if (n) {
-		*t0 = base_t + div64_s64(sum_t, n);
-		*b0 = base_b + div64_s64(sum_b, n);
-	}
-}
-
 /* Tasks now: records a full walk needs, with a margin for forks. */
 static u32 count_all(bool threads)
 {
@@ -728,7 +329,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	int ret, n;
 
 	ptop_ts_snap_free(snap);
-	ret = ptop_ts_pass_lock();
+	ret = ptop_ts_pass_lock_killable();
 	if (ret)
 		return ret;
 
@@ -799,8 +400,8 @@ again:
 	 * begins; a task exiting during the walk is in the next answer.
 	 */
 	if (nexits) {
-		n = ptop_ts_exits_copy(from_head, head, w.threads, q,
-				       snap->recs, nexits);
+		n = ptop_ts_exits_copy(from_head, head, w.threads, q->pid_ns,
+				       q->user_ns, snap->recs, nexits);
 		if (n < 0) {
 			/* overwritten meanwhile: a full answer, RESYNC */
 			ptop_ts_act_sel_free(&sel);
@@ -817,9 +418,9 @@ again:
 		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
 	t0 = ktime_get_ns();
 	b0 = ktime_get_boottime_ns();
-	fill_cpus(snap->cpus, ncpu, false);
-	if (runtimes_at_t0())
-		pass_instant(snap, ncpu, &t0, &b0);
+	ptop_ts_cpus_read(snap->cpus, ncpu, false);
+	if (ptop_ts_runtimes_at_t0())
+		ptop_ts_pass_instant(snap->cpus, ncpu, &t0, &b0);
 	if (marked && xcheck) {
 		/*
 		 * Every task as the full walk sees it, then the incremental
@@ -846,14 +447,15 @@ again:
 		goto err_free;
 	ptop_ts_act_walked(!marked);
 	ptop_ts_act_sel_free(&sel);
-	if (runtimes_at_t0()) {
+	if (ptop_ts_runtimes_at_t0()) {
 		/* every runtime is as of its CPU's t0: so are the counters */
 		snap->ans->time_ns = t0;
 		snap->ans->boottime_ns = b0;
 	} else {
-		snap->ans->time_ns = mid(t0, ktime_get_ns());
-		snap->ans->boottime_ns = mid(b0, ktime_get_boottime_ns());
-		fill_cpus(snap->cpus, ncpu, true);
+		snap->ans->time_ns = ptop_ts_mid(t0, ktime_get_ns());
+		snap->ans->boottime_ns = ptop_ts_mid(b0,
+						     ktime_get_boottime_ns());
+		ptop_ts_cpus_read(snap->cpus, ncpu, true);
 	}
 	ptop_ts_pass_unlock();
 

@@ -5,13 +5,13 @@
  * previous switch on that CPU to the task that is switched out (it was
  * the one on the CPU). The CPU's steal is the kernel's own kcpustat steal
  * counter, followed at every switch also while nobody asks (a per-CPU
- * read and write), so that counting can start without asking every CPU.
+ * read and write), so that counting starts without asking every CPU.
  *
  * The probe runs under the runqueue lock with interrupts off: no
  * allocation there. Per-thread values live in a table allocated when the
  * first steal listener comes and freed when the last goes (open
  * addressing, key = global pid + start time, raw spinlock: the probe
- * touches the table under it only, so freeing needs no grace period and
+ * touches the table under it only, so freeing needs no grace period, and
  * no probe comes or goes); a full table drops charges and counts them
  * (steal_dropped in the state file). At a thread's exit its steal moves
  * to its group (x*), at the group's death with the group's T into the
@@ -29,7 +29,8 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include "ptop_ts.h"
+#include "main.h"
+#include "steal.h"
 
 #define STEAL_SLOTS	(1U << 16)
 #define TOMB		((u32)-1)
@@ -84,10 +85,15 @@ static struct steal_ent *find(u32 pid, u64 start, bool insert)
 		if (e->pid == pid && e->start_ns == start)
 			return e;
 	}
-	if (!insert || used >= STEAL_SLOTS - STEAL_SLOTS / 8)
+	if (!insert)
 		return NULL;
+	/*
+	 * A deleted slot is reused whatever the fill; a never used one only
+	 * below 7/8 (used counts both): an eighth stays empty, so a lookup
+	 * of a missing key ends at an empty slot.
+	 */
 	if (!tomb) {
-		if (n == STEAL_SLOTS)
+		if (n == STEAL_SLOTS || used >= STEAL_SLOTS - STEAL_SLOTS / 8)
 			return NULL;
 		tomb = &table[i];
 		used++;

@@ -35,7 +35,8 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include "ptop_ts.h"
+#include "record.h"
+#include "thread_tail.h"
 
 static DEFINE_HASHTABLE(tail_hash, 8);
 static long tail_live;
@@ -44,7 +45,8 @@ static u64 tail_ns;
 struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 					  const struct ptop_ts_record *th)
 {
-	struct ptop_thread_tail *e = kzalloc(sizeof(*e), GFP_ATOMIC | __GFP_NOWARN);
+	struct ptop_thread_tail *e = kzalloc(sizeof(*e),
+					     GFP_NOWAIT | __GFP_NOWARN);
 
 	if (!e)
 		return NULL;

@@ -326,6 +326,46 @@ static bool thread_lives_on(const struct work *w, const struct ptop_ts_record *t
 	return false;
 }
 
+/*
+ * EXIT records that came late: their task was gone from an earlier
+ * snapshot already (struct ptop_snap_pending). What intervals showed of
+ * it then is not new in the receiver's x* or c* now.
+ */
+static int late_exits(struct work *w)
+{
+	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	size_t i;
+
+	for (i = 0; i < cur->nexits && prev->npending; i++) {
+		const struct ptop_ts_record *x = &cur->exits[i];
+		const struct ptop_snap_pending *p;
+		struct tri shown;
+		ssize_t gi;
+
+		p = ptop_snap_find_pending(prev, x->kind, x->pid, x->start_ns);
+		if (!p)
+			continue;
+		shown = (struct tri){ p->shown_u, p->shown_s, p->shown_st };
+		if (x->kind == PTOP_TS_KIND_THREAD) {
+			/* one late exit per process: its group's, if gone */
+			gi = index_of(cur->groups,
+				      ptop_snap_find_tgid(cur, x->tgid));
+			if (gi >= 0) {
+				tri_add(&w->xsub[gi], shown);
+				w->iv->nlate++;
+			}
+			continue;
+		}
+		w->iv->nlate++;
+		gi = fold_target(w, &p->rec);
+		if (gi >= 0)
+			tri_add(&w->csub[gi], shown);
+		else
+			w->iv->unfolded_ns += shown.u + shown.s + shown.st;
+	}
+	return 0;
+}
+
 static int dead_work(struct work *w)
 {
 	const struct ptop_snap *cur = w->cur, *prev = w->prev;
@@ -352,6 +392,15 @@ static int dead_work(struct work *w)
 		tri_add(&w->prev_own[pgi], tri_own(t));
 		if (thread_lives_on(w, t))
 			continue;
+		/* gone, its EXIT record not here yet: x* has not moved */
+		if (ptop_snap_find_pending(cur, PTOP_TS_KIND_THREAD, t->pid,
+					   t->start_ns)) {
+			/* one late exit per process: its group's, if gone */
+			if (cur_group_index(w, prev->groups[pgi].pid,
+					    prev->groups[pgi].start_ns, true) >= 0)
+				w->iv->nlate++;
+			continue;
+		}
 		/* thread died: its group, if alive, shows the rest in x */
 		pg = &prev->groups[pgi];
 		gi = cur_group_index(w, pg->pid, pg->start_ns, true);
@@ -381,6 +430,12 @@ static int dead_work(struct work *w)
 
 		if (ptop_snap_find_group(cur, d->pid, d->start_ns))
 			continue;
+		/* its EXIT record is late: nothing was folded yet */
+		if (ptop_snap_find_pending(cur, PTOP_TS_KIND_GROUP, d->pid,
+					   d->start_ns)) {
+			w->iv->nlate++;
+			continue;
+		}
 		if (!find_gexit(w, d->pid, d->start_ns))
 			w->iv->nexited++;	/* vanished without an EXIT */
 		tri_add(&shown, tri_x(d));
@@ -391,7 +446,7 @@ static int dead_work(struct work *w)
 		else
 			w->iv->unfolded_ns += shown.u + shown.s + shown.st;
 	}
-	return 0;
+	return late_exits(w);
 }
 
 static void apply_xc(struct work *w)
@@ -502,6 +557,7 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	iv->unfolded_ns = 0;
 	iv->nexited = 0;
 	iv->ntask_exits = 0;
+	iv->nlate = 0;
 	memset(&iv->sum, 0, sizeof(iv->sum));
 	w.xsub = calloc(ng, sizeof(*w.xsub));
 	w.csub = calloc(ng, sizeof(*w.csub));

@@ -73,6 +73,7 @@ struct ptop_interval {
 	size_t nexited;		/* thread groups that died in the interval */
 	unsigned int nlost;	/* of them: final counters lost */
 	size_t ntask_exits;	/* threads that died (EXIT records) */
+	size_t nlate;		/* EXIT records late: pending, or came now */
 	/* the source's tolerance (struct ptop_src) */
 	unsigned int tol_ppm;
 	uint64_t res_ns;

@@ -11,6 +11,23 @@
 
 #include "src.h"
 
+/*
+ * A task of an earlier snapshot that is gone from a full sample of a
+ * source that sends EXIT records, without its EXIT record: that record
+ * may come late, with a later sample. Until it does (or for
+ * PTOP_SNAP_PENDING_GENS snapshots) the snapshot remembers what intervals
+ * showed of the task, so that the interval its EXIT record arrives in
+ * shows only the rest (lib/interval.c). rec: the task's last record (a
+ * group's with own = its threads' own); shown: own (+ x* + c*), ns.
+ */
+#define PTOP_SNAP_PENDING_GENS	2
+
+struct ptop_snap_pending {
+	struct ptop_ts_record rec;
+	uint64_t shown_u, shown_s, shown_st;
+	unsigned int age;	/* 0: gone from this very snapshot */
+};
+
 struct ptop_snap {
 	uint64_t seq;		/* 1 for the first snapshot taken */
 	uint64_t time_ns;	/* CLOCK_MONOTONIC */
@@ -32,7 +49,10 @@ struct ptop_snap {
 	/* EXIT records that arrived with this snapshot (died since prev) */
 	struct ptop_ts_record *exits;
 	size_t nexits;
-	size_t cap_threads, cap_groups, cap_exits;
+	/* gone without their EXIT record so far (see above) */
+	struct ptop_snap_pending *pending;
+	size_t npending;
+	size_t cap_threads, cap_groups, cap_exits, cap_pending;
 };
 
 struct ptop_snapper {
@@ -80,6 +100,15 @@ const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
 /* The live group with this tgid, whatever its start time; NULL if none. */
 const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
 						 uint32_t tgid);
+
+/*
+ * The pending entry of sn for a task of this kind and key (see struct
+ * ptop_snap_pending); NULL when there is none.
+ */
+const struct ptop_snap_pending *ptop_snap_find_pending(const struct ptop_snap *sn,
+						       enum ptop_ts_kind kind,
+						       uint32_t pid,
+						       uint64_t start_ns);
 
 /* Own time of a record (user + system + steal), ns. */
 static inline uint64_t ptop_rec_own(const struct ptop_ts_record *r)

@@ -54,6 +54,8 @@ void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
 		v->why |= PTOP_WHY_CLAMPED;
 	if (iv->unfolded_ns)
 		v->why |= PTOP_WHY_UNFOLDED;
+	if (iv->nlate)
+		v->why |= PTOP_WHY_LATE;
 	if (v->skew_ns > v->tol_ns)
 		v->why |= PTOP_WHY_SLOW;
 	if (v->exit_paths_ns > v->tol_ns)
@@ -96,6 +98,9 @@ int ptop_verdict_reason(const struct ptop_interval *iv, unsigned int bit,
 				"exit paths %.2f%% (%u exit%s, not attributable on this kernel)",
 				ptop_interval_pct(iv, v->exit_paths_ns),
 				v->ntask_exits, v->ntask_exits == 1 ? "" : "s");
+	case PTOP_WHY_LATE:
+		return snprintf(buf, len, "late %zu exit%s", iv->nlate,
+				iv->nlate == 1 ? "" : "s");
 	case PTOP_WHY_OFF:
 		if (!iv->interval_ns)
 			return snprintf(buf, len, "no interval");

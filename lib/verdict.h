@@ -7,6 +7,7 @@
  *   - its two snapshots were taken fast enough that reading busy tasks at
  *     different instants cannot move the rows by more than the tolerance,
  *   - it does not start at a first reading the source cannot vouch for,
+ *   - no EXIT record came late (PTOP_WHY_LATE),
  *   - and rows + idle (+ the system parts kept apart from tasks) are
  *     within the source's tolerance of ncpu x interval.
  * Anything else is inexact, with every reason that applies.
@@ -40,7 +41,13 @@
 #define PTOP_WHY_SLOW		(1U << 4) /* "slow snapshot 310 ms" */
 #define PTOP_WHY_EXIT_PATHS	(1U << 5) /* "exit paths 3.00% (64 exits, ...)" */
 #define PTOP_WHY_OFF		(1U << 6) /* "off -3.20%" */
-#define PTOP_WHY__COUNT		7
+/*
+ * "late 2 exits": an EXIT record did not come with the snapshot its task
+ * was gone from; that interval misses the task's last part, and the one
+ * the record comes in shows it (struct ptop_snap_pending).
+ */
+#define PTOP_WHY_LATE		(1U << 7)
+#define PTOP_WHY__COUNT		8
 
 /*
  * On a source whose exit records come before the rest of a task's exit

@@ -24,6 +24,7 @@
 #include "ui/curses_view.h"
 #include "ui/emit.h"
 #include "ui/events.h"
+#include "ui/kmod_events.h"
 
 enum {
 	OPT_THREADS = 256,
@@ -184,6 +185,17 @@ static void print_version(void)
 	struct utsname u;
 
 	printf("ptop %s\n", PTOP_VERSION);
+	if (!f && errno == EACCES) {
+		/* the state file is for root and the reader group only */
+		f = fopen("/sys/module/ptop_taskstats/version", "r");
+		if (f && fscanf(f, "%63s", ver) != 1)
+			ver[0] = '\0';
+		if (f)
+			fclose(f);
+		printf("module ptop_taskstats %s, built for kernel ? (its state file is for root and the reader group)\n",
+		       ver[0] ? ver : "?");
+		return;
+	}
 	if (!f) {
 		printf("module ptop_taskstats: not loaded\n");
 		return;
@@ -553,6 +565,9 @@ static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 	unsigned int needs = PTOP_CAPS_RT;
 
 	if (app->src->ops->asks_net_admin)
+		needs |= PTOP_CAPS_NET_ADMIN;
+	/* the view's event panel (E) listens to the module when it is asked */
+	if (!o->batch && isatty(STDOUT_FILENO) && ptop_kmod_events_present())
 		needs |= PTOP_CAPS_NET_ADMIN;
 	if (ptop_caps_drop(o->drop_caps, needs, true, err, sizeof(err))) {
 		fprintf(stderr, "ptop: %s\n", err);

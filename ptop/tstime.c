@@ -21,6 +21,7 @@ enum {
 	OPT_NO_WAIT,
 	OPT_WARMUP,
 	OPT_EXPLAIN,
+	OPT_DROP_CAPS,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "drop-capabilities", required_argument, NULL, OPT_DROP_CAPS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -53,6 +55,7 @@ struct tstime_opts {
 	int posix, json, tree, quiet, verbose, explain, no_wait;
 	long repeat, warmup;		/* repeat 0: one plain run */
 	const char *source;
+	enum ptop_caps_mode caps;	/* --drop-capabilities, strict by default */
 };
 
 static void usage(FILE *f)
@@ -76,6 +79,10 @@ static void usage(FILE *f)
 	      "      --source=NAME    kmod, taskstats or rusage (default: best)\n"
 	      "      --no-wait        stop when the command exits\n"
 	      "      --explain        say which source was used, and why\n"
+	      "      --drop-capabilities=off|basic|strict\n"
+	      "                       what tstime keeps once its source is open\n"
+	      "                       (default strict: only what the source asks\n"
+	      "                       for; the command is not limited)\n"
 	      "  -q, --quiet          no warnings\n"
 	      "  -h, --help, -V, --version\n", f);
 }
@@ -189,6 +196,15 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 		case OPT_EXPLAIN:
 			o->explain = 1;
 			break;
+		case OPT_DROP_CAPS:
+			c = ptop_caps_parse(optarg);
+			if (c < 0) {
+				fprintf(stderr, "tstime: bad --drop-capabilities '%s' (off, basic, strict)\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->caps = c;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -232,11 +248,12 @@ static void report(FILE *f, const struct tstime_opts *o,
 /*
  * Least privilege (lib/src/caps.h): once the source is open, tstime keeps only
  * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
- * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set.
- * The bounding set stays: the command gets what the user has (as root,
+ * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set
+ * (--drop-capabilities=strict, the default; basic also keeps CAP_KILL, as
+ * ptop's; off keeps everything). The bounding set stays: the command gets what the user has (as root,
  * exec gives it every capability again).
  */
-static int drop_caps(const struct tstime_src *src)
+static int drop_caps(const struct tstime_src *src, enum ptop_caps_mode mode)
 {
 	unsigned int needs = 0;
 	char err[256];
@@ -245,7 +262,7 @@ static int drop_caps(const struct tstime_src *src)
 		needs |= PTOP_CAPS_NET_ADMIN;
 	if (src->keep_delayacct)
 		needs |= PTOP_CAPS_DELAYACCT;
-	if (ptop_caps_drop(PTOP_CAPS_STRICT, needs, false, err, sizeof(err))) {
+	if (ptop_caps_drop(mode, needs, false, err, sizeof(err))) {
 		fprintf(stderr, "tstime: %s\n", err);
 		return -EPERM;
 	}
@@ -279,7 +296,7 @@ static int measure(const struct tstime_opts *o, struct tstime_run *run,
 			tstime_src_name(src), strerror(-ret));
 		goto err_src;
 	}
-	ret = drop_caps(src);
+	ret = drop_caps(src, o->caps);
 	if (ret)
 		goto err_src;
 	ret = tstime_run_start(run);
@@ -395,7 +412,7 @@ static int run_repeat(const struct tstime_opts *o, struct tstime_run *run,
 
 int main(int argc, char **argv)
 {
-	struct tstime_opts o = { 0 };
+	struct tstime_opts o = { .caps = PTOP_CAPS_STRICT };
 	struct tstime_run run;
 	FILE *out = stderr;
 	int first, ret, status;

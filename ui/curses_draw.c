@@ -595,11 +595,26 @@ static void draw_prompt(struct cv *cv, int y)
 	move(y, x < COLS - 1 ? x : COLS - 1);
 }
 
+/* The event panel: a title line, then the log's last lines. */
+static void draw_events(const struct cv *cv, int y0, int h)
+{
+	char line[LINE_MAX_LEN];
+	int i;
+
+	cv_events_title(cv, line, sizeof(line));
+	put(y0, line, 0, attr_header());
+	for (i = 0; i < h - 1; i++) {
+		bool err = cv_events_line(cv, i, h - 1, line, sizeof(line));
+
+		put(y0 + 1 + i, line, 0, err ? attr_msg() : A_NORMAL);
+	}
+}
+
 static void draw_table(struct cv *cv)
 {
 	static char line[LINE_MAX_LEN], tmp[LINE_MAX_LEN];
 	struct ui_app *app = cv->app;
-	int y, nvis, status_y, meters = 0;
+	int y, nvis, status_y, meters = 0, bottom = LINES, ev_h = 0;
 	size_t i, sort_from, sort_to;
 
 	if (cv->have_iv && !cv->hide_meters && LINES >= 16 && COLS >= 40) {
@@ -646,7 +661,16 @@ static void draw_table(struct cv *cv)
 		}
 	}
 	header_line(cv, line, &sort_from, &sort_to);
-	nvis = LINES - cv->table_y - 2;
+	/* the event panel takes the bottom third, the table keeps 3 lines */
+	if (cv->ev_on) {
+		ev_h = LINES / 3 > 4 ? LINES / 3 : 4;
+		if (LINES - ev_h < cv->table_y + 3)
+			ev_h = LINES - cv->table_y - 3;
+		if (ev_h < 2)
+			ev_h = 0;
+		bottom = LINES - ev_h;
+	}
+	nvis = bottom - cv->table_y - 2;
 	cv->nvis = nvis > 0 ? nvis : 0;
 	cv_clamp(cv);
 	cv->line_w = (int)strlen(line);
@@ -686,12 +710,14 @@ static void draw_table(struct cv *cv)
 			a = attr_select() | (vr->exited ? A_DIM : 0);
 		put(cv->table_y + 1 + y, line, cv->hscroll, a);
 	}
-	/* the sum row, on the last line */
-	if (cv->have_iv && LINES > cv->table_y + 1) {
-		put(LINES - 2, "", 0, A_NORMAL);
+	/* the sum row, on the table's last line */
+	if (cv->have_iv && bottom > cv->table_y + 1) {
+		put(bottom - 2, "", 0, A_NORMAL);
 		row_line(cv, NULL, &app->iv.sum, line);
-		put(LINES - 1, line, cv->hscroll, A_BOLD);
+		put(bottom - 1, line, cv->hscroll, A_BOLD);
 	}
+	if (ev_h)
+		draw_events(cv, bottom, ev_h);
 	if (cv->mode == CV_INPUT && status_y < LINES)
 		draw_prompt(cv, status_y);
 }

@@ -179,6 +179,11 @@ static void k_full_cmd(struct cv *cv, int ch)
 		 cv->full_cmd ? "the full command line" : "the command name");
 }
 
+static void k_events(struct cv *cv, int ch)
+{
+	cv_events_toggle(cv);
+}
+
 static void k_meters(struct cv *cv, int ch)
 {
 	cv->hide_meters = !cv->hide_meters;
@@ -511,6 +516,8 @@ const struct cv_binding cv_bindings[] = {
 	{ { 'u' }, "u", k_user_menu, "show only one user's tasks (a menu)" },
 	{ { 'e' }, "e", k_exited,
 	  "rows for tasks that died in the interval (dimmed, with exit status), on / off" },
+	{ { 'E' }, "E", k_events,
+	  "the module's event log (fork, exec, exit, reparent) in a panel below the table, on / off" },
 	{ { 'x' }, "x", k_expand_cols,
 	  "own, c* and x* as one column each, or as their user, sys, steal parts" },
 	{ { 'p' }, "p", k_full_cmd, "COMMAND: the command name or the full command line" },
@@ -1015,6 +1022,13 @@ static void key_table(struct cv *cv, int ch)
 
 void cv_key(struct cv *cv, int ch)
 {
+	/*
+	 * A terminal that grows may fill the new lines from its scrollback
+	 * (tmux does): curses must repaint every cell, not only what it
+	 * thinks has changed.
+	 */
+	if (ch == KEY_RESIZE)
+		clearok(curscr, TRUE);
 	switch (cv->mode) {
 	case CV_INPUT:
 		key_input(cv, ch);

@@ -154,14 +154,35 @@ static int cv_step(struct cv *cv)
 
 static int poll_timeout_ms(const struct cv *cv)
 {
-	uint64_t now = cv_now_ns(), left;
+	uint64_t now = cv_now_ns(), due = cv->deadline_ns, left;
 
-	if (cv->paused)
+	/* events came: the panel is redrawn at most every 100 ms */
+	if (cv->redraw_due && (cv->paused ||
+			       cv->last_draw_ns + CV_EV_REDRAW_NS < due))
+		due = cv->last_draw_ns + CV_EV_REDRAW_NS;
+	else if (cv->paused)
 		return 60000;	/* only keys: the headline is the snapshot's */
-	if (cv->deadline_ns <= now)
+	if (due <= now)
 		return 0;
-	left = (cv->deadline_ns - now + 999999) / 1000000;
+	left = (due - now + 999999) / 1000000;
 	return left > 60000 ? 60000 : (int)left;
+}
+
+/*
+ * Draw now, unless only events came and the last draw is recent: a fork
+ * storm would redraw for every batch of events.
+ */
+static void draw_or_defer(struct cv *cv, bool now)
+{
+	uint64_t t = cv_now_ns();
+
+	if (!now && t < cv->last_draw_ns + CV_EV_REDRAW_NS) {
+		cv->redraw_due = true;
+		return;
+	}
+	cv_draw(cv);
+	cv->last_draw_ns = t;
+	cv->redraw_due = false;
 }
 
 /* One key from curses: a key code, ASCII, or UI_KEY_WIDE(); ERR if none. */
@@ -213,7 +234,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		      const char *cfg_path)
 {
 	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
-	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
+				 { .fd = -1, .events = POLLIN } };
 	static struct cv cv;
 	SCREEN *scr;
 	FILE *in = stdin, *tty = NULL;
@@ -242,7 +264,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		if (tty)
 			in = tty;
 	}
-	pfd.fd = fileno(in);
+	pfd[0].fd = fileno(in);
 	scr = newterm(NULL, stdout, in);
 	if (!scr) {
 		if (tty)
@@ -276,6 +298,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	start_msg(&cv);
 	cv_columns(&cv);
 	while (!cv_stop && !cv.quit) {
+		bool stepped = false, events = false;
+
 		got = false;
 		while (!cv.quit && (ch = next_key()) != ERR) {
 			if (ch == KEY_MOUSE)
@@ -289,23 +313,28 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		 * from, or a hangup) is readable forever: stop polling it, or
 		 * the loop would spin on it.
 		 */
-		if (pfd.fd >= 0 && !got &&
-		    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) ||
-		     (pfd.revents & POLLIN && ++idle_wakeups >= 3)))
-			pfd.fd = -1;
+		if (pfd[0].fd >= 0 && !got &&
+		    (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) ||
+		     (pfd[0].revents & POLLIN && ++idle_wakeups >= 3)))
+			pfd[0].fd = -1;
 		else if (got)
 			idle_wakeups = 0;
-		pfd.revents = 0;
+		if (pfd[1].revents && cv_events_fd(&cv) >= 0)
+			events = cv_events_drain(&cv) > 0 || !cv.evh;
+		pfd[0].revents = pfd[1].revents = 0;
 		if (cv.quit || cv_stop)
 			break;
-		if (!cv.paused && cv_now_ns() >= cv.deadline_ns &&
-		    cv_step(&cv) < 0) {
-			status = 1;
-			break;
+		if (!cv.paused && cv_now_ns() >= cv.deadline_ns) {
+			if (cv_step(&cv) < 0) {
+				status = 1;
+				break;
+			}
+			stepped = true;
 		}
-		cv_draw(&cv);
+		draw_or_defer(&cv, got || stepped || !events);
+		pfd[1].fd = cv_events_fd(&cv);
 		/* EINTR: SIGWINCH (getch then says KEY_RESIZE) or a stop */
-		if (poll(&pfd, 1, poll_timeout_ms(&cv)) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, poll_timeout_ms(&cv)) < 0 && errno != EINTR) {
 			snprintf(app->err, sizeof(app->err), "poll: %s",
 				 strerror(errno));
 			status = 1;
@@ -313,6 +342,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		}
 	}
 
+	cv_events_close(&cv);
 	endwin();
 	cv_active = false;
 	delscreen(scr);

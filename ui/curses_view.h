@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "app.h"
 #include "config/cfg.h"
+#include "evlog.h"
 #include "meters.h"
 #include "prompt.h"
 #include "view.h"
@@ -23,6 +24,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		      const char *cfg_path);
 
 /* --- internal to ui/curses_*.c ------------------------------------------ */
+struct ptop_kmod_events;
+
 /* the first interval, so rows show at once whatever the delay */
 #define CV_FIRST_STEP_NS 200000000ULL
 #define CV_HSTEP 8
@@ -90,6 +93,14 @@ struct cv {
 	char msg[1200];
 	uint64_t deadline_ns;	/* next snapshot, CLOCK_MONOTONIC */
 	uint64_t last_snap_ns;
+	uint64_t last_draw_ns;
+	bool redraw_due;	/* events came since the last draw */
+	/* the event panel (E, ui/curses_events.c) */
+	bool ev_on;
+	struct ptop_kmod_events *evh;	/* NULL: not listening */
+	struct ui_evlog evlog;
+	char ev_err[300];	/* why there are no events; "" if none */
+	int64_t ev_boot_wall;	/* CLOCK_BOOTTIME -> wall clock */
 };
 
 /* One key binding: the keys (0-terminated), what it does, the help. */
@@ -126,6 +137,20 @@ void cv_colors_init(int scheme);
 /* Save the settings to the config file (the s key, setup's save). */
 void cv_save_config(struct cv *cv);
 void cv_open_setup(struct cv *cv);
+/* The event panel: E opens (listens) and closes it. */
+void cv_events_toggle(struct cv *cv);
+void cv_events_close(struct cv *cv);
+/* The socket to poll, -1 when not listening. */
+int cv_events_fd(const struct cv *cv);
+/* Read what the socket has (bounded); returns how many were read. */
+int cv_events_drain(struct cv *cv);
+/* The panel's title, and its line i of nlines (1 for an error line). */
+void cv_events_title(const struct cv *cv, char *buf, size_t len);
+int cv_events_line(const struct cv *cv, int i, int nlines, char *buf,
+		   size_t len);
+/* an event-only wake-up redraws at most this often */
+#define CV_EV_REDRAW_NS 100000000ULL
+
 /* The signal menu's entries. */
 int cv_signal_count(void);
 const char *cv_signal_name(int i);

@@ -50,6 +50,7 @@ static const struct {
 	{ PTOP_WHY_SLOW, "slow" },
 	{ PTOP_WHY_EXIT_PATHS, "exit_paths" },
 	{ PTOP_WHY_OFF, "off" },
+	{ PTOP_WHY_LATE, "late" },
 };
 #define N_WHY (sizeof(why) / sizeof(why[0]))
 
@@ -191,7 +192,7 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within the source's tolerance), else 0.",
 	      iv->verdict.exact);
 	family(out, "ptop_inexact", NULL,
-	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, exit paths past the tolerance, off the tolerance), else 0.");
+	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, exit paths past the tolerance, off the tolerance, late exit records), else 0.");
 	for (m = 0; m < N_WHY; m++)
 		fprintf(out, "ptop_inexact{reason=\"%s\"} %d\n", why[m].reason,
 			!!(iv->verdict.why & why[m].bit));

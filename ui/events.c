@@ -6,7 +6,8 @@
  *   <boottime s.ns> <type> pid=<pid> tgid=<tgid> <other> comm=<comm>
  *
  * where <other> is parent=<tgid> (fork), old=<tid> (exec: the tid before
- * a non-leader exec), code=<wait status> (exit), reaper=<tgid> (reparent).
+ * a non-leader exec), code=<wait status> (exit), reaper=<tgid> (reparent)
+ * (the fields: ui/evlog.h, shared with the view's event panel).
  * The timestamps are the kernel's CLOCK_BOOTTIME at the event.
  */
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include "ui/kmod_events.h"
 #include "events.h"
+#include "evlog.h"
 
 static volatile sig_atomic_t stop;
 
@@ -36,29 +38,12 @@ static uint64_t mono_ms(void)
 
 static void print_event(FILE *out, const struct ptop_ts_event *ev)
 {
-	char comm[PTOP_TS_COMM_LEN + 1];
+	char fields[160];
 
-	memcpy(comm, ev->comm, PTOP_TS_COMM_LEN);
-	comm[PTOP_TS_COMM_LEN] = '\0';
-	fprintf(out, "%llu.%09llu %-8s pid=%u tgid=%u ",
+	ui_event_fields(ev, fields, sizeof(fields));
+	fprintf(out, "%llu.%09llu %s\n",
 		(unsigned long long)(ev->time_ns / 1000000000ULL),
-		(unsigned long long)(ev->time_ns % 1000000000ULL),
-		ptop_kmod_event_name(ev->type), ev->pid, ev->tgid);
-	switch (ev->type) {
-	case PTOP_TS_EV_FORK:
-		fprintf(out, "parent=%u", ev->other_tgid);
-		break;
-	case PTOP_TS_EV_EXEC:
-		fprintf(out, "old=%u", ev->other_pid);
-		break;
-	case PTOP_TS_EV_EXIT:
-		fprintf(out, "code=%u", ev->exit_code);
-		break;
-	case PTOP_TS_EV_REPARENT:
-		fprintf(out, "reaper=%u", ev->other_tgid);
-		break;
-	}
-	fprintf(out, " comm=%s\n", comm);
+		(unsigned long long)(ev->time_ns % 1000000000ULL), fields);
 }
 
 int ui_events_run(FILE *out, double delay_s, long count)

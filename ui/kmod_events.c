@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -157,6 +158,16 @@ void ptop_kmod_events_close(struct ptop_kmod_events *h)
 	/* closing the socket is enough: the module sees it released */
 	nl_socket_free(h->sk);
 	free(h);
+}
+
+int ptop_kmod_events_fd(const struct ptop_kmod_events *h)
+{
+	return nl_socket_get_fd(h->sk);
+}
+
+bool ptop_kmod_events_present(void)
+{
+	return !access("/sys/module/ptop_taskstats", F_OK);
 }
 
 const char *ptop_kmod_event_name(unsigned int type)

@@ -10,6 +10,7 @@
 #ifndef PTOP_KMOD_EVENTS_H
 #define PTOP_KMOD_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "../kmod/uapi/ptop_taskstats.h"
 
@@ -26,6 +27,13 @@ int ptop_kmod_events_open(struct ptop_kmod_events **out, char *err,
 int ptop_kmod_events_next(struct ptop_kmod_events *h, struct ptop_ts_event *ev,
 			  int timeout_ms);
 void ptop_kmod_events_close(struct ptop_kmod_events *h);
+/* The socket, to poll(2) for POLLIN beside other input. */
+int ptop_kmod_events_fd(const struct ptop_kmod_events *h);
+/*
+ * The module is loaded (/sys/module/ptop_taskstats): the interactive view
+ * then keeps CAP_NET_ADMIN, which its event panel needs to listen.
+ */
+bool ptop_kmod_events_present(void);
 /* "fork", "exec", "exit", "reparent" or "?" */
 const char *ptop_kmod_event_name(unsigned int type);
 

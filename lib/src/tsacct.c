@@ -59,6 +59,26 @@ static group_t *ta_live_ancestor(group_t *g)
 	return g;
 }
 
+/*
+ * Where dead group g's time goes: its nearest live accounting ancestor;
+ * for a g that was in a snapshot, the nearest that was in one too (see
+ * tsacct.h), else any live one rather than none.
+ */
+static group_t *ta_fold_target(group_t *g)
+{
+	group_t *up, *any = NULL;
+
+	for (up = g->aparent; up; up = up->aparent) {
+		if (up->dead)
+			continue;
+		if (up->reported || !g->reported)
+			return up;
+		if (!any)
+			any = up;
+	}
+	return any;
+}
+
 static uint32_t ta_acct_ptgid(group_t *g)
 {
 	group_t *ap = ta_live_ancestor(g->aparent);
@@ -169,7 +189,7 @@ static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
 
 	g->dead = 1;
 	ta_group_unhash(a, g);
-	to = ta_live_ancestor(g->aparent);
+	to = ta_fold_target(g);
 	if (!to && g->ppid)	/* accounting parent unknown: real parent */
 		to = ptop_tsacct_group_find(a, g->ppid);
 	if (to) {
@@ -244,6 +264,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 	} else {
 		a->lost = 1;
 		a->nlost++;
+		t->closed_lost = 1;
 	}
 	t->dead = 1;
 	t->dead_gen = a->gen;
@@ -386,12 +407,49 @@ int ptop_tsacct_fork(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
 	return ta_thread_get(a, pid, tgid, ptgid, start_ns, &t);
 }
 
+/*
+ * The final counters of a thread closed as lost came after all: what it
+ * ran since its last report goes where its time went (tsacct.h).
+ */
+static void ta_thread_late(struct ptop_tsacct *a, thread_t *t,
+			   const struct ptop_tsacct_counters *c)
+{
+	uint64_t u0 = t->split.user_ns, s0 = t->split.sys_ns, u, s;
+	group_t *g = t->g, *to;
+
+	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
+			    &u, &s);
+	ta_take_counters(t, c);
+	t->closed_lost = 0;
+	u = u > u0 ? u - u0 : 0;
+	s = s > s0 ? s - s0 : 0;
+	if (!g->dead) {
+		g->xu += u;
+		g->xs += s;
+		return;
+	}
+	/* as ta_group_die folded it (its target may have died since) */
+	to = ta_fold_target(g);
+	if (!to && g->ppid)
+		to = ptop_tsacct_group_find(a, g->ppid);
+	if (to) {
+		to->cu += u;
+		to->cs += s;
+	}
+}
+
 int ptop_tsacct_exit(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
 		     uint32_t ptgid, uint64_t start_ns,
 		     const struct ptop_tsacct_counters *c, uint64_t exit_ns)
 {
 	thread_t *t;
 	int ret;
+
+	t = ptop_tsacct_thread_find(a, pid);
+	if (t && t->dead && t->closed_lost && t->g->tgid == (tgid ? tgid : pid)) {
+		ta_thread_late(a, t, c);
+		return 0;
+	}
 
 	ret = ta_thread_get(a, pid, tgid ? tgid : pid, ptgid, start_ns, &t);
 	if (ret)
@@ -627,6 +685,7 @@ int ptop_tsacct_emit(struct ptop_tsacct *a)
 			r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
 			if (!r)
 				return -ENOMEM;
+			g->reported = 1;
 			r->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
 			r->pid = g->tgid;
 			r->tgid = g->tgid;

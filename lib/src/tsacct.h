@@ -12,6 +12,15 @@
  * to the current sample, so x* and c* always move by exactly what the EXIT
  * records say.
  *
+ * A group that was in a snapshot folds only into an ancestor that was in
+ * one too (a live ancestor the scans have not met yet, e.g. forked during
+ * a walk, is passed over): the interval math takes what the previous
+ * snapshot showed of the dead group off the receiver's c*, which a first
+ * appearance cannot have. A thread closed without its exit record (lost)
+ * and whose record comes later (by up to PTOP_TSACCT_TOMB_GENS reads)
+ * adds only what it ran since its last report, to its group's x* or,
+ * once the group is gone, to where the group was folded: never twice.
+ *
  * No I/O here: the source feeds fork/exit events and /proc scan results;
  * dead groups stay in memory only while a live descendant refers to them.
  * Times are ns; the user/system split of a thread is kept monotonic
@@ -41,7 +50,8 @@ struct ptop_tsacct_group {
 	uint64_t scan_gen;	/* created by the scan of that generation */
 	char comm[PTOP_TS_COMM_LEN];
 	char state;
-	unsigned int dead : 1, start_exact : 1, want_parent : 1;
+	/* reported: in a snapshot (emitted) at least once */
+	unsigned int dead : 1, start_exact : 1, want_parent : 1, reported : 1;
 };
 
 struct ptop_tsacct_thread {
@@ -54,7 +64,8 @@ struct ptop_tsacct_thread {
 	uint64_t seen_gen, dead_gen, born_gen;
 	char comm[PTOP_TS_COMM_LEN];
 	char state;
-	unsigned int dead : 1, start_exact : 1, reported : 1;
+	/* closed_lost: closed without final counters, which may still come */
+	unsigned int dead : 1, start_exact : 1, reported : 1, closed_lost : 1;
 };
 
 /* A thread's counters (live, or final at exit), as the kernel gave them. */

@@ -8,12 +8,16 @@
 #   RESULT case source intervals inexact worst_off_pct worst_exact_off_pct max_snapshot_ms reasons
 # and exits 1 when a claim did not hold (never for an inexact share).
 #
-#   precision_cases.sh [-s SOURCES] [-n INTERVALS] [-m] [-1 RUNS] [CASES...]
-# CASES: sleepers2000 sleepers10000 steady5000 churn (default: all);
+#   precision_cases.sh [-s SOURCES] [-n INTERVALS] [-m] [-1 RUNS] [-S N] [CASES...]
+# CASES: sleepersN (N sleeping processes started and killed during the
+# run), steadyN (N sleepers and 2 busy loops), churn (2 busy loops,
+# self-reaping children and double-fork orphans); default: sleepers2000
+# sleepers10000 steady5000 churn; none: only the -1 runs.
 # -m: each case once more with a parallel `make -j4` as background noise;
 # -1 RUNS: also RUNS x `ptop -b -n 1` (the first interval) per source,
-# with 5,000 sleepers and 2 busy loops. SOURCES: comma-separated
-# (default: taskstats,procfs). B= the build directory (default build).
+# with -S N sleepers (default 5000) and 2 busy loops. SOURCES:
+# comma-separated (default: taskstats,procfs). B= the build directory
+# (default build). Run it from the top of the tree.
 set -uo pipefail
 B=${B:-build}
 PTOP=$B/ptop
@@ -22,12 +26,14 @@ sources=taskstats,procfs
 n=8
 make_too=0
 ones=0
-while getopts "s:n:m1:" o; do
+nsleep1=5000
+while getopts "s:n:m1:S:" o; do
 	case $o in
 	s) sources=$OPTARG ;;
 	n) n=$OPTARG ;;
 	m) make_too=1 ;;
 	1) ones=$OPTARG ;;
+	S) nsleep1=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -53,26 +59,27 @@ start() {
 
 # a C project to build over and over: lib/ of this tree
 make_noise() {
-	mkdir -p "$work/noise"
-	cp lib/*.c lib/*.h "$work/noise/"
-	mkdir -p "$work/noise/kmod/uapi" && cp kmod/uapi/*.h "$work/noise/kmod/uapi/"
-	sed -i 's|"../kmod/uapi/|"kmod/uapi/|' "$work/noise/"*.h "$work/noise/"*.c
+	mkdir -p "$work/noise/kmod"
+	cp -r lib "$work/noise/"
+	cp -r kmod/uapi "$work/noise/kmod/"
 	cat >"$work/noise/Makefile" <<'EOF'
 CFLAGS = -O2 -D_GNU_SOURCE -I. $(shell pkg-config --cflags libnl-genl-3.0)
-OBJS = $(patsubst %.c,%.o,$(wildcard *.c))
+OBJS = $(patsubst %.c,%.o,$(wildcard lib/*.c lib/*/*.c))
 all: $(OBJS)
 EOF
+	# one build first: a noise that fails at once would be no noise
+	make -C "$work/noise" -s -j4 >/dev/null 2>&1 ||
+		{ echo "FAIL: the make -j4 noise does not build"; fail=1; }
 	start bash -c "cd '$work/noise' && while :; do make -s -B -j4 >/dev/null 2>&1; done"
 }
 
 setup_case() {	# CASE: start its workload; the busy ones start before ptop
 	case $1 in
-	sleepers2000) start "$H/ptop_sleepers" -w 1.5 -k 3 2000 ;;
-	sleepers10000) start "$H/ptop_sleepers" -w 1.5 -k 3 10000 ;;
-	steady5000)
-		start "$H/ptop_sleepers" 5000
+	sleepers[0-9]*) start "$H/ptop_sleepers" -w 1.5 -k 3 "${1#sleepers}" ;;
+	steady[0-9]*)
+		start "$H/ptop_sleepers" "${1#steady}"
 		start "$H/ptop_workload" spin 2
-		sleep 3 ;;	# all 5,000 up before the first snapshot
+		sleep 3 ;;	# all of them up before the first snapshot
 	churn)
 		start "$H/ptop_workload" spin 2
 		start "$H/ptop_churn" -p ign,orphan 60 ;;
@@ -135,6 +142,7 @@ run_case() {	# CASE SOURCE LABEL
 
 IFS=, read -ra srcs <<<"$sources"
 for c in $cases; do
+	[ "$c" = none ] && continue	# only the -1 runs
 	for s in "${srcs[@]}"; do
 		run_case "$c" "$s" "$c"
 		if [ $make_too = 1 ]; then
@@ -149,7 +157,7 @@ done
 # the first interval, as `top -bn1` users see it
 if [ "$ones" -gt 0 ]; then
 	for s in "${srcs[@]}"; do
-		start "$H/ptop_sleepers" 5000
+		start "$H/ptop_sleepers" "$nsleep1"
 		start "$H/ptop_workload" spin 2
 		sleep 3
 		: >"$work/one.$s.json"
@@ -157,6 +165,9 @@ if [ "$ones" -gt 0 ]; then
 			"$PTOP" -b --format=json -n 1 -d 1 --source="$s" -p 1 -o PID >>"$work/one.$s.json" 2>"$work/err" ||
 				{ echo "FAIL -n 1 [$s]: $(cat "$work/err")"; fail=1; }
 		done
+		# exactly one interval per run
+		k=$(grep -c '^{' "$work/one.$s.json")
+		[ "$k" = "$ones" ] || { echo "FAIL -n 1 [$s]: $k intervals from $ones runs"; fail=1; }
 		judge "$work/one.$s.json" "n1x$ones" "$s" || fail=1
 		cleanup
 	done

@@ -96,6 +96,17 @@ if [ -x "$TSTIME" ]; then
 	o=$("$TSTIME" --source=rusage sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
 	[ "$o" = "$(printf %016x 0) $(printf %016x $full)" ] &&
 		ok "tstime (root, rusage): keeps nothing ($o)" || bad "tstime (root, rusage): '$o'"
+	o=$("$TSTIME" --source=taskstats --drop-capabilities=off sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x $full) $(printf %016x $full)" ] &&
+		ok "tstime --drop-capabilities=off (root): keeps everything ($o)" ||
+		bad "tstime --drop-capabilities=off: tstime/command CapEff '$o'"
+	o=$("$TSTIME" --source=taskstats --drop-capabilities=basic sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x $((NET_ADMIN | (1 << 5)))) $(printf %016x $full)" ] &&
+		ok "tstime --drop-capabilities=basic (root): CAP_NET_ADMIN and CAP_KILL ($o)" ||
+		bad "tstime --drop-capabilities=basic: tstime/command CapEff '$o'"
+	o=$("$TSTIME" --drop-capabilities=some true 2>&1)
+	[ $? = 125 ] && [ "$o" = "tstime: bad --drop-capabilities 'some' (off, basic, strict)" ] &&
+		ok "tstime bad --drop-capabilities: exit 125, '$o'" || bad "tstime bad --drop-capabilities: '$o'"
 	o=$("$TSTIME" --source=taskstats --repeat 2 true 2>&1)
 	[ $? = 0 ] && ok "tstime --repeat 2 after the drop" || bad "tstime --repeat 2: $o"
 	cp "$TSTIME" "$B/caps/tstime"

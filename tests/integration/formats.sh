@@ -214,7 +214,7 @@ assert abs(one("ptop_accounted_ratio") - acc / cap) < 1e-6
 assert abs(cap - one("ptop_cpus") * one("ptop_interval_seconds")) < 1e-6
 assert one("ptop_exact") in (0, 1)
 reasons = {s.labels["reason"]: s.value for s in fams["ptop_inexact"].samples}
-assert set(reasons) == {"first", "lost", "clamped", "unfolded", "slow", "exit_paths", "off"}, reasons
+assert set(reasons) == {"first", "lost", "clamped", "unfolded", "slow", "exit_paths", "off", "late"}, reasons
 assert (one("ptop_exact") == 1) == (sum(reasons.values()) == 0), reasons
 
 fams, one = load(sys.argv[3])

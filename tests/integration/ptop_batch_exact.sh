@@ -13,7 +13,8 @@
 # For each workload (tests/helpers/ptop_workload.c), ptop runs around it;
 # the burners' time (on their own rows while alive, then on the workload
 # parent's c* columns, summed over intervals) must be within 2% of what
-# the burners measured themselves.
+# the burners measured themselves (plus, for orphans, what their middle
+# parents used, by the kernel's wait4 rusage).
 # The same workload under --source=procfs shows what /proc cannot see.
 set -uo pipefail
 B=${B:-build}
@@ -27,32 +28,57 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 ncpu=$(nproc)
-"$WL" spin "$ncpu" &
+# the spinners in a process group of their own, stopped by its id
+setsid "$WL" spin "$ncpu" &
 spin=$!
-trap 'kill $spin 2>/dev/null; pkill -f "ptop_workload spin" 2>/dev/null' EXIT
+trap 'kill -- -$spin 2>/dev/null' EXIT
 
-# run SOURCE MODE ARGS...: prints "<c_seconds> <burned_seconds> <false_claims> <intervals> <inexact>"
+headlines() { grep -ac '^ptop ' "$1"; }
+
+# run SOURCE MODE ARGS...: prints "<c_seconds> <burned_seconds> <false_claims>
+# <intervals> <inexact> <parent_c_seconds>" (c_seconds: the burners' rows and
+# the parent's c*; parent_c_seconds: the parent's c* alone)
 run() {
 	local source=$1
 	shift
 	local out wl
 	out=$(mktemp) wl=$(mktemp)
-	"$PTOP" -b -d 1 -n 7 --source="$source" \
+	"$PTOP" -b -d 1 -n 120 --source="$source" \
 		-o PID,PPID,user,sys,cuser,csys,xuser,xsys,total,COMMAND >"$out" &
 	local ptop=$!
 	# start after ptop's first interval is out (so its snapshot is taken:
-	# on a loaded machine a walk over thousands of tasks takes seconds),
-	# linger until ptop's last snapshot is taken (killed below)
-	local i
+	# on a loaded machine a walk over thousands of tasks takes seconds)
+	local i h
 	for i in $(seq 1200); do
-		grep -aq '^ptop ' "$out" && break
+		[ "$(headlines "$out")" -ge 1 ] && break
 		kill -0 $ptop 2>/dev/null || break
 		sleep 0.1
 	done
 	"$WL" -l 3600 "$@" >"$wl" &
 	local wlpid=$!
-	wait $ptop
-	local st=$?
+	# however long the workload takes on a busy machine: once it reported
+	# (all its burners gone), the interval under way and one more are
+	# complete when a third headline is out; that last one may be cut by
+	# the kill, and is not judged (the parser stops at it)
+	for i in $(seq 1200); do
+		[ -s "$wl" ] && break
+		kill -0 $ptop 2>/dev/null || break
+		sleep 0.1
+	done
+	h=$(headlines "$out")
+	for i in $(seq 1200); do
+		[ "$(headlines "$out")" -ge $((h + 3)) ] && break
+		kill -0 $ptop 2>/dev/null || break
+		sleep 0.1
+	done
+	local st=0
+	if kill -0 $ptop 2>/dev/null; then
+		kill $ptop
+		wait $ptop 2>/dev/null
+	else
+		wait $ptop
+		st=$?
+	fi
 	kill $wlpid 2>/dev/null
 	wait $wlpid 2>/dev/null
 	if [ $st != 0 ]; then
@@ -67,14 +93,18 @@ import re, sys
 out = open(sys.argv[1], errors="replace").read()
 wl, ncpu = open(sys.argv[2], errors="replace").read(), int(sys.argv[3])
 source = sys.argv[4]
-m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+) pids=([\d,]*)", wl)
+m = re.search(r"burned_ns=(\d+) tasks=(\d+) parent=(\d+) pids=([\d,]*) middles_ns=(\d+)", wl)
 if not m:
     sys.exit("workload printed nothing: " + wl)
-burned, parent = int(m.group(1)) / 1e9, m.group(3)
+# the orphans' middle parents fork and exit: their time is in the parent's
+# c* as well (0.2 ms each on a quiet machine, over 1 ms under load)
+burned, parent = (int(m.group(1)) + int(m.group(5))) / 1e9, m.group(3)
 burners = set(m.group(4).split(","))	# not another test's wl-burn
-c_s, false_claims, n, noisy, inexact = 0.0, 0, 0, 0, 0
+c_s, c_parent, false_claims, n, noisy, inexact = 0.0, 0.0, 0, 0, 0, 0
 interval = None
-for line in out.splitlines():
+lines = out.splitlines()
+last = max(i for i, l in enumerate(lines) if l.startswith("ptop "))
+for line in lines[:last]:
     h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%  (exact|inexact: .+)$", line)
     if h:
         interval = float(h.group(1))
@@ -108,10 +138,12 @@ for line in out.splitlines():
     if (f[9] == "wl-burn" and f[0] in burners) or (f[9] == "wl-middle" and f[1] == parent):
         c_s += float(f[8]) / 100 * interval
     elif f[0] == parent and f[4] != "-":
-        c_s += (float(f[4]) + float(f[5])) / 100 * interval
+        c = (float(f[4]) + float(f[5])) / 100 * interval
+        c_s += c
+        c_parent += c
 if noisy:
     print(f"note: {noisy} interval(s) with steal > 1% of capacity not judged", file=sys.stderr)
-print(f"{c_s:.4f} {burned:.4f} {false_claims} {n} {inexact}")
+print(f"{c_s:.4f} {burned:.4f} {false_claims} {n} {inexact} {c_parent:.4f}")
 EOF
 	local rc=$?
 	rm -f "$out" "$wl"
@@ -121,10 +153,10 @@ EOF
 check() {	# NAME SOURCE MODE ARGS...
 	local name=$1 source=$2
 	shift 2
-	local r c burned claims n inexact
+	local r c burned claims n inexact pc
 	rm -f "$RESULTS/$name.$source"
 	r=$(run "$source" "$@") || { echo "FAIL $name: run failed"; fail=1; return; }
-	read -r c burned claims n inexact <<<"$r"
+	read -r c burned claims n inexact pc <<<"$r"
 	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, $n intervals judged, $inexact inexact, $claims false claims"
 	echo "$r" >"$RESULTS/$name.$source"
 }
@@ -137,8 +169,8 @@ within() {	# A B PCT: |A-B| <= PCT% of B
 # judge NAME: the checks on one taskstats run, each miss printed as
 # "$label ..."; non-zero when any missed
 judge() {
-	local name=$1 label=$2 c burned claims n inexact bad=0
-	read -r c burned claims n inexact <"$RESULTS/$name.taskstats" || return 1
+	local name=$1 label=$2 c burned claims n inexact pc bad=0
+	read -r c burned claims n inexact pc <"$RESULTS/$name.taskstats" || return 1
 	if ! within "$c" "$burned" 2; then
 		echo "$label $name: taskstats c* ${c}s not within 2% of burned ${burned}s"
 		bad=1
@@ -147,7 +179,7 @@ judge() {
 		echo "$label $name: $claims interval(s) said exact but were not within 1%"
 		bad=1
 	fi
-	[ "$n" -ge 4 ] || { echo "$label $name: only $n of 6 intervals could be judged (host steal too high; the machine is too busy for this test)"; bad=1; }
+	[ "$n" -ge 2 ] || { echo "$label $name: only $n intervals could be judged (host steal too high; the machine is too busy for this test)"; bad=1; }
 	return $bad
 }
 
@@ -166,7 +198,8 @@ for mode in "normal 400" "selfreap 200 5" "orphan 40 10"; do
 done
 
 # procfs: the waited child is seen (tick precision), self-reaped children
-# and orphans are not: /proc only has cutime of children that were waited for.
+# and orphans are not: /proc only has cutime of children that were waited
+# for (the orphans' middle parents are, and come to a few ms).
 for mode in "normal 400" "selfreap 200 5" "orphan 40 10"; do
 	name=${mode%% *}
 	# shellcheck disable=SC2086
@@ -174,13 +207,16 @@ for mode in "normal 400" "selfreap 200 5" "orphan 40 10"; do
 done
 read -r c burned _ <"$RESULTS/normal.procfs" &&
 	{ within "$c" "$burned" 5 || { echo "FAIL normal: procfs c* ${c}s vs ${burned}s"; fail=1; }; }
-read -r c burned _ <"$RESULTS/selfreap.procfs" &&
-	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.1*float(sys.argv[2]) else 1)" "$c" "$burned" &&
-	  echo "procfs misses self-reaped children: saw ${c}s of ${burned}s (documented in README)" ||
-	  { echo "FAIL selfreap: procfs unexpectedly saw ${c}s of ${burned}s"; fail=1; }; }
-read -r c burned _ <"$RESULTS/orphan.procfs" &&
-	{ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.8*float(sys.argv[2]) else 1)" "$c" "$burned" &&
-	  echo "procfs misses what double-forked orphans burn after its last look at them: saw ${c}s of ${burned}s (documented in README)" ||
-	  { echo "FAIL orphan: procfs unexpectedly saw ${c}s of ${burned}s"; fail=1; }; }
+# what reaches the parent's c* (the burners' own rows, seen while they
+# live, are more the longer a busy machine makes them live)
+less_than() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2])*float(sys.argv[3]) else 1)" "$@"; }
+read -r _ burned _ _ _ pc <"$RESULTS/selfreap.procfs" &&
+	{ less_than "$pc" 0.1 "$burned" &&
+	  echo "procfs misses self-reaped children: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
+	  { echo "FAIL selfreap: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
+read -r _ burned _ _ _ pc <"$RESULTS/orphan.procfs" &&
+	{ less_than "$pc" 0.1 "$burned" &&
+	  echo "procfs misses double-forked orphans once they die: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
+	  { echo "FAIL orphan: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
 rm -rf "$RESULTS"
 exit $fail

@@ -468,6 +468,88 @@ static void test_split_monotonic(void **state)
 	assert_true(r->stime_ns >= s && r->utime_ns >= u);
 }
 
+/*
+ * Closed as lost, then the exit record came after all (one read late):
+ * only what the thread ran since its last report is added, once.
+ */
+static void test_late_exit_record(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	scan(f, base, 3);	/* 201 gone, its record not read yet */
+	assert_int_equal(f->a.nlost, 1);
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_int_equal(xt(r), 2000);
+	gen(f);
+	assert_int_equal(do_exit(f, 201, 200, 100, 2600), 0);
+	scan(f, base, 3);
+	assert_int_equal(f->a.lost, 0);
+	assert_null(rec(f, PTOP_TS_KIND_THREAD, 201, 1));	/* not again */
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_int_equal(xt(r), 2600);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 0);
+}
+
+/* The same, for a whole group: the rest goes where the group was folded. */
+static void test_late_group_records(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	scan(f, base, 2);	/* 200 and 201 gone, no records yet */
+	r = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	assert_int_equal(r->folded_into, 100);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 3000);
+	gen(f);
+	assert_int_equal(do_exit(f, 201, 200, 100, 2600), 0);
+	assert_int_equal(do_exit(f, 200, 200, 100, 1200), 0);
+	scan(f, base, 2);
+	assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+	assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 0));
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 3800);
+}
+
+/*
+ * A reported group whose parent no snapshot had yet (the walk missed it)
+ * folds into the nearest reported ancestor; a never reported one into its
+ * parent.
+ */
+static void test_fold_into_reported(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+	struct task t[5];
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 801, 801, 800, 60 * TICK, 10, 1, 1, 0 };
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 800, 800, 100, 0), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 801, 801, 800, 0), 0);
+	scan(f, t, 5);	/* 801 met, 800 not */
+	assert_non_null(rec(f, PTOP_TS_KIND_GROUP, 801, 0));
+	assert_null(rec(f, PTOP_TS_KIND_GROUP, 800, 0));
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 802, 802, 800, 0), 0);
+	assert_int_equal(do_exit(f, 802, 802, 800, 3), 0);
+	assert_int_equal(do_exit(f, 801, 801, 800, 40), 0);
+	scan(f, base, 4);
+	r = rec(f, PTOP_TS_KIND_GROUP, 801, 1);
+	assert_int_equal(r->folded_into, 100);
+	r = rec(f, PTOP_TS_KIND_GROUP, 802, 1);
+	assert_int_equal(r->folded_into, 800);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_int_equal(ct(r), 40);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +566,9 @@ int main(void)
 		T(test_zombie_leader),
 		T(test_fork_after_scan),
 		T(test_split_monotonic),
+		T(test_late_exit_record),
+		T(test_late_group_records),
+		T(test_fold_into_reported),
 #undef T
 	};
 

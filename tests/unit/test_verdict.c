@@ -435,6 +435,110 @@ static void test_no_exit_tail(void **state)
 	headline(f, "inexact: off -1.90%");
 }
 
+/*
+ * A late EXIT record: the child D (shown at 500 ms) is gone from sample
+ * 3, its record comes with sample 4. Interval 3 misses what D ran before
+ * it died (300 ms) and says why, without clamping; interval 4 shows
+ * those 300 ms on the parent's c*, not D's whole 800 ms again; the two
+ * add up exactly.
+ */
+static struct ptop_sample *late_at(struct fixture *f, int k, uint64_t p_ns,
+				   uint64_t idle_ns)
+{
+	struct ptop_sample *s = fake_sample(&f->fs, (uint64_t)k * SEC, 2, idle_ns);
+
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 100, 1, 10, p_ns, 0, "parent");
+	return s;
+}
+
+static void test_late_exit(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+	uint64_t acc3 = 0, acc4 = 0;
+	int i;
+
+	s = late_at(f, 1, 0, 0);
+	fake_proc(s, 200, 100, 20, 0, 0, "child");
+	s = late_at(f, 2, 1000 * MS, 500 * MS);
+	fake_proc(s, 200, 100, 20, 500 * MS, 0, "child");
+	late_at(f, 3, 2000 * MS, 1200 * MS);	/* D ran 300 ms, died */
+	s = late_at(f, 4, 3000 * MS, 2200 * MS);
+	fake_group(s, 100)->cutime_ns = 800 * MS;
+	fake_exit_group(s, 200, 20, 800 * MS, 0, 0, 0, 100, 10);
+	fake_exit_thread(s, 200, 200, 20, 800 * MS, 0);
+
+	f->fs.tol_ppm = 10000;
+	f->src = fake_src_open(&f->fs, CAPS);
+	ptop_snapper_init(&f->snap, f->src);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(ptop_snap_update(&f->snap), 0);
+		if (!i)
+			continue;
+		assert_int_equal(ptop_interval_compute(&f->iv,
+					ptop_snap_prev(&f->snap),
+					ptop_snap_cur(&f->snap), false), 0);
+		assert_judged(&f->iv);
+		assert_int_equal(f->iv.clamped_ns, 0);
+		assert_int_equal(f->iv.unfolded_ns, 0);
+		if (i == 1) {
+			assert_true(f->iv.verdict.exact);
+		} else if (i == 2) {
+			acc3 = ptop_interval_accounted_ns(&f->iv);
+			assert_int_equal(acc3, 1700 * MS);
+			assert_int_equal(f->iv.nlate, 1);
+			headline(f, "inexact: off -30.00%, late 1 exit");
+		} else {
+			acc4 = ptop_interval_accounted_ns(&f->iv);
+			assert_int_equal(acc4, 2300 * MS);
+			assert_int_equal(f->iv.rows[1].pid, 100);
+			assert_int_equal(f->iv.rows[1].cuser, 300 * MS);
+			assert_int_equal(f->iv.nlate, 1);
+			assert_true(f->iv.verdict.why & PTOP_WHY_LATE);
+		}
+	}
+	assert_int_equal(acc3 + acc4, 2 * 2 * SEC);
+}
+
+/* A late thread EXIT: the rest of the dead thread goes to its group's x*. */
+static void test_late_thread_exit(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+
+	s = at(f, 1, 0, 0);
+	fake_thread(s, 101, 100, 30, 0, 0);
+	s = at(f, 2, 600 * MS, 1000 * MS);
+	fake_thread(s, 101, 100, 30, 400 * MS, 0);
+	at(f, 3, 1200 * MS, 1000 * MS + 1300 * MS);	/* 101 ran 100 ms */
+	s = at(f, 4, 1800 * MS, 2300 * MS + 1400 * MS);
+	fake_group(s, 100)->xutime_ns = 500 * MS;
+	fake_exit_thread(s, 101, 100, 30, 500 * MS, 0);
+	run_caps(f, 10000, 0, CAPS);
+	assert_int_equal(f->iv.rows[1].xuser, 100 * MS);
+	assert_int_equal(f->iv.clamped_ns, 0);
+	assert_int_equal(f->iv.nlate, 1);
+	assert_int_equal(ptop_interval_accounted_ns(&f->iv), 2100 * MS);
+}
+
+/* Never come: after PTOP_SNAP_PENDING_GENS snapshots it is forgotten. */
+static void test_late_never(void **state)
+{
+	struct fixture *f = *state;
+	struct ptop_sample *s;
+	int k;
+
+	s = late_at(f, 1, 0, 0);
+	fake_proc(s, 200, 100, 20, 0, 0, "child");
+	for (k = 2; k <= 6; k++)
+		late_at(f, k, (uint64_t)(k - 1) * 1000 * MS,
+			(uint64_t)(k - 1) * 1000 * MS);
+	run(f, 10000, 0);
+	assert_true(f->iv.verdict.exact);
+	assert_int_equal(ptop_snap_cur(&f->snap)->npending, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +558,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_paths_and_off, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_exit_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_thread_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_never, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,9 @@
 # under qemu's multi-threaded TCG that patching sometimes oopses the guest
 # ("Oops: int3" at the patched site, __schedule: seen in
 # test_exact_vs_top, and with no module at all when tracefs toggles the
-# sched_switch event). Now the probes stay attached from load to unload.
+# sched_switch event; the harness now runs thread=single, so the old
+# module crashes here only with PTOP_VM_ACCEL=tcg,thread=multi). Now the
+# probes stay attached from load to unload.
 # Checks: 100 reader/listener cycles with tracking lingering 0 s all
 # succeed, every source is off again after, and the kernel stays clean
 # (the harness fails on any oops or panic). The old module oopsed the

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A group's death in the accounting hierarchy (acct.c says how c* works):
+ * the fold of its time and the position of its EXIT record, made as one
+ * event under ptop_acct_lock; and the time threads run after their exit
+ * probe: the exit path of a dead group's threads, folded late into the
+ * same receiver, and, for groups born while the module is loaded, the
+ * module's own count of their dead threads (x*, thread_tail.c).
+ */
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/spinlock.h>
+#include "acct_internal.h"
+#include "activity_marks.h"
+#include "exit_ring.h"
+#include "record.h"
+#include "thread_tail.h"
+#include "acct_exit.h"
+
+/*
+ * The last thread of a group reports the group dead (exits.c), with its
+ * final totals in tot. Under ptop_acct_lock: fold, move children, and push the
+ * group's EXIT record gr (its references taken over) with the group's
+ * own c* and the fold target, so that it gets its ring position here.
+ * twins: another thread may report the group too (exits.c); a record
+ * that is not the group's first replaces the earlier one.
+ */
+void ptop_ts_acct_group_dead(struct task_struct *leader,
+			     struct task_struct *p, u64 p_rt,
+			     const struct ptop_tri *tot,
+			     struct ptop_ts_exit_ent *gr, bool twins)
+{
+	struct ptop_acct *a, *to = NULL, *c, *n;
+	struct ptop_tri amount = { 0 }, cown = { 0 };
+	unsigned long flags;
+	bool again;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	if (a) {
+		cown = a->c;
+		to = a->parent;
+		while (to && to->dead)	/* only after a failed move */
+			to = to->parent;
+	}
+	if (!to)
+		to = ptop_acct_ancestor(leader);
+	amount = *tot;
+	if (a && !a->x_own)
+		amount.st += a->x_steal;
+	ptop_tri_add(&amount, &cown);
+	again = a && a->dead;
+	if (again) {
+		/* a twin: only what grew since the first report */
+		amount.u = amount.u > a->folded.u ? amount.u - a->folded.u : 0;
+		amount.s = amount.s > a->folded.s ? amount.s - a->folded.s : 0;
+		amount.st = amount.st > a->folded.st ? amount.st - a->folded.st : 0;
+	}
+	if (to)
+		ptop_acct_fold(to, &amount);
+	else
+		ptop_acct_unfolded += amount.u + amount.s + amount.st;
+
+	if (a) {
+		ptop_tri_add(&a->folded, &amount);
+		/*
+		 * p keeps running until its last switch: ptop_ts_acct_free();
+		 * in an own-x group p is an entry like the other dying threads
+		 */
+		if (a->reporter)
+			hash_del(&a->rnode);
+		a->reporter = NULL;
+		if (!a->x_own) {
+			a->reporter = p;
+			a->reporter_rt = p_rt;
+			hash_add(ptop_acct_rep_hash, &a->rnode,
+				 hash_ptr(p, PTOP_ACCT_REP_BITS));
+		}
+		if (!a->dead) {
+			/* live children move to the receiver (dead ones too) */
+			list_for_each_entry_safe(c, n, &a->children, sibling) {
+				list_del_init(&c->sibling);
+				c->parent = NULL;
+				if (to)
+					ptop_acct_set_parent(c, to);
+				/* its accounting parent changed */
+				ptop_ts_act_mark_group(c->tgid, c->start_ns);
+			}
+			a->dead = true;
+			ptop_acct_live--;
+			ptop_acct_dead++;
+			list_add_tail(&a->dead_node, &ptop_acct_dead_list);
+		}
+	}
+	gr->rec.cutime_ns = cown.u;
+	gr->rec.cstime_ns = cown.s;
+	gr->rec.csteal_ns = cown.st;
+	gr->rec.flags |= PTOP_TS_RECF_HAS_C;
+	if (to) {
+		gr->fold = get_pid(to->tgid_pid);
+		gr->rec.folded_start_ns = to->start_ns;
+	}
+	ptop_ts_exits_push(gr, twins || again);
+	ptop_acct_reap(PTOP_ACCT_REAP_BATCH);
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	rcu_read_unlock();
+}
+
+/*
+ * The thread that reported its group dead runs on for a while: the rest
+ * of do_exit() (files, task work, exit_notify(), the last switch). That
+ * time, in no record otherwise, is folded as system time into the same
+ * receiver: at the start of every pass (fold_tails()) and for the last
+ * time at sched_process_free (an RCU callback after the task's last
+ * switch and its release, when it has stopped for good).
+ */
+/* late ns of system time of dead group a, after its fold: to its receiver */
+static void fold_late(struct ptop_acct *a, u64 late)
+{
+	struct ptop_acct *to;
+
+	for (to = a->parent; to && to->dead; to = to->parent)
+		;
+	if (to) {
+		struct ptop_tri amount = { .s = late };
+
+		ptop_acct_fold(to, &amount);
+	} else {
+		ptop_acct_unfolded += late;
+	}
+	a->folded.s += late;
+	ptop_acct_late_ns += late;
+}
+
+static void fold_tail(struct ptop_acct *a, u64 rt)
+{
+	u64 late = rt - a->reporter_rt;
+
+	if ((s64)late <= 0 || late >= NSEC_PER_SEC)
+		return;
+	fold_late(a, late);
+	a->reporter_rt = rt;
+}
+
+/* A thread of dead group a still in its exit path: fold what it ran on. */
+static void fold_dying(struct ptop_acct *a, struct ptop_thread_tail *e,
+		       bool final)
+{
+	u64 tail = ptop_ts_tail_ns(e, final);
+
+	if (tail > e->settled && tail - e->settled < NSEC_PER_SEC)
+		fold_late(a, tail - e->settled);
+	e->settled = tail;
+}
+
+/*
+ * A pass begins: the reporting threads still in their exit path have run
+ * since; fold that now, before the pass's generation starts, so that time
+ * shows in the interval it was spent in. ptop_acct_lock held.
+ */
+static void fold_tails(void)
+{
+	struct ptop_thread_tail *e;
+	struct ptop_acct *a;
+	int bkt;
+
+	hash_for_each(ptop_acct_rep_hash, bkt, a, rnode) {
+		struct task_struct *p = a->reporter;
+		u64 rt = READ_ONCE(p->se.sum_exec_runtime);
+
+		fold_tail(a, rt + ptop_ts_running_extra(p));
+	}
+	list_for_each_entry(a, &ptop_acct_dead_list, dead_node)
+		list_for_each_entry(e, &a->dying, gnode)
+			fold_dying(a, e, false);
+}
+
+void ptop_ts_acct_free(struct task_struct *p)
+{
+	struct ptop_acct *a, *found = NULL;
+	struct ptop_thread_tail *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	hash_for_each_possible(ptop_acct_rep_hash, a, rnode,
+			       hash_ptr(p, PTOP_ACCT_REP_BITS))
+		if (a->reporter == p)
+			found = a;
+	if (found) {
+		fold_tail(found, p->se.sum_exec_runtime);
+		hash_del(&found->rnode);
+		found->reporter = NULL;
+	}
+	/* a dead thread of an own-x group has stopped for good */
+	e = ptop_ts_tail_find(p);
+	if (e) {
+		struct ptop_tri v;
+
+		a = e->owner;
+		if (a->dead)
+			fold_dying(a, e, true);
+		/* own x* stays whole for a pass that still reports the group */
+		ptop_ts_tail_value(e, true, &v);
+		ptop_tri_add(&a->x_freed, &v);
+		/* not the last reference: the probe's caller holds one */
+		put_task_struct(ptop_ts_tail_free(e));
+	}
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+}
+
+/* sched_process_exit of p, a thread of a group that lives on */
+void ptop_ts_acct_thread_exit(struct task_struct *leader,
+			      struct task_struct *p,
+			      const struct ptop_ts_record *th)
+{
+	struct ptop_thread_tail *e;
+	struct ptop_acct *a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	if (a && a->x_own && !a->dead) {
+		e = ptop_ts_tail_new(p, th);
+		if (e) {
+			e->owner = a;
+			list_add_tail(&e->gnode, &a->dying);
+		} else {
+			/* one dead thread not counted: the kernel's x* then */
+			a->x_own = false;
+			ptop_acct_nomem++;
+		}
+	}
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+}
+
+/*
+ * Under leader's siglock, after ptop_ts_fill_group_locked(): for an own-x
+ * group, x* from the tail entries. An entry counts when its thread is not
+ * counted live: released (__exit_signal() cleared its sighand under this
+ * same siglock) or gone as of exit_head. false: x* stays the kernel's.
+ * Also for a dead group that a pass begun before its EXIT record still
+ * reports live: the same count as at its exit report.
+ */
+static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r)
+{
+	struct ptop_thread_tail *e;
+	struct ptop_tri x = a->x_freed, v;
+
+	list_for_each_entry(e, &a->dying, gnode) {
+		if (rcu_access_pointer(e->p->sighand) &&
+		    !ptop_ts_thread_gone(e->p, exit_head))
+			continue;
+		ptop_ts_tail_value(e, false, &v);
+		ptop_tri_add(&x, &v);
+	}
+	r->xutime_ns = x.u;
+	r->xstime_ns = x.s;
+	r->xsteal_ns = x.st;
+}
+
+bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
+			       struct ptop_ts_record *r)
+{
+	struct ptop_acct *a;
+	unsigned long flags;
+	bool own;
+
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	own = a && a->x_own;
+	if (own)
+		own_x(a, exit_head, r);
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	return own;
+}
+
+/*
+ * Under siglock, the group's last live-- seen (after
+ * ptop_ts_fill_group_locked() with exit_head 0): for an own-x group, the
+ * first such report gets x* from the entries, and every thread still
+ * linked without an entry (the reporter, and threads between their live--
+ * and their probe) gets one now, valued as the report has it: what they
+ * run from here on is folded as they run it (fold_dying()), so their own
+ * probes, later, have nothing left to report (PTOP_OWN_TWIN).
+ */
+enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
+						  struct task_struct *p, u64 p_rt,
+						  struct ptop_ts_record *r)
+{
+	enum ptop_own_exit ret;
+	struct ptop_thread_tail *e;
+	struct ptop_ts_record tr;
+	struct task_struct *t;
+	struct ptop_acct *a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	if (!a || !a->x_own) {
+		ret = PTOP_OWN_NO;
+		goto out;
+	}
+	if (a->dead || a->own_reported) {
+		ret = PTOP_OWN_TWIN;
+		goto out;
+	}
+	ret = PTOP_OWN_FIRST;
+	a->own_reported = true;		/* under siglock: exactly one first */
+	own_x(a, 0, r);
+	/* what the entries ran so far is in the report's total */
+	list_for_each_entry(e, &a->dying, gnode)
+		e->settled = ptop_ts_tail_ns(e, false);
+	__for_each_thread(leader->signal, t) {
+		if (ptop_ts_tail_find(t))
+			continue;
+		memset(&tr, 0, sizeof(tr));
+		ptop_ts_fill_thread(&tr, t, false);
+		e = ptop_ts_tail_new(t, &tr);
+		if (!e) {
+			ptop_acct_nomem++;	/* its exit path is lost */
+			continue;
+		}
+		/* the reporter's tail from the reading the total has */
+		if (t == p && p_rt <= e->rt_exit)
+			e->rt_exit = p_rt;
+		e->owner = a;
+		list_add_tail(&e->gnode, &a->dying);
+	}
+out:
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	return ret;
+}
+
+/* A pass begins: returns the EXIT ring head it answers up to. */
+u64 ptop_ts_acct_pass_begin(void)
+{
+	u64 head;
+	unsigned long flags;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	fold_tails();
+	ptop_acct_gen++;
+	head = ptop_ts_exits_head();
+	ptop_acct_reap(PTOP_ACCT_REAP_BATCH * 4);
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	rcu_read_unlock();
+	return head;
+}

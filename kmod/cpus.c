@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CPUs' counters of an answer (idle, iowait, steal, irq, softirq), and
+ * the instant a pass begins as each CPU reads it itself.
+ *
+ * The instant a walk begins, as each CPU reads it itself (an IPI): its
+ * sched_clock (the clock of its runqueue, and of its threads' runtimes),
+ * the time, and its counters. Remote reads of an unstable sched_clock can
+ * lag by ticks, and an IPI to a vCPU the host has stopped comes late: each
+ * CPU's counters go with its own instant. Except on nohz_full CPUs, which
+ * are left alone (an IPI a pass would break their isolation): their
+ * tasks' times come from vtime, which needs no instant of that CPU (see
+ * record.c, runtime_at_t0()), and their counters are read from here, as
+ * vtime makes them readable remotely. Under the pass lock (seq.c).
+ */
+#include <linux/kernel_stat.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tick.h>
+#include <linux/timekeeping.h>
+#include "uapi/ptop_taskstats.h"
+#include "cpus.h"
+
+struct pass_cpu {
+	u64 gen;		/* the pass that wrote it */
+	u64 t0;			/* sched_clock_cpu() */
+	u64 time_ns;		/* ktime_get_ns() */
+	u64 boottime_ns;
+	struct ptop_ts_cpu c;
+};
+static DEFINE_PER_CPU(struct pass_cpu, pass_cpu);
+static u64 pass_gen;
+
+/* a + (b - a) / 2 of two readings of a counter that only grows */
+u64 ptop_ts_mid(u64 a, u64 b)
+{
+	return b >= a ? a + (b - a) / 2 : b;
+}
+
+static void read_cpu(struct ptop_ts_cpu *v, int cpu)
+{
+	struct kernel_cpustat kcs;
+	u64 us;
+
+	memset(v, 0, sizeof(*v));	/* pad goes to user space too */
+	kcpustat_cpu_fetch(&kcs, cpu);
+	us = get_cpu_idle_time_us(cpu, NULL);
+	v->idle_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IDLE] :
+				      us * NSEC_PER_USEC;
+	us = get_cpu_iowait_time_us(cpu, NULL);
+	v->iowait_ns = us == (u64)-1 ? kcs.cpustat[CPUTIME_IOWAIT] :
+					us * NSEC_PER_USEC;
+	v->steal_ns = kcs.cpustat[CPUTIME_STEAL];
+	v->irq_ns = kcs.cpustat[CPUTIME_IRQ];
+	v->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
+}
+
+static void read_pass_cpu_at(int cpu)
+{
+	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
+
+	pc->t0 = sched_clock_cpu(cpu);
+	pc->time_ns = ktime_get_ns();
+	pc->boottime_ns = ktime_get_boottime_ns();
+	read_cpu(&pc->c, cpu);
+	pc->gen = READ_ONCE(pass_gen);
+}
+
+static void read_pass_cpu(void *unused)
+{
+	read_pass_cpu_at(smp_processor_id());
+}
+
+static bool pass_cpu_ipi(int cpu, void *unused)
+{
+	return !tick_nohz_full_cpu(cpu);
+}
+
+/*
+ * The CPUs' counters; called before the walk (again = false) and after it
+ * (again = true), which leaves the midpoint of the two readings: the
+ * tasks are read during the walk, so the answer's clock and the CPUs'
+ * counters are both taken as of the middle of it.
+ */
+void ptop_ts_cpus_read(struct ptop_ts_cpu *c, u32 n, bool again)
+{
+	struct ptop_ts_cpu v;
+	u32 cpu;
+
+	for (cpu = 0; cpu < n; cpu++, c++) {
+		if (!cpu_possible(cpu))
+			continue;
+		read_cpu(&v, cpu);
+		if (again) {
+			c->idle_ns = ptop_ts_mid(c->idle_ns, v.idle_ns);
+			c->iowait_ns = ptop_ts_mid(c->iowait_ns, v.iowait_ns);
+			c->steal_ns = ptop_ts_mid(c->steal_ns, v.steal_ns);
+			c->irq_ns = ptop_ts_mid(c->irq_ns, v.irq_ns);
+			c->softirq_ns = ptop_ts_mid(c->softirq_ns, v.softirq_ns);
+		} else {
+			*c = v;
+		}
+		c->online = cpu_online(cpu);
+	}
+}
+
+/*
+ * Each online CPU reads its instant (read_pass_cpu()); the answer's clock
+ * is the mean of their times, so that the rows plus idle of all CPUs
+ * cover ncpu times the interval. A CPU that did not answer keeps the
+ * reading ptop_ts_cpus_read() made.
+ */
+void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
+			  u64 *b0)
+{
+	s64 sum_t = 0, sum_b = 0;	/* from the first CPU's: no overflow */
+	u64 base_t = 0, base_b = 0, n = 0;
+	u32 cpu;
+	int c;
+
+	WRITE_ONCE(pass_gen, pass_gen + 1);
+	on_each_cpu_cond(pass_cpu_ipi, read_pass_cpu, NULL, true);
+	if (tick_nohz_full_enabled()) {
+		for_each_online_cpu(c)
+			if (tick_nohz_full_cpu(c))
+				read_pass_cpu_at(c);
+	}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		const struct pass_cpu *pc;
+
+		if (!cpu_possible(cpu))
+			continue;
+		pc = per_cpu_ptr(&pass_cpu, cpu);
+		if (pc->gen != pass_gen)
+			continue;
+		cpus[cpu] = pc->c;
+		cpus[cpu].online = true;
+		if (!n++) {
+			base_t = pc->time_ns;
+			base_b = pc->boottime_ns;
+		}
+		sum_t += (s64)(pc->time_ns - base_t);
+		sum_b += (s64)(pc->boottime_ns - base_b);
+	}
+	if (n) {
+		*t0 = base_t + div64_s64(sum_t, n);
+		*b0 = base_b + div64_s64(sum_b, n);
+	}
+}
+
+/* cpu's sched_clock at this pass's instant; false: it did not read one */
+bool ptop_ts_pass_t0(int cpu, u64 *t0)
+{
+	if (per_cpu(pass_cpu, cpu).gen != pass_gen)
+		return false;	/* came online during the pass */
+	*t0 = per_cpu(pass_cpu, cpu).t0;
+	return true;
+}

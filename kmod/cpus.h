@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The CPUs' counters of an answer, and the instant a pass begins. */
+#ifndef _PTOP_TS_CPUS_H
+#define _PTOP_TS_CPUS_H
+
+#include <linux/types.h>
+
+struct ptop_ts_cpu;
+
+u64 ptop_ts_mid(u64 a, u64 b);
+void ptop_ts_cpus_read(struct ptop_ts_cpu *c, u32 n, bool again);
+void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
+			  u64 *b0);
+bool ptop_ts_pass_t0(int cpu, u64 *t0);
+
+#endif /* _PTOP_TS_CPUS_H */

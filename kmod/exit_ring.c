@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The EXIT ring: the final counters of exited threads and groups, written
+ * by the exit probe (exits.c) and, for a group, by acct_exit.c under its
+ * lock together with the fold of the group's time (see acct.c for why
+ * that makes the fold and the record one event for every pass).
+ *
+ * Every record has a position (head counts records ever written). An
+ * answer "since N" returns the records written between the start of pass N
+ * and the start of this pass; if the ring overwrote some of them, the
+ * reader is told to RESYNC. pids are kept as struct pid references, so that
+ * a reader in any pid namespace gets its own numbers even after the task is
+ * gone.
+ */
+#include <linux/cred.h>
+#include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/user_namespace.h>
+#include "main.h"
+#include "exit_ring.h"
+
+#define DEDUP_SCAN	1024
+
+/*
+ * Taken with interrupts off: acct_exit.c takes it under acct_lock, which the
+ * sched_process_free probe takes from RCU callbacks (softirq).
+ */
+static DEFINE_SPINLOCK(ring_lock);
+static struct ptop_ts_exit_ent *ring;
+static u32 ring_size;
+static u64 head;			/* records ever written */
+
+int ptop_ts_exits_init(void)
+{
+	ring_size = ptop_ts_exit_ring_size;
+	ring = kvcalloc(ring_size, sizeof(*ring), GFP_KERNEL);
+	return ring ? 0 : -ENOMEM;
+}
+
+static void put_refs(struct ptop_ts_exit_ent *e)
+{
+	put_pid(e->pid);
+	put_pid(e->tgid);
+	put_pid(e->parent);
+	put_pid(e->fold);
+}
+
+void ptop_ts_exits_exit(void)
+{
+	u32 i;
+
+	for (i = 0; i < ring_size; i++)
+		put_refs(&ring[i]);
+	kvfree(ring);
+	ring = NULL;
+}
+
+u64 ptop_ts_exits_head(void)
+{
+	u64 h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring_lock, flags);
+	h = head;
+	spin_unlock_irqrestore(&ring_lock, flags);
+	return h;
+}
+
+u32 ptop_ts_exits_used(void)
+{
+	return min_t(u64, ptop_ts_exits_head(), ring_size);
+}
+
+/*
+ * An exiting user task had its mm still set at the exit probe: records
+ * are taken before exit_mm() on this kernel (ANSF_EXIT_BEFORE_MM).
+ */
+static bool exit_before_mm;
+
+void ptop_ts_exits_saw_mm(void)
+{
+	if (!READ_ONCE(exit_before_mm))
+		WRITE_ONCE(exit_before_mm, true);
+}
+
+bool ptop_ts_exit_before_mm(void)
+{
+	return READ_ONCE(exit_before_mm);
+}
+
+static bool same_group(const struct ptop_ts_exit_ent *a,
+		       const struct ptop_ts_exit_ent *b)
+{
+	return a->rec.kind == PTOP_TS_KIND_GROUP && a->tgid == b->tgid &&
+	       a->rec.start_ns == b->rec.start_ns;
+}
+
+/* Append e (taking over its references); dedup: replace an earlier twin. */
+void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup)
+{
+	struct ptop_ts_exit_ent old, *slot = NULL;
+	u64 i, stop;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring_lock, flags);
+	if (dedup) {
+		stop = head > min_t(u64, ring_size, DEDUP_SCAN) ?
+			head - min_t(u64, ring_size, DEDUP_SCAN) : 0;
+		for (i = head; i > stop; i--) {
+			if (same_group(&ring[(i - 1) % ring_size], e)) {
+				slot = &ring[(i - 1) % ring_size];
+				break;
+			}
+		}
+	}
+	if (!slot)
+		slot = &ring[head++ % ring_size];
+	old = *slot;
+	*slot = *e;
+	spin_unlock_irqrestore(&ring_lock, flags);
+	put_refs(&old);
+}
+
+/*
+ * Is this thread, still linked to its group, one whose EXIT record was
+ * written before position exit_head (0: only threads past exit_notify)?
+ * Its time then belongs to x*, not to the live threads.
+ */
+bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
+{
+	if (t->exit_state)	/* past exit_notify(): the probe ran */
+		return true;
+	if (!exit_head || !(t->flags & PF_EXITING))
+		return false;
+	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
+				      exit_head);
+}
+
+/*
+ * Was an EXIT record of this task (group: of this thread group) written at
+ * a position before 'before'? Only the last DEDUP_SCAN records are looked
+ * at: the caller asks for tasks that are inside do_exit() right now, whose
+ * record, if any, is among the newest.
+ */
+bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
+			    u64 before)
+{
+	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
+	bool found = false;
+	u64 i, stop;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring_lock, flags);
+	if (before > head)
+		before = head;
+	stop = before > DEDUP_SCAN ? before - DEDUP_SCAN : 0;
+	if (head > ring_size && stop < head - ring_size)
+		stop = head - ring_size;
+	for (i = before; i > stop && !found; i--) {
+		const struct ptop_ts_exit_ent *e = &ring[(i - 1) % ring_size];
+
+		found = e->rec.kind == kind && e->rec.start_ns == start_ns &&
+			(group ? e->tgid : e->pid) == pid;
+	}
+	spin_unlock_irqrestore(&ring_lock, flags);
+	return found;
+}
+
+/*
+ * Copy the records at positions [from, to) visible to the reader; returns
+ * their number, or -ENOSPC when the ring has overwritten some of them.
+ */
+int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
+		       struct pid_namespace *ns, struct user_namespace *user_ns,
+		       struct ptop_ts_record *out, u32 max)
+{
+	u32 n = 0;
+	u64 pos;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring_lock, flags);
+	if (head - from > ring_size) {
+		spin_unlock_irqrestore(&ring_lock, flags);
+		return -ENOSPC;
+	}
+	for (pos = from; pos < to && n < max; pos++) {
+		const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
+		struct ptop_ts_record *r = &out[n];
+
+		if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
+			continue;
+		*r = e->rec;
+		r->pid = pid_nr_ns(e->pid, ns);
+		r->tgid = pid_nr_ns(e->tgid, ns);
+		if (!r->pid || !r->tgid)
+			continue;
+		r->ppid = pid_nr_ns(e->parent, ns);
+		r->acct_ptgid = r->ppid;
+		if (e->rec.kind == PTOP_TS_KIND_GROUP) {
+			r->folded_into = pid_nr_ns(e->fold, ns);
+			r->acct_ptgid = r->folded_into;
+			if (!r->folded_into)
+				r->folded_start_ns = 0;
+		}
+		r->uid = from_kuid_munged(user_ns, e->uid);
+		n++;
+	}
+	spin_unlock_irqrestore(&ring_lock, flags);
+	return n;
+}

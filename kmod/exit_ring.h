@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The EXIT ring: records of exited threads and groups, by position. */
+#ifndef _PTOP_TS_EXIT_RING_H
+#define _PTOP_TS_EXIT_RING_H
+
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include "uapi/ptop_taskstats.h"
+
+struct pid;
+struct pid_namespace;
+struct task_struct;
+struct user_namespace;
+
+struct ptop_ts_exit_ent {
+	struct ptop_ts_record rec;
+	struct pid *pid;
+	struct pid *tgid;
+	struct pid *parent;
+	struct pid *fold;		/* GROUP: the group that received T + C */
+	kuid_t uid;
+};
+
+int ptop_ts_exits_init(void);
+void ptop_ts_exits_exit(void);
+u64 ptop_ts_exits_head(void);
+u32 ptop_ts_exits_used(void);
+void ptop_ts_exits_saw_mm(void);
+bool ptop_ts_exit_before_mm(void);
+void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup);
+bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head);
+bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
+			    u64 before);
+int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
+		       struct pid_namespace *ns, struct user_namespace *user_ns,
+		       struct ptop_ts_record *out, u32 max);
+
+#endif /* _PTOP_TS_EXIT_RING_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Filling a record from a live task (thread or group). */
+#ifndef _PTOP_TS_RECORD_H
+#define _PTOP_TS_RECORD_H
+
+#include <linux/types.h>
+#include "uapi/ptop_taskstats.h"
+
+struct pid_namespace;
+struct task_struct;
+struct user_namespace;
+
+/* user, system, steal ns */
+struct ptop_tri {
+	u64 u, s, st;
+};
+
+u64 ptop_ts_scale(u64 total, u64 part, u64 all);
+u64 ptop_ts_running_extra(struct task_struct *t);
+bool ptop_ts_runtimes_at_t0(void);
+void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t,
+			 bool at_t0);
+void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
+			       struct task_struct *leader, u64 exit_head,
+			       struct task_struct *who, u64 *who_rt, bool at_t0);
+void ptop_ts_fill_ident(struct ptop_ts_record *r, struct task_struct *t,
+			struct pid_namespace *pid_ns,
+			struct user_namespace *user_ns);
+void ptop_ts_fill_mem(struct ptop_ts_record *r, struct task_struct *leader);
+
+#endif /* _PTOP_TS_RECORD_H */
