@@ -7,7 +7,8 @@
 # times). Counted on CPU 1's "CAL" (function call) and "TLB" (shootdown)
 # lines of /proc/interrupts while one task spins there alone; CPU 0 does
 # the reading. Before the fix (6.1 guest): 311 IPIs for 300 passes, 731
-# for 50 listener cycles; after: 0 and 11 (printed per kind).
+# for 50 listener cycles; after: 0 and 8 to 11 (now 23 cycles: printed
+# per kind).
 # vm-append: nohz_full=1
 . "$(dirname "$0")/kmod_common.sh"
 require_module
@@ -44,21 +45,22 @@ check "300 passes: fewer than 30 IPIs on the nohz_full CPU (got $((p1 - p0)))" \
 # listeners coming and going: steal over /proc and netlink, then events
 cal() { awk -v c=$(($1 + 2)) -v k="$2:" '$1 == k { n += $c } END { print n + 0 }' /proc/interrupts; }
 l0=$(ipis $ISO); t0=$(cal $ISO TLB)
-for i in $(seq 20); do
+for i in $(seq 10); do
 	on0 tsquery -t -S >/dev/null
 	on0 tsquery -n -t -S >/dev/null
 done
 check "steal listeners all gone" wait_state steal_listeners 0
 l1=$(ipis $ISO); t1=$(cal $ISO TLB)
-for i in $(seq 10); do
+# (python over 9p is slow in a single-threaded TCG guest: a few)
+for i in $(seq 3); do
 	on0 /usr/bin/python3 "$PTOP_REPO/tests/vm/nl_events.py" listen 0 >/dev/null 2>&1
 done
 check "event listeners all gone" wait_state event_listeners 0
 l2=$(ipis $ISO); t2=$(cal $ISO TLB)
-echo "40 steal listener cycles: $((l1 - l0)) IPIs on CPU $ISO ($((t1 - t0)) TLB)"
-echo "10 events listener cycles: $((l2 - l1)) IPIs on CPU $ISO ($((t2 - t1)) TLB)"
-check "50 listener cycles: fewer than 1 IPI a cycle on the nohz_full CPU (got $((l2 - l0)))" \
-	[ $((l2 - l0)) -lt 50 ]
+echo "20 steal listener cycles: $((l1 - l0)) IPIs on CPU $ISO ($((t1 - t0)) TLB)"
+echo "3 events listener cycles: $((l2 - l1)) IPIs on CPU $ISO ($((t2 - t1)) TLB)"
+check "23 listener cycles: fewer than 1 IPI a cycle on the nohz_full CPU (got $((l2 - l0)))" \
+	[ $((l2 - l0)) -lt 23 ]
 
 # the readings stay right: the spinner is busy on its own CPU
 on0 ptop -b -d 1 -n 3 --source=kmod -o PID,total,COMMAND >"$W/ptop" 2>&1
