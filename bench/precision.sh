@@ -14,31 +14,43 @@ make -s all build/tests/helpers/ptop_sleepers build/tests/helpers/ptop_workload 
 raw=$(mktemp)
 st=0
 N=${N:-8} R=${R:-20}
+# the module's cases in the VM, meanwhile (it shares the host's 2 CPUs:
+# the stock cases below run with it as more background load)
+vm_log=
+if [ -n "${VM_LOG:-}" ]; then
+	vm_log=$VM_LOG
+elif [ "${1:-}" != --no-vm ]; then
+	vm_log=$(mktemp)
+	tests/vm/run tests/vm/test_precision_kmod.sh >"$vm_log" 2>&1 &
+	vm_pid=$!
+fi
 # what the stock kernel's exit record misses per exit (README, ptop(1))
 epc0=$(build/bench/exit_path_cost -n 1000) || st=1
 epc64=$(build/bench/exit_path_cost -n 100 -m 64) || st=1
 echo "$epc0"; echo "$epc64"
 # every case as it is and under a make -j4 loop; R x ptop -b -n 1
 bash tests/helpers/precision_cases.sh -n "$N" -m -1 "$R" sleepers2000 sleepers10000 steady5000 churn | tee "$raw" || st=1
-if [ -n "${VM_LOG:-}" ]; then
-	# the VM's results from a run of tests/vm/run tests/vm/test_precision_kmod.sh
-	grep -E '^(RESULT|FAIL)' "$VM_LOG" >>"$raw"
-elif [ "${1:-}" != --no-vm ]; then
-	tests/vm/run tests/vm/test_precision_kmod.sh | tee -a "$raw" || st=1
+if [ -n "${vm_pid:-}" ]; then
+	wait "$vm_pid" || st=1
+	cat "$vm_log"
 fi
+# the VM's results (this run's, or VM_LOG's from an earlier one)
+[ -n "$vm_log" ] && grep -E '^(RESULT|FAIL)' "$vm_log" >>"$raw"
 mkdir -p bench/results
 {
 	echo "# Exact under load: what each interval claims, and whether it holds"
 	echo
 	echo "$(uname -r) (this machine, 2 CPUs, stock sources) and the Debian 6.1"
 	echo "guest (qemu TCG, 2 vCPUs, module source), $(date -u +%Y-%m-%d);"
-	echo "other work was running on the machine meanwhile (load $(cut -d' ' -f1-3 /proc/loadavg))."
+	echo "other work was running on the machine meanwhile (load $(cut -d' ' -f1-3 /proc/loadavg)),"
+	echo "the VM among it (the stock cases run while the VM runs the module's)."
 	echo "$N intervals of \`-d 1\` per case (the n1x rows: $R runs of \`ptop -b -n 1\`, 5,000"
 	echo "sleepers and 2 busy loops running)."
 	echo "Cases (tests/helpers/precision_cases.sh): sleepers2000/10000: that many"
 	echo "sleeping processes started and killed during the run; steady5000:"
 	echo "5,000 sleepers and 2 busy loops; churn: 2 busy loops and self-reaping"
-	echo "children + double-fork orphans; +make: with a \`make -j4\` loop of C code."
+	echo "children + double-fork orphans; +make: the same with a \`make -j4\` loop"
+	echo "of C code; kmod: in the VM, without the make loop."
 	echo "Every interval that said \`exact\` was checked against its tolerance"
 	echo "(taskstats 1%, procfs 1% + 2 ticks per CPU, module 0.5%); a FAIL line"
 	echo "below would be a false claim."
@@ -52,6 +64,10 @@ mkdir -p bench/results
 	grep '^FAIL' "$raw" | sed 's/^/    /'
 	echo
 	echo "off: rows + idle (+ kept-apart parts) minus ncpu x 100%, in % of one CPU."
+	echo "exit paths: on the stock kernel a dying task's taskstats record comes"
+	echo "before the rest of its exit path, which no row can get: ptop shows it as"
+	echo "a part of its own, and an interval where it exceeds the tolerance is"
+	echo "inexact for that reason (with the module it is in the rows)."
 	echo
 	echo "## What the stock kernel's exit record misses, per exit"
 	echo
@@ -71,10 +87,6 @@ mkdir -p bench/results
 	echo "ptop shows this time on the stock kernel as the interval's \`exit paths\`"
 	echo "part; the module counts it into the rows (it adds a dying task's"
 	echo "exit-path tail when the task is freed)."
-	echo "exit paths: on the stock kernel a dying task's taskstats record comes"
-	echo "before the rest of its exit path, which no row can get: ptop shows it as"
-	echo "a part of its own, and an interval where it exceeds the tolerance is"
-	echo "inexact for that reason (with the module it is in the rows)."
 } >bench/results/precision.md
 rm -f "$raw"
 exit $st

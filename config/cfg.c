@@ -16,9 +16,101 @@ const char *const cfg_colors_name[CFG_COLORS__COUNT] = {
 	[CFG_COLORS_MONO] = "mono",
 };
 
+const char *const cfg_meter_name[CFG_M__COUNT] = {
+	[CFG_M_CPU] = "cpu", [CFG_M_MEM] = "mem", [CFG_M_SWAP] = "swap",
+	[CFG_M_TASKS] = "tasks", [CFG_M_LOAD] = "load",
+	[CFG_M_UPTIME] = "uptime",
+};
+const char *const cfg_meter_style_name[CFG_MS__COUNT] = {
+	[CFG_MS_BAR] = "bar", [CFG_MS_TEXT] = "text",
+};
+
+bool cfg_meter_has_bar(int id)
+{
+	return id == CFG_M_CPU || id == CFG_M_MEM || id == CFG_M_SWAP;
+}
+
+int cfg_meters_parse(const char *list, struct cfg_meter *out, char *why,
+		     size_t wlen)
+{
+	char buf[256], *tok, *save = NULL, *colon;
+	bool seen[CFG_M__COUNT] = { false };
+	int n = 0, id, st;
+
+	if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf)) {
+		snprintf(why, wlen, "meter list too long");
+		return -EINVAL;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		colon = strchr(tok, ':');
+		if (colon)
+			*colon++ = '\0';
+		for (id = 0; id < CFG_M__COUNT; id++)
+			if (!strcmp(tok, cfg_meter_name[id]))
+				break;
+		if (id == CFG_M__COUNT) {
+			snprintf(why, wlen, "unknown meter '%.32s' (cpu, mem, swap, tasks, load, uptime)",
+				 tok);
+			return -EINVAL;
+		}
+		if (seen[id]) {
+			snprintf(why, wlen, "meter '%s' listed twice", tok);
+			return -EINVAL;
+		}
+		seen[id] = true;
+		st = cfg_meter_has_bar(id) ? CFG_MS_BAR : CFG_MS_TEXT;
+		if (colon) {
+			for (st = 0; st < CFG_MS__COUNT; st++)
+				if (!strcmp(colon, cfg_meter_style_name[st]))
+					break;
+			if (st == CFG_MS__COUNT) {
+				snprintf(why, wlen, "unknown style '%.32s' for meter %s (bar or text)",
+					 colon, tok);
+				return -EINVAL;
+			}
+			if (st == CFG_MS_BAR && !cfg_meter_has_bar(id)) {
+				snprintf(why, wlen, "meter %s has no bar (text only)",
+					 tok);
+				return -EINVAL;
+			}
+		}
+		out[n].id = id;
+		out[n++].style = st;
+	}
+	return n;
+}
+
+void cfg_meters_format(const struct cfg_meter *m, int n, char *buf,
+		       size_t len)
+{
+	size_t pos = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && pos < len; i++)
+		pos += snprintf(buf + pos, len - pos, "%s%s%s%s", i ? "," : "",
+				cfg_meter_name[m[i].id],
+				cfg_meter_has_bar(m[i].id) ? ":" : "",
+				cfg_meter_has_bar(m[i].id) ?
+				cfg_meter_style_name[m[i].style] : "");
+}
+
+/* htop's default: CPUs, memory, swap on the left; tasks, load, uptime */
+static const struct cfg_meter default_meters[2][3] = {
+	{ { CFG_M_CPU, CFG_MS_BAR }, { CFG_M_MEM, CFG_MS_BAR },
+	  { CFG_M_SWAP, CFG_MS_BAR } },
+	{ { CFG_M_TASKS, CFG_MS_TEXT }, { CFG_M_LOAD, CFG_MS_TEXT },
+	  { CFG_M_UPTIME, CFG_MS_TEXT } },
+};
+
 void cfg_defaults(struct cfg *c)
 {
 	memset(c, 0, sizeof(*c));
+	memcpy(c->mcol[0], default_meters[0], sizeof(default_meters[0]));
+	memcpy(c->mcol[1], default_meters[1], sizeof(default_meters[1]));
+	c->nmcol[0] = c->nmcol[1] = 3;
+	c->all_style = CFG_MS_BAR;
 	c->sort_id = PTOP_COL_TOTAL;
 	c->delay_s = 2.0;
 	c->show_exited = true;
@@ -170,6 +262,33 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 			c->hide_kthreads = !b;
 		else
 			c->meters = b;
+	} else if (!strcmp(key, "meters_left") || !strcmp(key, "meters_right")) {
+		struct cfg_meter m[CFG_M__COUNT];
+		int col = key[7] == 'r', o = !col, i, j, k;
+
+		n = cfg_meters_parse(val, m, why, wlen);
+		if (n < 0)
+			return n;
+		memcpy(c->mcol[col], m, n * sizeof(m[0]));
+		c->nmcol[col] = n;
+		/* a meter is in one column: listed here, it leaves the other */
+		for (i = k = 0; i < c->nmcol[o]; i++) {
+			for (j = 0; j < n; j++)
+				if (m[j].id == c->mcol[o][i].id)
+					break;
+			if (j == n)
+				c->mcol[o][k++] = c->mcol[o][i];
+		}
+		c->nmcol[o] = k;
+	} else if (!strcmp(key, "meter_all")) {
+		for (n = 0; n < CFG_MS__COUNT; n++)
+			if (!strcmp(val, cfg_meter_style_name[n]))
+				break;
+		if (n == CFG_MS__COUNT) {
+			snprintf(why, wlen, "bad meter_all '%s' (bar or text)", val);
+			return -EINVAL;
+		}
+		c->all_style = n;
 	} else if (!strcmp(key, "colors")) {
 		for (n = 0; n < CFG_COLORS__COUNT; n++)
 			if (!strcmp(val, cfg_colors_name[n]))
@@ -320,7 +439,7 @@ static int make_dirs(const char *path)
 
 int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen)
 {
-	char tmp[4200];
+	char tmp[4200], list[256];
 	FILE *f = NULL;
 	int fd, i, ret;
 
@@ -369,6 +488,11 @@ int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen)
 	fprintf(f, "kthreads=%d\n", !c->hide_kthreads);
 	fprintf(f, "meters=%d\n", c->meters);
 	fprintf(f, "colors=%s\n", cfg_colors_name[c->colors]);
+	cfg_meters_format(c->mcol[0], c->nmcol[0], list, sizeof(list));
+	fprintf(f, "meters_left=%s\n", list);
+	cfg_meters_format(c->mcol[1], c->nmcol[1], list, sizeof(list));
+	fprintf(f, "meters_right=%s\n", list);
+	fprintf(f, "meter_all=%s\n", cfg_meter_style_name[c->all_style]);
 	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
 		ret = -(errno ? errno : EIO);
 		fclose(f);

@@ -13,6 +13,9 @@
  *   kthreads=1		(show kernel threads)
  *   meters=1		(header meters)
  *   colors=default	(or mono; NO_COLOR in the environment: mono)
+ *   meters_left=cpu:bar,mem:bar,swap:bar	(the header's two columns,
+ *   meters_right=tasks,load,uptime	 top down; :bar or :text)
+ *   meter_all=bar	(or text: the All meter below both columns)
  *
  * Loading is all or nothing: a broken file (a bad value, an older or
  * garbled version, binary data) changes nothing and says file:line. A key
@@ -35,6 +38,31 @@
 #define CFG_MAX_COLS	(PTOP_COL__COUNT * 2)
 #define CFG_PATH_MAX	4096
 
+/* the header meters (the All meter is always there, below them) */
+enum cfg_meter_id {
+	CFG_M_CPU, CFG_M_MEM, CFG_M_SWAP, CFG_M_TASKS, CFG_M_LOAD,
+	CFG_M_UPTIME, CFG_M__COUNT
+};
+enum cfg_meter_style { CFG_MS_BAR, CFG_MS_TEXT, CFG_MS__COUNT };
+struct cfg_meter {
+	int id;		/* CFG_M_* */
+	int style;	/* CFG_MS_*: text only where the meter has no bar */
+};
+extern const char *const cfg_meter_name[CFG_M__COUNT];
+extern const char *const cfg_meter_style_name[CFG_MS__COUNT];
+/* CPU, memory and swap have a bar (as in htop); the others are text */
+bool cfg_meter_has_bar(int id);
+/*
+ * "cpu:bar,mem,load" -> meters (a name alone: its bar if it has one).
+ * Returns how many, or -EINVAL with the reason in why (an unknown meter
+ * or style, a bar for a text meter, a meter listed twice).
+ */
+int cfg_meters_parse(const char *list, struct cfg_meter *out, char *why,
+		     size_t wlen);
+/* The list back as text, for ptoprc. */
+void cfg_meters_format(const struct cfg_meter *m, int n, char *buf,
+		       size_t len);
+
 struct cfg {
 	int cols[CFG_MAX_COLS];
 	int ncols;		/* 0: the built-in default set */
@@ -48,6 +76,10 @@ struct cfg {
 	bool hide_kthreads;
 	bool meters;
 	int colors;		/* CFG_COLORS_* */
+	/* [0] the left column, [1] the right one; a meter in one at most */
+	struct cfg_meter mcol[2][CFG_M__COUNT];
+	int nmcol[2];
+	int all_style;		/* CFG_MS_*: the All meter */
 };
 
 enum { CFG_COLORS_DEFAULT, CFG_COLORS_MONO, CFG_COLORS__COUNT };

@@ -11,10 +11,10 @@
 
 #define OFF(f) offsetof(struct ptop_row, f)
 
-#define PCT(id, nm, ttl, fld, miss_bit, hlp)				\
+#define PCT(id, nm, ttl, fld, data, hlp)				\
 	[id] = { .name = nm, .title = ttl, .unit = "(%)", .help = hlp,	\
 		 .type = PTOP_CT_PCT, .offset = OFF(fld), .width = 7,	\
-		 .sum = true, .miss = miss_bit }
+		 .sum = true, .needs = data }
 
 const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 	[PTOP_COL_PID] = { .name = "PID", .title = "PID", .unit = "(#)",
@@ -41,35 +41,35 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 	    "user time of the task itself, % of one CPU over the interval"),
 	PCT(PTOP_COL_STIME, "sys", "sys", sys, 0,
 	    "system time of the task itself"),
-	PCT(PTOP_COL_STEAL, "ste", "ste", ste, PTOP_MISS_STEAL,
+	PCT(PTOP_COL_STEAL, "ste", "ste", ste, PTOP_DATA_STEAL,
 	    "steal: time the hypervisor took from the task's CPU while it ran (module with steal on)"),
-	PCT(PTOP_COL_CUTIME, "cuser", "cuser", cuser, PTOP_MISS_C,
+	PCT(PTOP_COL_CUTIME, "cuser", "cuser", cuser, PTOP_DATA_C,
 	    "user time of children/descendants that died in the interval"),
-	PCT(PTOP_COL_CSTIME, "csys", "csys", csys, PTOP_MISS_C,
+	PCT(PTOP_COL_CSTIME, "csys", "csys", csys, PTOP_DATA_C,
 	    "system time of descendants that died in the interval"),
-	PCT(PTOP_COL_CSTEAL, "cste", "cste", cste, PTOP_MISS_C | PTOP_MISS_STEAL,
+	PCT(PTOP_COL_CSTEAL, "cste", "cste", cste, PTOP_DATA_C | PTOP_DATA_STEAL,
 	    "steal of descendants that died in the interval"),
-	PCT(PTOP_COL_XUTIME, "xuser", "xuser", xuser, PTOP_MISS_X,
+	PCT(PTOP_COL_XUTIME, "xuser", "xuser", xuser, PTOP_DATA_X,
 	    "user time of threads of the process that died in the interval"),
-	PCT(PTOP_COL_XSTIME, "xsys", "xsys", xsys, PTOP_MISS_X,
+	PCT(PTOP_COL_XSTIME, "xsys", "xsys", xsys, PTOP_DATA_X,
 	    "system time of threads that died in the interval"),
-	PCT(PTOP_COL_XSTEAL, "xste", "xste", xste, PTOP_MISS_X | PTOP_MISS_STEAL,
+	PCT(PTOP_COL_XSTEAL, "xste", "xste", xste, PTOP_DATA_X | PTOP_DATA_STEAL,
 	    "steal of threads that died in the interval"),
 	PCT(PTOP_COL_TOTAL, "total", "total", total, 0,
 	    "sum of all the above: every row plus idle adds up to ncpu x 100%"),
 	[PTOP_COL_TIME] = { .name = "TIME", .title = "TIME", .unit = "(m:s)",
 		.help = "cumulative CPU time of the task and its dead threads",
 		.type = PTOP_CT_CUMTIME, .offset = OFF(time_ns), .width = 10 },
-	PCT(PTOP_COL_RDELAY, "RDELAY", "rdelay", rdelay, PTOP_MISS_RDELAY,
+	PCT(PTOP_COL_RDELAY, "RDELAY", "rdelay", rdelay, PTOP_DATA_RDELAY,
 	    "run-queue delay: time runnable but waiting for a CPU"),
 	[PTOP_COL_NVCSW] = { .name = "nvcsw", .title = "nvcsw", .unit = "(/s)",
 		.help = "voluntary context switches per second",
 		.type = PTOP_CT_RATE, .offset = OFF(nvcsw), .width = 7,
-		.sum = true, .miss = PTOP_MISS_CTXSW },
+		.sum = true, .needs = PTOP_DATA_CTXSW },
 	[PTOP_COL_NIVCSW] = { .name = "nivcsw", .title = "nivcsw", .unit = "(/s)",
 		.help = "involuntary context switches (preemptions) per second",
 		.type = PTOP_CT_RATE, .offset = OFF(nivcsw), .width = 7,
-		.sum = true, .miss = PTOP_MISS_CTXSW },
+		.sum = true, .needs = PTOP_DATA_CTXSW },
 	[PTOP_COL_MINFLT] = { .name = "minflt", .title = "minflt", .unit = "(/s)",
 		.help = "minor page faults per second",
 		.type = PTOP_CT_RATE, .offset = OFF(minflt), .width = 7,
@@ -81,7 +81,7 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 	[PTOP_COL_RSS] = { .name = "RSS", .title = "RSS", .unit = "(KiB)",
 		.help = "resident set size",
 		.type = PTOP_CT_KB, .offset = OFF(rss_kb), .width = 9,
-		.need = PTOP_NEED_MEM },
+		.needs = PTOP_DATA_MEM },
 	/* the three groups, folded: one key in the view expands them */
 	[PTOP_COL_OWN] = { .name = "own", .title = "own", .unit = "(%)",
 		.help = "user + sys + ste: the task's own time",
@@ -91,12 +91,12 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 		.help = "cuser + csys + cste: descendants that died in the interval",
 		.type = PTOP_CT_PCT, .offset = OFF(cuser), .nsum = 3,
 		.fold_of = PTOP_COL_CUTIME, .width = 7, .sum = true,
-		.miss = PTOP_MISS_C },
+		.needs = PTOP_DATA_C },
 	[PTOP_COL_XSUM] = { .name = "xdead", .title = "x*", .unit = "(%)",
 		.help = "xuser + xsys + xste: threads that died in the interval",
 		.type = PTOP_CT_PCT, .offset = OFF(xuser), .nsum = 3,
 		.fold_of = PTOP_COL_XUTIME, .width = 7, .sum = true,
-		.miss = PTOP_MISS_X },
+		.needs = PTOP_DATA_X },
 	[PTOP_COL_COMMAND] = { .name = "COMMAND", .title = "COMMAND",
 		.unit = "(str)", .help = "command name",
 		.type = PTOP_CT_STR, .offset = OFF(comm), .width = 15,
@@ -168,17 +168,12 @@ int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 
 unsigned int ptop_col_needs(const int *ids, int n)
 {
-	unsigned int need = PTOP_NEED_THREADS;
+	unsigned int needs = 0;
 	int i;
 
-	for (i = 0; i < n; i++) {
-		need |= ptop_cols[ids[i]].need;
-		if (ptop_cols[ids[i]].miss & PTOP_MISS_STEAL)
-			need |= PTOP_NEED_STEAL;
-		if (ptop_cols[ids[i]].miss & PTOP_MISS_RDELAY)
-			need |= PTOP_NEED_RDELAY;
-	}
-	return need;
+	for (i = 0; i < n; i++)
+		needs |= ptop_cols[ids[i]].needs;
+	return needs;
 }
 
 static uint64_t u64_at(const struct ptop_row *r, size_t off)
@@ -250,7 +245,7 @@ static void format_cumtime(uint64_t ns, char *buf, size_t len)
 
 bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r)
 {
-	return c->miss && (r->missing & c->miss);
+	return c->needs & ~r->has;
 }
 
 void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,

@@ -64,8 +64,8 @@ struct ptop_col {
 	int width;
 	bool left;		/* left aligned (text) */
 	bool sum;		/* has a value in the V:V:S summary row */
-	unsigned int need;	/* PTOP_NEED_* the source must gather */
-	unsigned int miss;	/* PTOP_MISS_* bit that makes it "-" */
+	/* PTOP_DATA_* to gather; "-" in a row that has not all of them */
+	unsigned int needs;
 	int nsum;		/* >1: the sum of nsum uint64_t fields from offset */
 	int fold_of;		/* folded column: the first of the nsum it sums */
 };
@@ -81,7 +81,7 @@ int ptop_col_find(const char *name);
  */
 int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,
 			size_t badlen);
-/* Union of the columns' needs. */
+/* Union of the columns' needs: what the source is asked to gather. */
 unsigned int ptop_col_needs(const int *ids, int n);
 
 /* The source cannot fill this cell for this row (it shows "-"). */

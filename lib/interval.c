@@ -199,23 +199,6 @@ static int grow(struct ptop_interval *iv, size_t n)
 	return 0;
 }
 
-static unsigned int missing_from_caps(unsigned int caps)
-{
-	unsigned int m = 0;
-
-	if (!(caps & PTOP_CAP_STEAL))
-		m |= PTOP_MISS_STEAL;
-	if (!(caps & PTOP_CAP_X))
-		m |= PTOP_MISS_X;
-	if (!(caps & PTOP_CAP_C))
-		m |= PTOP_MISS_C;
-	if (!(caps & PTOP_CAP_RDELAY))
-		m |= PTOP_MISS_RDELAY;
-	if (!(caps & PTOP_CAP_CTXSW))
-		m |= PTOP_MISS_CTXSW;
-	return m;
-}
-
 static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
 			 const struct ptop_ts_record *g)
 {
@@ -257,7 +240,7 @@ static int make_rows(struct work *w)
 {
 	const struct ptop_snap *cur = w->cur, *prev = w->prev;
 	struct ptop_interval *iv = w->iv;
-	unsigned int miss = missing_from_caps(cur->caps);
+	unsigned int has = cur->caps;
 	size_t i;
 
 	if (grow(iv, cur->nthreads + cur->ngroups))
@@ -267,7 +250,7 @@ static int make_rows(struct work *w)
 		if (iv->threads)
 			continue;
 		row_identity(&iv->rows[i], &cur->groups[i], &cur->groups[i]);
-		iv->rows[i].missing = miss;
+		iv->rows[i].has = has;
 		iv->rows[i].is_new = !ptop_snap_find_group(prev, cur->groups[i].pid,
 							   cur->groups[i].start_ns);
 		w->group_row[i] = i;
@@ -287,7 +270,7 @@ static int make_rows(struct work *w)
 			row_identity(row, t, g);
 			row->is_thread = iv->threads;
 			row->is_new = !pt;
-			row->missing = miss | PTOP_MISS_X | PTOP_MISS_C;
+			row->has = has & ~(PTOP_DATA_X | PTOP_DATA_C);
 			if (gi >= 0 && (w->group_row[gi] < 0 || t->pid == t->tgid))
 				w->group_row[gi] = iv->nrows;
 			iv->nrows++;
@@ -299,8 +282,8 @@ static int make_rows(struct work *w)
 	/* thread mode: the leader's row carries the group's x* and c* */
 	for (i = 0; i < cur->ngroups; i++)
 		if (iv->threads && w->group_row[i] >= 0)
-			iv->rows[w->group_row[i]].missing &=
-				~(PTOP_MISS_X | PTOP_MISS_C) | miss;
+			iv->rows[w->group_row[i]].has |=
+				has & (PTOP_DATA_X | PTOP_DATA_C);
 	return 0;
 }
 
@@ -490,7 +473,7 @@ static void sum_rows(struct ptop_interval *iv)
 
 	memset(s, 0, sizeof(*s));
 	strcpy(s->comm, "V:V:S");
-	s->missing = missing_from_caps(iv->caps);
+	s->has = iv->caps;
 	for (i = 0; i < iv->nrows; i++) {
 		struct ptop_row *r = &iv->rows[i];
 

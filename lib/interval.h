@@ -12,13 +12,6 @@
 #include "snap.h"
 #include "verdict.h"
 
-/* struct ptop_row.missing: fields the source cannot give for this row */
-#define PTOP_MISS_STEAL		(1U << 0)
-#define PTOP_MISS_X		(1U << 1)
-#define PTOP_MISS_C		(1U << 2)
-#define PTOP_MISS_RDELAY	(1U << 3)
-#define PTOP_MISS_CTXSW		(1U << 4)
-
 struct ptop_row {
 	uint32_t pid;		/* thread rows: tid; process rows: tgid */
 	uint32_t tgid;
@@ -31,7 +24,7 @@ struct ptop_row {
 	uint64_t start_ns;
 	bool is_thread;
 	bool is_new;		/* born in the interval */
-	unsigned int missing;	/* PTOP_MISS_* */
+	unsigned int has;	/* PTOP_DATA_* the source gives for this row */
 	/* per interval, ns */
 	uint64_t user, sys, ste;
 	uint64_t cuser, csys, cste;
@@ -56,7 +49,7 @@ struct ptop_interval {
 	uint64_t time_ns;	/* end of interval, CLOCK_MONOTONIC */
 	unsigned int ncpu;
 	unsigned int flags;	/* PTOP_IV_* */
-	unsigned int caps;	/* the source's PTOP_CAP_* */
+	unsigned int caps;	/* the source's PTOP_DATA_* and PTOP_CAP_* */
 	unsigned int sys_apart;	/* PTOP_SYS_* */
 	bool threads;		/* rows are threads, not processes */
 	struct ptop_row *rows;

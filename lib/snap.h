@@ -34,7 +34,7 @@ struct ptop_snap {
 	unsigned int ncpu;
 	unsigned int flags;	/* PTOP_SAMPLE_INEXACT survives, INCREMENTAL not */
 	unsigned int sys_apart;
-	unsigned int caps;	/* the source's PTOP_CAP_* */
+	unsigned int caps;	/* the source's PTOP_DATA_* and PTOP_CAP_* */
 	struct ptop_cpu_sum cpu;
 	uint64_t window_ns;	/* struct ptop_sample's */
 	unsigned int nlost;

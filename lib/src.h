@@ -15,18 +15,35 @@
 #include <stdint.h>
 #include "../kmod/uapi/ptop_taskstats.h"
 
-/* What a source can measure (struct ptop_src.caps). */
-#define PTOP_CAP_NS		(1U << 0) /* own times in ns, not ticks */
-#define PTOP_CAP_STEAL		(1U << 1) /* per-task steal */
-#define PTOP_CAP_X		(1U << 2) /* dead threads x* */
-#define PTOP_CAP_C		(1U << 3) /* dead children c* */
-#define PTOP_CAP_C_COMPLETE	(1U << 4) /* c* includes self-reaped/orphans */
-#define PTOP_CAP_RDELAY		(1U << 5) /* run-queue delay */
-#define PTOP_CAP_EXITS		(1U << 6) /* EXIT records for dead tasks */
-#define PTOP_CAP_INCREMENTAL	(1U << 7) /* answers only active tasks */
-#define PTOP_CAP_CTXSW		(1U << 8) /* nvcsw/nivcsw */
-#define PTOP_CAP_EXIT_TAIL	(1U << 9) /* exit paths after the exit
-					   * record reach no row (lib/verdict.h) */
+/*
+ * Data fields: the one set of bits for what a source has (its caps), what
+ * a column needs (struct ptop_col.needs), what a row can show (struct
+ * ptop_row.has: a cell is "-" when its column's needs & ~has) and what a
+ * source is asked to gather (struct ptop_src_cfg.need: the union of the
+ * visible columns' needs). The fields every source has and none needs
+ * asking for (times, faults ...) have no bit.
+ */
+#define PTOP_DATA_STEAL		(1U << 0) /* per-task steal */
+#define PTOP_DATA_X		(1U << 1) /* dead threads x* */
+#define PTOP_DATA_C		(1U << 2) /* dead children c* */
+#define PTOP_DATA_RDELAY	(1U << 3) /* run-queue delay */
+#define PTOP_DATA_CTXSW		(1U << 4) /* nvcsw/nivcsw */
+/*
+ * RSS: every source has it, but while it is shown a source that skips
+ * quiet tasks reads them anyway (reclaim moves RSS without the task).
+ */
+#define PTOP_DATA_MEM		(1U << 5)
+
+/*
+ * How a source measures (struct ptop_src.caps, beside its PTOP_DATA_*
+ * bits): properties the model and the verdict read, no column needs them.
+ */
+#define PTOP_CAP_NS		(1U << 8) /* own times in ns, not ticks */
+#define PTOP_CAP_C_COMPLETE	(1U << 9) /* c* includes self-reaped/orphans */
+#define PTOP_CAP_EXITS		(1U << 10) /* EXIT records for dead tasks */
+#define PTOP_CAP_INCREMENTAL	(1U << 11) /* answers only active tasks */
+#define PTOP_CAP_EXIT_TAIL	(1U << 12) /* exit paths after the exit
+					    * record reach no row (lib/verdict.h) */
 
 /* struct ptop_sample.flags */
 #define PTOP_SAMPLE_INCREMENTAL	(1U << 0) /* absent tasks kept their values */
@@ -72,15 +89,13 @@ struct ptop_sample {
 	size_t cap;
 };
 
-/* What the caller wants gathered (union of visible columns' needs). */
-#define PTOP_NEED_THREADS	(1U << 0) /* thread records (always asked) */
-#define PTOP_NEED_STEAL		(1U << 1)
-#define PTOP_NEED_RDELAY	(1U << 2)
-#define PTOP_NEED_MEM		(1U << 3)
-
 struct ptop_src_cfg {
 	const char *proc_root;	/* "/proc" unless a test fixture */
-	unsigned int need;	/* PTOP_NEED_* */
+	/*
+	 * PTOP_DATA_* to gather (ptop_col_needs() of the visible columns):
+	 * a source may skip work for a field not asked for.
+	 */
+	unsigned int need;
 	/*
 	 * A two-phase source may take its tight window (lib/src/rt_window.h) at
 	 * SCHED_FIFO, at most 5 ms: set when the caller wants that (root).
@@ -110,7 +125,7 @@ struct ptop_src_ops {
 struct ptop_src {
 	const struct ptop_src_ops *ops;
 	struct ptop_src_cfg cfg;
-	unsigned int caps;	/* PTOP_CAP_*, set by open() */
+	unsigned int caps;	/* PTOP_DATA_* it has, PTOP_CAP_*; by open() */
 	/*
 	 * What "exact" allows, set by open() (lib/verdict.h): the sum of an
 	 * interval may be off by tol_ppm of ncpu x interval, plus 2 x res_ns

@@ -62,6 +62,8 @@ void tstime_print_default(FILE *f, const struct tstime_result *r);
 void tstime_print_posix(FILE *f, const struct tstime_result *r);
 void tstime_print_tree(FILE *f, const struct tstime_result *r);
 void tstime_print_json(FILE *f, const struct tstime_result *r, int tree);
+/* s (at most max bytes) as a JSON string, quoted and escaped */
+void tstime_json_str(FILE *f, const char *s, size_t max);
 /* -v: GNU time's full report, its labels, plus tstime's own lines */
 void tstime_print_verbose(FILE *f, const struct tstime_result *r);
 

@@ -289,7 +289,7 @@ void tstime_print_tree(FILE *f, const struct tstime_result *r)
 	}
 }
 
-static void json_str(FILE *f, const char *s, size_t max)
+void tstime_json_str(FILE *f, const char *s, size_t max)
 {
 	size_t i;
 
@@ -340,12 +340,12 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 	fprintf(f, "\"exit_status\":%d,", r->exit_status);
 	json_int(f, "signal", r->signal ? r->signal : -1);
 	fputs("\"source\":", f);
-	json_str(f, r->source, 64);
+	tstime_json_str(f, r->source, 64);
 	fprintf(f, ",\"exact\":%s,\"command\":[", r->exact ? "true" : "false");
 	for (i = 0; r->argv && r->argv[i]; i++) {
 		if (i)
 			fputc(',', f);
-		json_str(f, r->argv[i], (size_t)-1);
+		tstime_json_str(f, r->argv[i], (size_t)-1);
 	}
 	fputc(']', f);
 	if (tree) {
@@ -360,7 +360,7 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 				const struct ptop_tree_comm *c = &r->comms[i];
 
 				fputs(i ? ",{\"comm\":" : "{\"comm\":", f);
-				json_str(f, c->comm, PTOP_TS_COMM_LEN);
+				tstime_json_str(f, c->comm, PTOP_TS_COMM_LEN);
 				fprintf(f, ",\"processes\":%llu,\"threads\":%llu,"
 					"\"user_s\":%.6f,\"sys_s\":%.6f,"
 					"\"cpu_s\":%.6f,\"share_pct\":%.2f}",

@@ -235,22 +235,6 @@ void tstime_print_repeat(FILE *f, const struct tstime_runs *rs)
 	free(v);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 void tstime_print_repeat_json(FILE *f, const struct tstime_runs *rs)
 {
 	double *v = calloc(rs->n ? rs->n : 1, sizeof(*v));
@@ -261,13 +245,13 @@ void tstime_print_repeat_json(FILE *f, const struct tstime_runs *rs)
 
 	fprintf(f, "{\"runs\":%zu,\"requested_runs\":%zu,\"warmup\":%zu,"
 		"\"source\":", rs->n, rs->want, rs->warmup);
-	json_string(f, last->source);
+	tstime_json_str(f, last->source, SIZE_MAX);
 	fprintf(f, ",\"exact\":%s,\"exit_status\":%d,\"command\":[",
 		runs_exact(rs) ? "true" : "false", last->exit_status);
 	for (i = 0; last->argv && last->argv[i]; i++) {
 		if (i)
 			fputc(',', f);
-		json_string(f, last->argv[i]);
+		tstime_json_str(f, last->argv[i], SIZE_MAX);
 	}
 	fputs("],\"stats\":{", f);
 	for (i = 0; i < NFIELDS; i++) {

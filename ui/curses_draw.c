@@ -84,6 +84,7 @@ static const char *const help_head[] = {
 };
 
 static const char *const help_tail[] = {
+	"  0-9                type a pid: its row is selected (as htop)",
 	"",
 	"In a prompt: Left/Right, Home/End, Ctrl-A/E, Ctrl-K (to the end), Ctrl-U,",
 	"  Ctrl-W, Up/Down (this prompt's history), Enter, Esc. The mouse: a click on",
@@ -461,6 +462,22 @@ static void draw_mem_bar(const struct cv *cv, int y, int x, int w, bool swap)
 		 whole ? whole : 1, text);
 }
 
+/* a label and its text at (y, x), at most w cells */
+static void put_at_w(int y, int x, int w, const char *label, const char *text)
+{
+	int end = x + w < COLS - 1 ? x + w : COLS - 1;
+
+	if (y >= LINES || x >= end)
+		return;
+	move(y, x);
+	attrset(pair(CP_LABEL, 0) | A_BOLD);
+	addnstr(label, end - x);
+	attrset(A_BOLD);
+	if (getcurx(stdscr) < end)
+		addnstr(text, end - getcurx(stdscr));
+	attrset(A_NORMAL);
+}
+
 static void put_at(int y, int x, const char *label, const char *text)
 {
 	if (y >= LINES || x >= COLS)
@@ -474,38 +491,135 @@ static void put_at(int y, int x, const char *label, const char *text)
 	attrset(A_NORMAL);
 }
 
+/* CPUs per bar line: one bar per CPU, or per group of CPUs, 8 at most */
+static unsigned int cpu_per_line(const struct cv *cv)
+{
+	unsigned int ncpu = cv->sys.ncpu;
+
+	return ncpu > 8 ? (ncpu + 7) / 8 : 1;
+}
+
+static int meter_lines(const struct cv *cv, const struct cfg_meter *m)
+{
+	unsigned int per = cpu_per_line(cv), ncpu = cv->sys.ncpu;
+
+	if (m->id != CFG_M_CPU)
+		return 1;
+	return ncpu ? (int)((ncpu + per - 1) / per) : 0;
+}
+
+static void cpu_text(const struct cv *cv, int y, int x, int w,
+		     unsigned int from, unsigned int to)
+{
+	uint64_t parts[4], whole;
+	char label[16], text[128];
+
+	ui_cpu_parts(&cv->sys, from, to, parts, &whole);
+	if (to - from == 1)
+		snprintf(label, sizeof(label), "%3u ", from);
+	else
+		snprintf(label, sizeof(label), "%u-%u ", from, to - 1);
+	if (!whole)
+		whole = 1;
+	snprintf(text, sizeof(text), "%5.1f%%  usr %.1f%%  sys %.1f%%  irq+st %.1f%%",
+		 100.0 * (whole - parts[3]) / whole, 100.0 * parts[0] / whole,
+		 100.0 * parts[1] / whole, 100.0 * parts[2] / whole);
+	put_at_w(y, x, w, label, text);
+}
+
+static void mem_text(const struct cv *cv, int y, int x, int w, bool swap)
+{
+	const struct ui_sysinfo *s = &cv->sys;
+	char a[16], b[16], c[16], d[16], text[128];
+
+	if (swap) {
+		ui_fmt_kb(s->swap_total_kb - s->swap_free_kb, a, sizeof(a));
+		ui_fmt_kb(s->swap_total_kb, b, sizeof(b));
+		snprintf(text, sizeof(text), "%s/%s used", a, b);
+	} else {
+		uint64_t rest = s->mem_free_kb + s->buffers_kb + s->cached_kb;
+
+		ui_fmt_kb(s->mem_total_kb > rest ? s->mem_total_kb - rest : 0,
+			  a, sizeof(a));
+		ui_fmt_kb(s->mem_total_kb, b, sizeof(b));
+		ui_fmt_kb(s->buffers_kb, c, sizeof(c));
+		ui_fmt_kb(s->cached_kb, d, sizeof(d));
+		snprintf(text, sizeof(text), "%s/%s used, %s buffers, %s cache",
+			 a, b, c, d);
+	}
+	put_at_w(y, x, w, swap ? "Swp: " : "Mem: ", text);
+}
+
+/* One meter at (y, x), w cells wide; returns the lines it used. */
+static int draw_meter(struct cv *cv, const struct cfg_meter *m, int y, int x,
+		      int w)
+{
+	const struct ptop_interval *iv = &cv->app->iv;
+	unsigned int per = cpu_per_line(cv), ncpu = cv->sys.ncpu, i, to;
+	unsigned long procs, threads, running;
+	char text[160];
+	int n = meter_lines(cv, m);
+
+	switch (m->id) {
+	case CFG_M_CPU:
+		for (i = 0; i < (unsigned int)n; i++) {
+			to = (i + 1) * per < ncpu ? (i + 1) * per : ncpu;
+			if (m->style == CFG_MS_BAR)
+				draw_cpu_bar(cv, y + i, x, w, i * per, to);
+			else
+				cpu_text(cv, y + i, x, w, i * per, to);
+		}
+		break;
+	case CFG_M_MEM:
+	case CFG_M_SWAP:
+		if (m->style == CFG_MS_BAR)
+			draw_mem_bar(cv, y, x, w, m->id == CFG_M_SWAP);
+		else
+			mem_text(cv, y, x, w, m->id == CFG_M_SWAP);
+		break;
+	case CFG_M_TASKS:
+		ui_task_counts(iv, &procs, &threads, &running);
+		snprintf(text, sizeof(text), "%lu, %lu thr; %lu running", procs,
+			 threads, running);
+		put_at_w(y, x, w, "Tasks: ", cv->have_iv ? text : "-");
+		break;
+	case CFG_M_LOAD:
+		snprintf(text, sizeof(text), "%.2f %.2f %.2f", cv->sys.load[0],
+			 cv->sys.load[1], cv->sys.load[2]);
+		put_at_w(y, x, w, "Load average: ", text);
+		break;
+	case CFG_M_UPTIME:
+		ui_fmt_uptime(cv->sys.uptime_s, text, sizeof(text));
+		put_at_w(y, x, w, "Uptime: ", text);
+		break;
+	}
+	return n;
+}
+
 /* Meter lines drawn from y = 1; returns the lines used. */
 static int draw_meters(struct cv *cv)
 {
 	const struct ptop_interval *iv = &cv->app->iv;
-	unsigned int ncpu = cv->sys.ncpu, nbars, per, i;
-	int half = COLS / 2, lines, y;
+	int half = COLS / 2, lines = 0, y, c, i, h[2] = { 0, 0 };
 	uint64_t parts[UI_CAT__COUNT], over, whole;
 	attr_t attrs[UI_CAT__COUNT];
-	char chars[UI_CAT__COUNT], text[400], up[48];
-	unsigned long procs, threads, running;
+	char chars[UI_CAT__COUNT], text[400];
 	size_t pos;
 
-	/* one bar per CPU, or per group of CPUs: 8 lines at most */
-	per = ncpu > 8 ? (ncpu + 7) / 8 : 1;
-	nbars = ncpu ? (ncpu + per - 1) / per : 0;
-	lines = nbars > 4 ? (int)nbars : 4;
+	for (c = 0; c < 2; c++)
+		for (i = 0; i < cv->nmcol[c]; i++)
+			h[c] += meter_lines(cv, &cv->mcol[c][i]);
+	lines = h[0] > h[1] ? h[0] : h[1];
 	for (y = 1; y <= lines; y++)
 		put(y, "", 0, A_NORMAL);
-	for (i = 0; i < nbars; i++)
-		draw_cpu_bar(cv, 1 + i, 0, half - 1, i * per,
-			     (i + 1) * per < ncpu ? (i + 1) * per : ncpu);
-	draw_mem_bar(cv, 1, half, COLS - half - 1, false);
-	draw_mem_bar(cv, 2, half, COLS - half - 1, true);
-	ui_task_counts(iv, &procs, &threads, &running);
-	snprintf(text, sizeof(text), "%lu, %lu thr; %lu running", procs,
-		 threads, running);
-	put_at(3, half, "Tasks: ", cv->have_iv ? text : "-");
-	ui_fmt_uptime(cv->sys.uptime_s, up, sizeof(up));
-	snprintf(text, sizeof(text), "%.2f %.2f %.2f  ", cv->sys.load[0],
-		 cv->sys.load[1], cv->sys.load[2]);
-	put_at(4, half, "Load: ", text);
-	put_at(4, half + 6 + (int)strlen(text), "Up: ", up);
+	/* two columns, as htop; one alone takes the whole width */
+	for (c = 0; c < 2; c++) {
+		int x = c && cv->nmcol[0] ? half : 0;
+		int w = (cv->nmcol[!c] ? (c ? COLS - half : half) : COLS) - 1;
+
+		for (i = 0, y = 1; i < cv->nmcol[c]; i++)
+			y += draw_meter(cv, &cv->mcol[c][i], y, x, w);
+	}
 
 	/* the interval as ptop accounts it: exactly ncpu x 100% wide */
 	y = lines + 1;
@@ -527,12 +641,13 @@ static int draw_meters(struct cv *cv)
 	{
 		int w = COLS - (int)strlen(text) - 1;
 
-		if (w > 10) {
+		if (w > 10 && cv->all_style == CFG_MS_BAR) {
 			draw_bar(y, 0, w, "All", parts, attrs, chars,
 				 UI_CAT__COUNT, whole, "");
 			put_at(y, w, "", text);
 		} else {
-			put(y, text + 1, 0, A_BOLD);
+			put(y, "", 0, A_NORMAL);
+			put_at(y, 0, "All: ", text + 1);
 		}
 	}
 	/* the legend, with each part's share */
@@ -834,12 +949,8 @@ static void draw_setup(struct cv *cv)
 		 cv->setup_sec == 1 ? "[" : "", secs[1], cv->setup_sec == 1 ? "]" : "",
 		 cv->setup_sec == 2 ? "[" : "", secs[2], cv->setup_sec == 2 ? "]" : "");
 	put(0, line, 0, attr_header());
-	put(1, cv->setup_sec == 0 ?
-	    "Up/Down select, Space show/hide, - + move, Enter done, s done and save, Esc cancel" :
-	    "Up/Down select, Space change, Enter done, s done and save, Esc cancel",
-	    0, A_BOLD);
-	n = cv->setup_sec == 0 ? PTOP_COL__COUNT : cv->setup_sec == 1 ? 3 :
-	    CFG_COLORS__COUNT;
+	put(1, cv_setup_keys(cv), 0, A_BOLD);
+	n = cv_setup_items(cv);
 	if (nvis > 0 && cv->ch_sel >= nvis)
 		top = cv->ch_sel - nvis + 1;
 	for (y = 2; y < LINES; y++) {
@@ -848,23 +959,7 @@ static void draw_setup(struct cv *cv)
 			put(y, "", 0, A_NORMAL);
 			continue;
 		}
-		if (cv->setup_sec == 0)
-			snprintf(line, sizeof(line), "[%c] %-8s %-6s %s",
-				 cv->chosen[i] ? 'x' : ' ', ptop_cols[cv->chooser[i]].name,
-				 ptop_cols[cv->chooser[i]].unit,
-				 ptop_cols[cv->chooser[i]].help);
-		else if (cv->setup_sec == 1)
-			snprintf(line, sizeof(line), "[%c] %s",
-				 (i == 0 ? !cv->hide_meters : i == 1 ? cv->exited_tree :
-				  !cv->v.hide_kthreads) ? 'x' : ' ',
-				 i == 0 ? "header meters (CPU bars, memory, swap, tasks, load, the All bar)" :
-				 i == 1 ? "tree view: rows for tasks that died in the interval (dimmed)" :
-				 "kernel threads");
-		else
-			snprintf(line, sizeof(line), "(%c) %s%s",
-				 cv->cfg && cv->cfg->colors == i ? '*' : ' ',
-				 cfg_colors_name[i],
-				 i == CFG_COLORS_MONO ? " (also when NO_COLOR is set)" : "");
+		cv_setup_line(cv, i, line, sizeof(line));
 		put(y, line, 0, i == cv->ch_sel ? attr_select() : A_NORMAL);
 	}
 	if (cv->msg[0])

@@ -122,9 +122,9 @@ static void k_sort_by(struct cv *cv, int ch)
 	cv->app->view.sort_asc = ch == 'N';
 	set_sort(cv, ch == 'P' ? PTOP_COL_TOTAL : ch == 'M' ? PTOP_COL_RSS :
 		 ch == 'T' ? PTOP_COL_TIME : PTOP_COL_PID);
-	/* RSS is gathered only when a column shows it: ask for it now */
+	/* sorted by RSS: the source must read it even where no column shows it */
 	if (ch == 'M')
-		cv->app->src->cfg.need |= PTOP_NEED_MEM;
+		cv->app->src->cfg.need |= PTOP_DATA_MEM;
 }
 
 static void k_reverse(struct cv *cv, int ch)
@@ -763,197 +763,6 @@ static void key_help(struct cv *cv, int ch)
 	}
 }
 
-/* --- setup (F2) ------------------------------------------------------------ */
-
-void cv_open_setup(struct cv *cv)
-{
-	struct ui_app *app = cv->app;
-	bool used[PTOP_COL__COUNT] = { false };
-	int i, n = 0;
-
-	for (i = 0; i < app->ncols; i++) {
-		if (used[app->cols[i]])
-			continue;
-		used[app->cols[i]] = true;
-		cv->chosen[n] = true;
-		cv->chooser[n++] = app->cols[i];
-	}
-	for (i = 0; i < PTOP_COL__COUNT; i++) {
-		if (used[i])
-			continue;
-		cv->chosen[n] = false;
-		cv->chooser[n++] = i;
-	}
-	cv->ch_sel = 0;
-	cv->setup_sec = 0;
-	cv->mode = CV_SETUP;
-}
-
-static void close_setup(struct cv *cv)
-{
-	struct ui_app *app = cv->app;
-	int i, n = 0, cols[PTOP_COL__COUNT];
-
-	for (i = 0; i < PTOP_COL__COUNT; i++)
-		if (cv->chosen[i])
-			cols[n++] = cv->chooser[i];
-	if (!n) {
-		snprintf(cv->msg, sizeof(cv->msg), "at least one column must be shown");
-		return;
-	}
-	memcpy(app->cols, cols, n * sizeof(cols[0]));
-	app->ncols = n;
-	app->view.cols = app->cols;
-	app->view.ncols = n;
-	/* chosen now: shown even where the source cannot fill them */
-	app->cols_default = false;
-	/* gather what the new columns need from the next snapshot on */
-	app->src->cfg.need = ptop_col_needs(app->cols, app->ncols);
-	cv->hscroll = 0;
-	cv->mode = CV_TABLE;
-	cv->msg[0] = '\0';
-	cv_rebuild(cv);
-}
-
-static void chooser_swap(struct cv *cv, int to)
-{
-	int from = cv->ch_sel, id;
-	bool on;
-
-	if (to < 0 || to >= PTOP_COL__COUNT)
-		return;
-	id = cv->chooser[from];
-	on = cv->chosen[from];
-	cv->chooser[from] = cv->chooser[to];
-	cv->chosen[from] = cv->chosen[to];
-	cv->chooser[to] = id;
-	cv->chosen[to] = on;
-	cv->ch_sel = to;
-}
-
-#define SETUP_METER_ITEMS 3	/* meters on, dead rows, kernel threads */
-
-static void setup_toggle(struct cv *cv)
-{
-	if (cv->setup_sec == 0) {
-		cv->chosen[cv->ch_sel] = !cv->chosen[cv->ch_sel];
-	} else if (cv->setup_sec == 1) {
-		if (cv->ch_sel == 0)
-			cv->hide_meters = !cv->hide_meters;
-		else if (cv->ch_sel == 1)
-			cv->exited_tree = !cv->exited_tree;
-		else
-			cv->v.hide_kthreads = !cv->v.hide_kthreads;
-	} else if (cv->cfg) {
-		cv->cfg->colors = cv->ch_sel;
-		cv_colors_init(cv->cfg->colors);
-	}
-}
-
-static int setup_items(const struct cv *cv)
-{
-	return cv->setup_sec == 0 ? PTOP_COL__COUNT :
-	       cv->setup_sec == 1 ? SETUP_METER_ITEMS : CFG_COLORS__COUNT;
-}
-
-static void key_setup(struct cv *cv, int ch)
-{
-	cv->msg[0] = '\0';
-	switch (ch) {
-	case KEY_UP:
-		if (cv->ch_sel > 0)
-			cv->ch_sel--;
-		break;
-	case KEY_DOWN:
-		if (cv->ch_sel < setup_items(cv) - 1)
-			cv->ch_sel++;
-		break;
-	case KEY_HOME:
-		cv->ch_sel = 0;
-		break;
-	case KEY_END:
-		cv->ch_sel = setup_items(cv) - 1;
-		break;
-	case '\t':
-	case KEY_RIGHT:
-		cv->setup_sec = (cv->setup_sec + 1) % 3;
-		cv->ch_sel = 0;
-		break;
-	case KEY_BTAB:
-	case KEY_LEFT:
-		cv->setup_sec = (cv->setup_sec + 2) % 3;
-		cv->ch_sel = 0;
-		break;
-	case ' ':
-		setup_toggle(cv);
-		break;
-	case '-':
-	case '[':
-		if (cv->setup_sec == 0)
-			chooser_swap(cv, cv->ch_sel - 1);
-		break;
-	case '+':
-	case ']':
-		if (cv->setup_sec == 0)
-			chooser_swap(cv, cv->ch_sel + 1);
-		break;
-	case 's':
-		close_setup(cv);
-		if (cv->mode == CV_TABLE)
-			cv_save_config(cv);
-		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-	case KEY_F(2):
-	case KEY_F(10):
-	case 'q':
-		close_setup(cv);
-		break;
-	case KEY_ESC:
-		cv->mode = CV_TABLE;
-		break;
-	default:
-		break;
-	}
-}
-
-void cv_save_config(struct cv *cv)
-{
-	struct ui_app *app = cv->app;
-	struct cfg c;
-	char err[400];
-
-	if (!cv->cfg_path) {
-		snprintf(cv->msg, sizeof(cv->msg),
-			 "no config file to save to (--no-config)");
-		return;
-	}
-	if (cv->cfg)
-		c = *cv->cfg;
-	else
-		cfg_defaults(&c);
-	if (!app->cols_default) {
-		memcpy(c.cols, app->cols, app->ncols * sizeof(c.cols[0]));
-		c.ncols = app->ncols;
-	}
-	c.sort_id = app->view.sort_id;
-	c.sort_asc = app->view.sort_asc;
-	c.delay_s = app->delay_s;
-	c.tree = cv->v.tree;
-	c.threads = app->threads;
-	c.show_exited = cv->exited_tree;
-	c.hide_kthreads = cv->v.hide_kthreads;
-	c.meters = !cv->hide_meters;
-	if (cfg_save(cv->cfg_path, &c, err, sizeof(err))) {
-		snprintf(cv->msg, sizeof(cv->msg), "%s", err);
-		return;
-	}
-	if (cv->cfg)
-		*cv->cfg = c;
-	snprintf(cv->msg, sizeof(cv->msg), "saved %s", cv->cfg_path);
-}
-
 /* --- mouse ----------------------------------------------------------------- */
 
 void cv_mouse(struct cv *cv, int y, int x, int button)
@@ -1003,12 +812,47 @@ static void describe_key(int ch, char *buf, size_t len)
 		snprintf(buf, len, "'%c'", ch);
 }
 
+/* a pause longer than this starts a new pid */
+#define CV_PID_TYPE_NS 1500000000ULL
+
+/*
+ * 0-9, as in htop: the digits typed so far are a pid; the row with that
+ * pid is selected as soon as it is shown.
+ */
+static void pid_typed(struct cv *cv, int ch)
+{
+	uint64_t now = cv_now_ns();
+	size_t i;
+
+	if (!cv->pid_typed || now - cv->pid_typed_ns > CV_PID_TYPE_NS ||
+	    cv->pid_typed > 99999999)
+		cv->pid_typed = 0;
+	cv->pid_typed = cv->pid_typed * 10 + (uint32_t)(ch - '0');
+	cv->pid_typed_ns = now;
+	for (i = 0; i < cv->v.nrows; i++)
+		if (cv->v.rows[i].r.pid == cv->pid_typed) {
+			cv->sel = i;
+			if (cv->follow)
+				cv->follow_pid = cv->pid_typed;
+			cv_clamp(cv);
+			snprintf(cv->msg, sizeof(cv->msg), "pid %u", cv->pid_typed);
+			return;
+		}
+	snprintf(cv->msg, sizeof(cv->msg), "pid %u: not shown", cv->pid_typed);
+}
+
 static void key_table(struct cv *cv, int ch)
 {
 	const struct cv_binding *b = cv_binding_of(ch);
 
 	if (ch != KEY_RESIZE)
 		cv->msg[0] = '\0';
+	if (ch >= '0' && ch <= '9') {
+		pid_typed(cv, ch);
+		return;
+	}
+	if (ch != KEY_RESIZE && ch != KEY_MOUSE)
+		cv->pid_typed = 0;
 	if (!b) {
 		char name[64];
 
@@ -1040,7 +884,7 @@ void cv_key(struct cv *cv, int ch)
 		key_help(cv, ch);
 		break;
 	case CV_SETUP:
-		key_setup(cv, ch);
+		cv_key_setup(cv, ch);
 		break;
 	default:
 		key_table(cv, ch);

@@ -79,7 +79,7 @@ static bool unfillable(const struct cv *cv, int id)
 {
 	const struct ptop_col *c = &ptop_cols[id];
 
-	return cv->have_iv && c->miss && (cv->app->iv.sum.missing & c->miss);
+	return cv->have_iv && (c->needs & ~cv->app->iv.sum.has);
 }
 
 void cv_columns(struct cv *cv)
@@ -252,6 +252,10 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	cv.exited_tree = cfg ? cfg->show_exited : true;
 	cv.v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
 	cv.hide_meters = cfg ? !cfg->meters : false;
+	if (cfg)
+		cv_meters_from(&cv, cfg);
+	else
+		cv_meters_default(&cv);
 	for (i = 0; i < CV_IN__COUNT; i++)
 		ui_prompt_hist_init(&cv.hist[i]);
 

@@ -88,12 +88,25 @@ struct cv {
 	int chooser[PTOP_COL__COUNT];	/* column ids in list order */
 	bool chosen[PTOP_COL__COUNT];
 	int ch_sel;
+	/* setup's meters: one list, left column, right column, hidden */
+	struct cv_meter_choice {
+		int id, style;
+		int col;	/* 0 left, 1 right, -1 hidden */
+	} mch[CFG_M__COUNT];
+	int mch_all_style;
+	/* the header's meters in effect */
+	struct cfg_meter mcol[2][CFG_M__COUNT];
+	int nmcol[2];
+	int all_style;
 	/* meters */
 	struct ui_sysinfo sys;
 	char msg[1200];
 	uint64_t deadline_ns;	/* next snapshot, CLOCK_MONOTONIC */
 	uint64_t last_snap_ns;
 	uint64_t last_draw_ns;
+	/* htop's 0-9: the pid typed so far selects that row */
+	uint32_t pid_typed;
+	uint64_t pid_typed_ns;
 	bool redraw_due;	/* events came since the last draw */
 	/* the event panel (E, ui/curses_events.c) */
 	bool ev_on;
@@ -137,6 +150,14 @@ void cv_colors_init(int scheme);
 /* Save the settings to the config file (the s key, setup's save). */
 void cv_save_config(struct cv *cv);
 void cv_open_setup(struct cv *cv);
+void cv_key_setup(struct cv *cv, int ch);
+int cv_setup_items(const struct cv *cv);
+/* setup's line i of the current section, and the section's keys */
+void cv_setup_line(const struct cv *cv, int i, char *buf, size_t len);
+const char *cv_setup_keys(const struct cv *cv);
+/* the header's meters: from a configuration, or the defaults */
+void cv_meters_from(struct cv *cv, const struct cfg *c);
+void cv_meters_default(struct cv *cv);
 /* The event panel: E opens (listens) and closes it. */
 void cv_events_toggle(struct cv *cv);
 void cv_events_close(struct cv *cv);

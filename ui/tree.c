@@ -378,7 +378,7 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 			v->r.ppid = id.ppid;
 			v->r.uid = id.uid;
 			v->r.state = id.state;
-			v->r.missing = id.missing;
+			v->r.has = id.has;
 			v->r.nthreads = id.nthreads;
 			v->r.depth = id.depth;
 			v->collapsed = true;

@@ -278,7 +278,7 @@ static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
 	r->start_ns = e->start_ns;
 	r->is_thread = iv->threads;
 	r->is_new = !p;
-	r->missing = iv->sum.missing;
+	r->has = iv->sum.has;
 	r->user = sub0(e->utime_ns, p ? p->utime_ns : 0);
 	r->sys = sub0(e->stime_ns, p ? p->stime_ns : 0);
 	r->ste = sub0(e->steal_ns, p ? p->steal_ns : 0);
@@ -298,7 +298,7 @@ static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
 		r->csys = sub0(e->cstime_ns, p ? p->cstime_ns : 0);
 		r->cste = sub0(e->csteal_ns, p ? p->csteal_ns : 0);
 	} else {
-		r->missing |= PTOP_MISS_X | PTOP_MISS_C;
+		r->has &= ~(PTOP_DATA_X | PTOP_DATA_C);
 	}
 	r->total = r->user + r->sys + r->ste + r->xuser + r->xsys + r->xste +
 		   r->cuser + r->csys + r->cste;

@@ -10,6 +10,7 @@
 #include <linux/netlink.h>
 
 #include "cnproc.h"
+#include "nl_recv.h"
 
 static int cnproc_send_op(int fd, enum proc_cn_mcast_op op)
 {
@@ -119,18 +120,11 @@ int ptop_cnproc_drain(struct ptop_cnproc *c, ptop_cnproc_fn fn, void *arg,
 	if (c->fd < 0)
 		return -EBADF;
 	for (;;) {
-		len = recv(c->fd, buf, sizeof(buf), 0);
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOBUFS) {
-				*lost = 1;
-				continue;
-			}
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return 0;
-			return -errno;
-		}
+		len = ptop_nl_recv(c->fd, buf, sizeof(buf), lost);
+		if (len == -EAGAIN)
+			return 0;
+		if (len < 0)
+			return len;
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len);
 		     n = NLMSG_NEXT(n, len)) {
 			if (n->nlmsg_type == NLMSG_ERROR ||

@@ -17,7 +17,7 @@ void ptop_kmod_cmd(const struct ptop_kmod_since *st, struct ptop_ts_cmd *cmd)
 void ptop_kmod_since_init(struct ptop_kmod_since *st, unsigned int need)
 {
 	memset(st, 0, sizeof(*st));
-	if (need & PTOP_NEED_STEAL)
+	if (need & PTOP_DATA_STEAL)
 		st->cmd_flags |= PTOP_TS_CMDF_STEAL;
 }
 
@@ -26,10 +26,10 @@ unsigned int ptop_kmod_caps(const struct ptop_kmod_since *st)
 	unsigned int caps = PTOP_KMOD_CAPS;
 
 	if (st->ans_flags & PTOP_TS_ANSF_CHILDREN)
-		caps |= PTOP_CAP_C | PTOP_CAP_C_COMPLETE;
+		caps |= PTOP_DATA_C | PTOP_CAP_C_COMPLETE;
 	if ((st->ans_flags & PTOP_TS_ANSF_STEAL) &&
 	    !(st->ans_flags & PTOP_TS_ANSF_NO_STEAL_CLOCK))
-		caps |= PTOP_CAP_STEAL;
+		caps |= PTOP_DATA_STEAL;
 	return caps;
 }
 

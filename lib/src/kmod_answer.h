@@ -10,8 +10,9 @@
 #include <stdint.h>
 #include "../src.h"
 
-#define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_RDELAY | \
-			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_CAP_CTXSW)
+#define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_DATA_X | PTOP_DATA_RDELAY | \
+			PTOP_CAP_EXITS | PTOP_CAP_INCREMENTAL | PTOP_DATA_CTXSW | \
+			PTOP_DATA_MEM)
 
 /* The oldest record the decoder reads: the first module's (up to rss_kb). */
 #define PTOP_KMOD_REC_MIN	offsetof(struct ptop_ts_record, rss_kb)
@@ -23,7 +24,7 @@ struct ptop_kmod_since {
 	uint32_t ans_flags;	/* PTOP_TS_ANSF_* of the last first page */
 };
 
-/* PTOP_CMDF_STEAL when the caller needs steal (PTOP_NEED_STEAL). */
+/* PTOP_CMDF_STEAL when the caller needs steal (PTOP_DATA_STEAL). */
 void ptop_kmod_since_init(struct ptop_kmod_since *st, unsigned int need);
 
 /*

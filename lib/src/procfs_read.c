@@ -410,7 +410,8 @@ static int is_id(const char *name, int *id)
 	return 1;
 }
 
-static int for_each_dir(int dfd, ptop_pfs_task_fn fn, void *arg)
+static int for_each_dir(int dfd, ptop_pfs_quiet_fn quiet, ptop_pfs_task_fn fn,
+			void *arg)
 {
 	struct dirent *de;
 	DIR *d;
@@ -425,6 +426,15 @@ static int for_each_dir(int dfd, ptop_pfs_task_fn fn, void *arg)
 	while ((de = readdir(d))) {
 		if (!is_id(de->d_name, &id))
 			continue;
+		if (quiet) {
+			ret = quiet(arg, id, de->d_ino);
+			if (ret < 0)
+				break;
+			if (ret > 0) {
+				ret = 0;
+				continue;
+			}
+		}
 		fd = openat(dirfd(d), de->d_name,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0) {
@@ -449,7 +459,17 @@ int ptop_pfs_for_each_group(struct ptop_pfs *p, ptop_pfs_task_fn fn,
 
 	if (fd < 0)
 		return -errno;
-	return for_each_dir(fd, fn, arg);
+	return for_each_dir(fd, NULL, fn, arg);
+}
+
+int ptop_pfs_for_each_group_q(struct ptop_pfs *p, ptop_pfs_quiet_fn quiet,
+			      ptop_pfs_task_fn fn, void *arg)
+{
+	int fd = openat(p->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return for_each_dir(fd, quiet, fn, arg);
 }
 
 int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
@@ -459,7 +479,96 @@ int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
 
 	if (fd < 0)
 		return gone(errno) ? -ENOENT : -errno;
-	return for_each_dir(fd, fn, arg);
+	return for_each_dir(fd, NULL, fn, arg);
+}
+
+/* --- marks: which groups did not run (procfs_read.h) ------------------ */
+
+int ptop_pfs_read_mark(struct ptop_pfs *p, uint32_t tgid, uint64_t *run_ns,
+		       uint64_t *pcount)
+{
+	uint64_t delay;
+	const char *s;
+	char name[32];
+	ssize_t n;
+
+	snprintf(name, sizeof(name), "%u/schedstat", tgid);
+	n = ptop_pfs_read_at(p, p->root_fd, name);
+	if (n == -ENOENT || n == -EACCES || n == -EPERM)
+		return 0;
+	if (n < 0)
+		return n;
+	s = p->buf;
+	if (next_u64(&s, run_ns) || next_u64(&s, &delay) || next_u64(&s, pcount))
+		return 0;
+	/* sched_info off: "0 0 0", a counter that never moves */
+	return *pcount ? 1 : 0;
+}
+
+void ptop_pfs_marks_begin(struct ptop_pfs_marks *m)
+{
+	m->cur = !m->cur;
+	m->n[m->cur] = 0;
+	m->unsorted = 0;
+}
+
+static int mark_cmp(const void *a, const void *b)
+{
+	const struct ptop_pfs_mark *x = a, *y = b;
+
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+const struct ptop_pfs_mark *ptop_pfs_marks_quiet(struct ptop_pfs *p,
+						 struct ptop_pfs_marks *m,
+						 uint32_t tgid, uint64_t ino)
+{
+	struct ptop_pfs_mark key = { .tgid = tgid };
+	const struct ptop_pfs_mark *was;
+	uint64_t run, pcount;
+	int prev = !m->cur;
+
+	if (!m->n[prev])
+		return NULL;
+	was = bsearch(&key, m->v[prev], m->n[prev], sizeof(key), mark_cmp);
+	if (!was || !was->quiet_ok || was->ino != ino)
+		return NULL;
+	if (ptop_pfs_read_mark(p, tgid, &run, &pcount) != 1)
+		return NULL;
+	return run == was->run_ns && pcount == was->pcount ? was : NULL;
+}
+
+int ptop_pfs_marks_add(struct ptop_pfs_marks *m, const struct ptop_pfs_mark *mk)
+{
+	int c = m->cur;
+
+	if (m->n[c] == m->cap[c]) {
+		size_t ncap = m->cap[c] ? m->cap[c] * 2 : 1024;
+		struct ptop_pfs_mark *n = realloc(m->v[c], ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		m->v[c] = n;
+		m->cap[c] = ncap;
+	}
+	if (m->n[c] && m->v[c][m->n[c] - 1].tgid >= mk->tgid)
+		m->unsorted = 1;
+	m->v[c][m->n[c]++] = *mk;
+	return 0;
+}
+
+void ptop_pfs_marks_end(struct ptop_pfs_marks *m)
+{
+	/* /proc lists pids ascending: a sort only for other trees */
+	if (m->unsorted)
+		qsort(m->v[m->cur], m->n[m->cur], sizeof(*m->v[0]), mark_cmp);
+}
+
+void ptop_pfs_marks_free(struct ptop_pfs_marks *m)
+{
+	free(m->v[0]);
+	free(m->v[1]);
+	memset(m, 0, sizeof(*m));
 }
 
 /* Parse "CONFIG_X=y" lines from a (possibly gzipped) config file. */

@@ -104,6 +104,70 @@ int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
 			     ptop_pfs_task_fn fn, void *arg);
 
 /*
+ * Every group: as above, but fn first asks quiet(arg, tgid, ino) (ino: the
+ * directory entry's inode number) whether the group needs reading at all:
+ * 1 = no (skip it, its directory is not even opened), 0 = read it, <0 =
+ * stop. The cheap test of issue 10 (ptop_pfs_marks below) runs there.
+ */
+typedef int (*ptop_pfs_quiet_fn)(void *arg, int id, uint64_t ino);
+int ptop_pfs_for_each_group_q(struct ptop_pfs *p, ptop_pfs_quiet_fn quiet,
+			      ptop_pfs_task_fn fn, void *arg);
+
+/*
+ * Which single-threaded groups did not run since the previous walk, told
+ * by their cheapest counter: /proc/<tgid>/schedstat (sum_exec_runtime,
+ * run-queue wait, and pcount, the times it was put on a CPU; CONFIG_
+ * SCHED_INFO). Everything a stock source reads of such a task (times,
+ * faults, context switches, state, uid, children's times, threads)
+ * changes only when one of its threads runs, and a thread that runs,
+ * even for a ns, moves pcount (sched_info_arrive()): a group whose only
+ * thread's (run, pcount) is what it was before its last full read, and
+ * that was not running then, is as that read left it. Two exceptions a
+ * source must mind: RSS can shrink by reclaim without the task running
+ * (so no marks when memory is shown), and a sleeper woken but not yet on
+ * a CPU still shows its old state until it runs (its times cannot have
+ * moved yet). Identity: readdir's inode number of /proc/<tgid>, which a
+ * new incarnation of the pid gets anew (a new struct pid, a new proc
+ * inode); a dentry evicted and built again also gets a new one, which
+ * only costs a full read.
+ *
+ * Use: _begin before a walk; per group, _quiet() (reads the schedstat)
+ * says whether the mark of the previous walk still holds; a full read
+ * reads the counter with ptop_pfs_read_mark() BEFORE anything else of the
+ * group and adds the new mark with _add(); _end after the walk.
+ */
+struct ptop_pfs_mark {
+	uint32_t tgid;
+	uint32_t quiet_ok;	/* single-threaded and not running when read */
+	uint64_t ino;
+	uint64_t run_ns, pcount;
+	size_t data;		/* the source's: where its records are */
+};
+
+struct ptop_pfs_marks {
+	struct ptop_pfs_mark *v[2];	/* [cur] this walk, [!cur] the last */
+	size_t n[2], cap[2];
+	int cur;
+	int unsorted;		/* this walk's tgids not ascending */
+};
+
+void ptop_pfs_marks_begin(struct ptop_pfs_marks *m);
+/* The last walk's mark of tgid if it holds now, else NULL. */
+const struct ptop_pfs_mark *ptop_pfs_marks_quiet(struct ptop_pfs *p,
+						 struct ptop_pfs_marks *m,
+						 uint32_t tgid, uint64_t ino);
+int ptop_pfs_marks_add(struct ptop_pfs_marks *m,
+		       const struct ptop_pfs_mark *mk);
+void ptop_pfs_marks_end(struct ptop_pfs_marks *m);
+void ptop_pfs_marks_free(struct ptop_pfs_marks *m);
+/*
+ * (run, pcount) of /proc/<tgid>/schedstat: 1 when read, 0 when there is
+ * no usable counter (no file, sched_info off: "0 0 0"), -errno else.
+ */
+int ptop_pfs_read_mark(struct ptop_pfs *p, uint32_t tgid, uint64_t *run_ns,
+		       uint64_t *pcount);
+
+/*
  * Which CPU time the kernel keeps apart from tasks (PTOP_SYS_*), from
  * /boot/config-$(uname -r) or <proc_root>/config.gz (a fixture proc root
  * only looks at its own config.gz). 0, or -ENOENT when no config was found:

@@ -13,6 +13,12 @@
  * have run (running or runnable, their times moved since the previous
  * read, or new) are read again, with their groups' x* and c*. The open
  * walks once, so that the first read already knows who moved.
+ *
+ * A single-threaded group whose schedstat counter did not move since its
+ * last full read is not read again: its records are the last ones
+ * (ptop_pfs_marks in procfs_read.h says why that is exact), so a walk over
+ * sleeping tasks costs one small read each (issue 10: no costlier than
+ * top). Not while memory is shown: reclaim moves RSS without the task.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -51,6 +57,9 @@ struct procfs_priv {
 	size_t nhot, hot_cap;
 	uint8_t *hot_thread;	/* per sample record: read it again */
 	size_t hot_thread_cap;
+	struct ptop_pfs_marks marks;	/* who did not run (procfs_read.h) */
+	struct ptop_ts_record *last;	/* the last read's records */
+	size_t nlast, last_cap;
 };
 
 struct procfs_scan {
@@ -61,6 +70,9 @@ struct procfs_scan {
 	uint32_t nthreads;
 	uint64_t sum_u, sum_s;	/* ns, live threads */
 	int any_hot;		/* a thread of this group may have run */
+	int use_marks;		/* skip the groups that did not run */
+	uint64_t ino;		/* of the group's /proc directory */
+	unsigned int nquiet;	/* groups not read again */
 };
 
 static int seen_cmp(const void *a, const void *b)
@@ -191,7 +203,7 @@ static int procfs_thread(void *arg, int tid, int dfd)
 		r->nvcsw = status.nvcsw;
 		r->nivcsw = status.nivcsw;
 	}
-	if (sc->pp->has_schedstat && (sc->src->cfg.need & PTOP_NEED_RDELAY)) {
+	if (sc->pp->has_schedstat && (sc->src->cfg.need & PTOP_DATA_RDELAY)) {
 		n = ptop_pfs_read_at(p, dfd, "schedstat");
 		if (n >= 0 && !ptop_pfs_parse_schedstat(p->buf, &run, &delay)) {
 			r->rdelay_ns = delay;
@@ -214,9 +226,17 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	struct ptop_pfs_stat st;
 	struct ptop_ts_record *r;
 	size_t mark = sc->out->nrecs;
+	struct ptop_pfs_mark mk = { .tgid = tgid, .ino = sc->ino };
+	int have_mark = 0;
 	ssize_t n;
 	int ret;
 
+	/* the counter first: a run after it shows at the next walk */
+	if (sc->use_marks) {
+		have_mark = ptop_pfs_read_mark(p, tgid, &mk.run_ns, &mk.pcount);
+		if (have_mark < 0)
+			return have_mark;
+	}
 	ret = ptop_pfs_read_stat(p, dfd, &st);
 	if (ret <= 0)
 		return ret;
@@ -263,9 +283,57 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	r->majflt = st.majflt;
 	r->rss_kb = st.rss_pages * p->page_kb;
 	r->hiwater_rss_kb = status.vmhwm_kb;
+	if (have_mark) {
+		/* single-threaded: [mark] its thread, [mark + 1] the group */
+		mk.quiet_ok = sc->nthreads == 1 && sc->out->recs[mark].pid ==
+			      (uint32_t)tgid;
+		mk.data = mark;
+		ret = ptop_pfs_marks_add(&sc->pp->marks, &mk);
+		if (ret)
+			return ret;
+	}
 	if (sc->any_hot)
 		return note_hot_group(sc->pp, mark, sc->out->nrecs - 1, tgid);
 	return 0;
+}
+
+/*
+ * Before a group's directory is opened: if it did not run since its last
+ * full read, its last records, as they were, and no other read.
+ */
+static int procfs_quiet(void *arg, int tgid, uint64_t ino)
+{
+	struct procfs_scan *sc = arg;
+	struct procfs_priv *pp = sc->pp;
+	const struct ptop_pfs_mark *was;
+	struct ptop_pfs_mark mk;
+	struct ptop_ts_record *r;
+	int ret, i;
+
+	sc->ino = ino;
+	if (!sc->use_marks)
+		return 0;
+	was = ptop_pfs_marks_quiet(&pp->pfs, &pp->marks, tgid, ino);
+	if (!was || was->data + 1 >= pp->nlast ||
+	    pp->last[was->data].kind != PTOP_TS_KIND_THREAD ||
+	    pp->last[was->data + 1].kind != PTOP_TS_KIND_GROUP ||
+	    pp->last[was->data + 1].pid != (uint32_t)tgid)
+		return 0;
+	mk = *was;
+	mk.data = sc->out->nrecs;
+	for (i = 0; i < 2; i++) {
+		r = ptop_sample_add(sc->out, pp->last[was->data + i].kind);
+		if (!r)
+			return -ENOMEM;
+		*r = pp->last[was->data + i];
+	}
+	r = &sc->out->recs[mk.data];
+	ret = seen_add(&pp->seen[pp->cur], r->pid, r->start_ns,
+		       r->utime_ns + r->stime_ns);
+	if (!ret)
+		ret = ptop_pfs_marks_add(&pp->marks, &mk);
+	sc->nquiet++;
+	return ret ? ret : 1;
 }
 
 /* Read a task's stat by path (the walk's directory fds are closed). */
@@ -382,12 +450,12 @@ static int procfs_open(struct ptop_src *src)
 		procfs_close(src);
 		return ret;
 	}
-	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW;
+	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW | PTOP_DATA_MEM;
 	/* 1%, and every counter read rounded down to a clock tick */
 	src->tol_ppm = 10000;
 	src->res_ns = ptop_pfs_ticks_ns(&pp->pfs, 1);
 	if (pp->has_schedstat)
-		src->caps |= PTOP_CAP_RDELAY;
+		src->caps |= PTOP_DATA_RDELAY;
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
 	snprintf(src->note, sizeof(src->note),
 		 "clock-tick times (1/%ld s); c* has only waited-for children "
@@ -397,12 +465,48 @@ static int procfs_open(struct ptop_src *src)
 	return 0;
 }
 
+/*
+ * After the window: the records the next walk may take again. A group
+ * running or runnable as last read is read in full next time (it may be
+ * on a CPU since before its counter was read).
+ */
+static int procfs_keep_last(struct procfs_priv *pp,
+			    const struct ptop_sample *out)
+{
+	struct ptop_pfs_marks *m = &pp->marks;
+	size_t i;
+
+	for (i = 0; i < m->n[m->cur]; i++) {
+		struct ptop_pfs_mark *mk = &m->v[m->cur][i];
+
+		if (mk->quiet_ok && (out->recs[mk->data].state == 'R' ||
+				     out->recs[mk->data + 1].state == 'R'))
+			mk->quiet_ok = 0;
+	}
+	ptop_pfs_marks_end(m);
+	if (out->nrecs > pp->last_cap) {
+		struct ptop_ts_record *n = realloc(pp->last, out->nrecs *
+						   sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		pp->last = n;
+		pp->last_cap = out->nrecs;
+	}
+	if (out->nrecs)
+		memcpy(pp->last, out->recs, out->nrecs * sizeof(*out->recs));
+	pp->nlast = out->nrecs;
+	return 0;
+}
+
 static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct procfs_priv *pp = src->priv;
 	struct procfs_scan sc = { .src = src, .pp = pp, .out = out };
 	int ret, nice;
 
+	sc.use_marks = pp->has_schedstat && !(src->cfg.need & PTOP_DATA_MEM);
+	ptop_pfs_marks_begin(&pp->marks);
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;
 	pp->seen[pp->cur].n = 0;
@@ -411,10 +515,13 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 		memset(pp->hot_thread, 0, pp->hot_thread_cap);
 	/* phase one: the walk */
 	nice = ptop_walk_nice_begin(src->cfg.rt_window);
-	ret = ptop_pfs_for_each_group(&pp->pfs, procfs_group, &sc);
+	ret = ptop_pfs_for_each_group_q(&pp->pfs, procfs_quiet, procfs_group,
+					&sc);
 	ptop_walk_nice_end(src->cfg.rt_window, nice);
 	if (!ret)
 		ret = procfs_window(src, out);
+	if (!ret)
+		ret = procfs_keep_last(pp, out);
 	if (ret) {
 		ptop_src_set_err(src, "scanning %s: %s", src->cfg.proc_root,
 				 strerror(-ret));
@@ -438,6 +545,8 @@ static void procfs_close(struct ptop_src *src)
 	free(pp->seen[1].v);
 	free(pp->hot);
 	free(pp->hot_thread);
+	ptop_pfs_marks_free(&pp->marks);
+	free(pp->last);
 	free(pp);
 	src->priv = NULL;
 }

@@ -29,6 +29,11 @@
  * of that pid (which the kernel sends first). Lost messages (ENOBUFS) make
  * the sample PTOP_SAMPLE_INEXACT; a task that vanished without an exit
  * record is closed with its last reported counters.
+ *
+ * Cost (issue 10): a single-threaded group whose schedstat counter did
+ * not move since its last full read (ptop_pfs_marks, procfs_read.h) is
+ * neither read from /proc nor queried over netlink: it did not run, so
+ * its counters are what that read gave (ptop_tsacct_scan_same()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +67,8 @@ struct tn_priv {
 	size_t nexits, exits_cap;
 	uint32_t *hot;		/* tids to read again in the tight window */
 	size_t nhot, hot_cap;
+	struct ptop_pfs_marks marks;	/* who did not run */
+	int has_schedstat;
 	uint64_t boot_off;	/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	int precise;		/* runtime = cpu_run_virtual_total */
 	int old_delayacct;	/* -1: untouched, 0: we turned it on (left on) */
@@ -208,6 +215,9 @@ struct tn_scan {
 	int get;		/* query taskstats */
 	int at_open;		/* the open's scan: x* of older groups */
 	uint64_t ticks_u, ticks_s;	/* the group's live threads, stat */
+	uint64_t ino;		/* of the group's /proc directory */
+	int use_marks;
+	char last_state;	/* of the last thread scanned */
 };
 
 /*
@@ -246,6 +256,7 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
 	if (ret <= 0)
 		return ret;
+	sc->last_state = ps.state;
 	ret = ptop_tsacct_scan_thread(&p->acct, sc->g, tid,
 				      ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
 				      ps.state, ps.comm, &t);
@@ -272,9 +283,18 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 {
 	struct tn_scan *sc = arg;
 	struct tn_priv *p = sc->p;
+	struct ptop_pfs_mark mk = { .tgid = tgid, .ino = sc->ino };
+	struct ptop_tsacct_group *g;
 	struct ptop_pfs_stat ps;
-	int ret;
+	int ret, have_mark = 0;
 
+	/* the counter first: a run after it shows at the next walk */
+	if (sc->use_marks) {
+		have_mark = ptop_pfs_read_mark(&p->pfs, tgid, &mk.run_ns,
+					       &mk.pcount);
+		if (have_mark < 0)
+			return have_mark;
+	}
 	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
 	if (ret <= 0)
 		return ret;
@@ -286,6 +306,8 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 		return ret;
 	sc->ticks_u = 0;
 	sc->ticks_s = 0;
+	sc->last_state = 0;
+	g = sc->g;
 	ret = ptop_pfs_for_each_thread(&p->pfs, dfd, tn_scan_thread, sc);
 	/* the kernel's group sums have the threads that died before open */
 	if (!ret && sc->at_open)
@@ -294,9 +316,38 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 					  ps.utime - sc->ticks_u : 0),
 			ptop_pfs_ticks_ns(&p->pfs, ps.stime > sc->ticks_s ?
 					  ps.stime - sc->ticks_s : 0));
+	if (!ret && have_mark) {
+		/* one live thread, the leader, met by this scan, not running */
+		struct ptop_tsacct_thread *t =
+			ptop_tsacct_thread_find(&p->acct, tgid);
+
+		mk.quiet_ok = !g->dead && g->nlive == 1 && g->nseen == 1 &&
+			      t && t->g == g && !t->dead &&
+			      t->seen_gen == p->acct.gen &&
+			      sc->last_state != 'R' && ps.state != 'R';
+		ret = ptop_pfs_marks_add(&p->marks, &mk);
+	}
 	ptop_tsacct_scan_group_end(&p->acct, sc->g);
 	sc->g = NULL;
 	return ret == -ENOENT ? 0 : ret;
+}
+
+/* A group that did not run since its last full read: as it was. */
+static int tn_quiet(void *arg, int tgid, uint64_t ino)
+{
+	struct tn_scan *sc = arg;
+	struct tn_priv *p = sc->p;
+	const struct ptop_pfs_mark *was;
+	int ret;
+
+	sc->ino = ino;
+	if (!sc->use_marks)
+		return 0;
+	was = ptop_pfs_marks_quiet(&p->pfs, &p->marks, tgid, ino);
+	if (!was || !ptop_tsacct_scan_same(&p->acct, tgid))
+		return 0;
+	ret = ptop_pfs_marks_add(&p->marks, was);
+	return ret ? ret : 1;
 }
 
 static int tn_scan(struct tn_priv *p, int get, int at_open)
@@ -306,7 +357,11 @@ static int tn_scan(struct tn_priv *p, int get, int at_open)
 
 	p->nhot = 0;
 	p->acct.now_ns = ptop_pfs_boot_ns();
-	ret = ptop_pfs_for_each_group(&p->pfs, tn_scan_group, &sc);
+	/* a scan without counters must not vouch for them */
+	sc.use_marks = get && p->has_schedstat;
+	ptop_pfs_marks_begin(&p->marks);
+	ret = ptop_pfs_for_each_group_q(&p->pfs, tn_quiet, tn_scan_group, &sc);
+	ptop_pfs_marks_end(&p->marks);
 	if (!ret)
 		ptop_tsacct_scan_end(&p->acct);
 	return ret;
@@ -365,6 +420,7 @@ static void taskstats_nl_close(struct ptop_src *src)
 	ptop_cnproc_close(&p->cn);
 	ptop_tsnl_close(&p->ts);
 	ptop_pfs_close(&p->pfs);
+	ptop_pfs_marks_free(&p->marks);
 	ptop_tsacct_free(&p->acct);
 	free(p->exits);
 	free(p->hot);
@@ -439,6 +495,8 @@ static int taskstats_nl_open(struct ptop_src *src)
 				 strerror(-ret));
 		goto err;
 	}
+	p->has_schedstat = ptop_pfs_read_at(&p->pfs, p->pfs.root_fd,
+					    "self/schedstat") >= 0;
 	/* tasks running now: their accounting parent is their ppid */
 	ptop_tsacct_init(&p->acct, ptop_pfs_ticks_ns(&p->pfs, 1));
 	if (p->precise)
@@ -456,10 +514,11 @@ static int taskstats_nl_open(struct ptop_src *src)
 		goto err;
 	}
 
-	src->caps = PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_C_COMPLETE |
-		    PTOP_CAP_EXITS | PTOP_CAP_CTXSW | PTOP_CAP_EXIT_TAIL;
+	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_CAP_C_COMPLETE |
+		    PTOP_CAP_EXITS | PTOP_DATA_CTXSW | PTOP_DATA_MEM |
+		    PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
-		src->caps |= PTOP_CAP_NS | PTOP_CAP_RDELAY;
+		src->caps |= PTOP_CAP_NS | PTOP_DATA_RDELAY;
 	/* 1%; without ns runtimes each counter is tick-sampled as well */
 	src->tol_ppm = 10000;
 	src->res_ns = p->precise ? 0 : ptop_pfs_ticks_ns(&p->pfs, 1);

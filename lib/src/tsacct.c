@@ -179,6 +179,63 @@ void ptop_tsacct_free(struct ptop_tsacct *a)
 			ta_group_drop(a, a->groups[i]);
 }
 
+/* --- records ----------------------------------------------------------- */
+
+/*
+ * A GROUP record of g with what a live and a dead one both say (identity,
+ * x*, c*, peak RSS); the caller adds state and what only its kind has.
+ */
+static struct ptop_ts_record *ta_group_rec(struct ptop_tsacct *a, group_t *g,
+					   unsigned int flags)
+{
+	struct ptop_ts_record *r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
+
+	if (!r)
+		return NULL;
+	r->flags = flags | PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
+	r->pid = g->tgid;
+	r->tgid = g->tgid;
+	r->ppid = g->ppid;
+	r->acct_ptgid = ta_acct_ptgid(g);
+	r->uid = g->uid;
+	memcpy(r->comm, g->comm, sizeof(r->comm));
+	r->start_ns = g->start_ns;
+	r->xutime_ns = g->xu;
+	r->xstime_ns = g->xs;
+	r->cutime_ns = g->cu;
+	r->cstime_ns = g->cs;
+	r->hiwater_rss_kb = g->hwm_kb;
+	return r;
+}
+
+/* A THREAD record of t, own times user_ns/sys_ns; the caller adds state. */
+static struct ptop_ts_record *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
+					    unsigned int flags, uint64_t user_ns,
+					    uint64_t sys_ns)
+{
+	struct ptop_ts_record *r = ptop_sample_add(a->out, PTOP_TS_KIND_THREAD);
+	group_t *g = t->g;
+
+	if (!r)
+		return NULL;
+	r->flags = flags | a->thread_flags;
+	r->pid = t->tid;
+	r->tgid = g->tgid;
+	r->ppid = g->ppid;
+	r->acct_ptgid = ta_acct_ptgid(g);
+	r->uid = g->uid;
+	memcpy(r->comm, t->comm, sizeof(r->comm));
+	r->start_ns = t->start_ns;
+	r->utime_ns = user_ns;
+	r->stime_ns = sys_ns;
+	r->rdelay_ns = t->rdelay_ns;
+	r->nvcsw = t->nvcsw;
+	r->nivcsw = t->nivcsw;
+	r->minflt = t->minflt;
+	r->majflt = t->majflt;
+	return r;
+}
+
 /* --- deaths and folding --------------------------------------------------- */
 
 static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
@@ -196,25 +253,11 @@ static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
 		to->cu += g->xu + g->cu;
 		to->cs += g->xs + g->cs;
 	}
-	r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
+	r = ta_group_rec(a, g, PTOP_TS_RECF_EXIT);
 	if (r) {
-		r->flags = PTOP_TS_RECF_EXIT | PTOP_TS_RECF_HAS_X |
-			   PTOP_TS_RECF_HAS_C;
-		r->pid = g->tgid;
-		r->tgid = g->tgid;
-		r->ppid = g->ppid;
-		r->acct_ptgid = ta_acct_ptgid(g);
-		r->uid = g->uid;
 		r->state = 'X';
-		memcpy(r->comm, g->comm, sizeof(r->comm));
-		r->start_ns = g->start_ns;
 		r->exit_ns = exit_ns;
 		r->exit_code = code;
-		r->xutime_ns = g->xu;
-		r->xstime_ns = g->xs;
-		r->cutime_ns = g->cu;
-		r->cstime_ns = g->cs;
-		r->hiwater_rss_kb = g->hwm_kb;
 		if (to) {
 			r->folded_into = to->tgid;
 			r->folded_start_ns = to->start_ns;
@@ -270,27 +313,12 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 	t->dead_gen = a->gen;
 	g->xu += u;
 	g->xs += s;
-	r = ptop_sample_add(a->out, PTOP_TS_KIND_THREAD);
+	r = ta_thread_rec(a, t, PTOP_TS_RECF_EXIT, u, s);
 	if (!r)
 		return -ENOMEM;
-	r->flags = PTOP_TS_RECF_EXIT | a->thread_flags;
-	r->pid = t->tid;
-	r->tgid = g->tgid;
-	r->ppid = g->ppid;
-	r->acct_ptgid = ta_acct_ptgid(g);
-	r->uid = g->uid;
 	r->state = 'X';
-	memcpy(r->comm, t->comm, sizeof(r->comm));
-	r->start_ns = t->start_ns;
 	r->exit_ns = exit_ns;
 	r->exit_code = code;
-	r->utime_ns = u;
-	r->stime_ns = s;
-	r->rdelay_ns = t->rdelay_ns;
-	r->nvcsw = t->nvcsw;
-	r->nivcsw = t->nivcsw;
-	r->minflt = t->minflt;
-	r->majflt = t->majflt;
 	if (!--g->nlive)
 		return ta_group_die(a, g, code, exit_ns);
 	return 0;
@@ -518,6 +546,20 @@ void ptop_tsacct_x_base(group_t *g, uint64_t user_ns, uint64_t sys_ns)
 	g->xs = sys_ns;
 }
 
+int ptop_tsacct_scan_same(struct ptop_tsacct *a, uint32_t tgid)
+{
+	group_t *g = ptop_tsacct_group_find(a, tgid);
+	thread_t *t = ptop_tsacct_thread_find(a, tgid);
+
+	if (!g || g->dead || g->nlive != 1 || g->seen_gen + 1 != a->gen ||
+	    !t || t->g != g || t->dead || t->seen_gen + 1 != a->gen)
+		return 0;
+	g->seen_gen = a->gen;
+	g->nseen = 1;
+	t->seen_gen = a->gen;
+	return 1;
+}
+
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a, group_t *g)
 {
 	/* no thread to close it: drop the group nobody saw alive */
@@ -650,30 +692,14 @@ int ptop_tsacct_emit(struct ptop_tsacct *a)
 		thread_t *t;
 
 		for (t = a->threads[i]; t; t = t->next) {
-			group_t *g = t->g;
-
 			if (t->dead || t->seen_gen != a->gen)
 				continue;
-			r = ptop_sample_add(a->out, PTOP_TS_KIND_THREAD);
+			r = ta_thread_rec(a, t, 0, t->split.user_ns,
+					  t->split.sys_ns);
 			if (!r)
 				return -ENOMEM;
 			t->reported = 1;
-			r->flags = a->thread_flags;
-			r->pid = t->tid;
-			r->tgid = g->tgid;
-			r->ppid = g->ppid;
-			r->acct_ptgid = ta_acct_ptgid(g);
-			r->uid = g->uid;
 			r->state = t->state;
-			memcpy(r->comm, t->comm, sizeof(r->comm));
-			r->start_ns = t->start_ns;
-			r->utime_ns = t->split.user_ns;
-			r->stime_ns = t->split.sys_ns;
-			r->rdelay_ns = t->rdelay_ns;
-			r->nvcsw = t->nvcsw;
-			r->nivcsw = t->nivcsw;
-			r->minflt = t->minflt;
-			r->majflt = t->majflt;
 		}
 	}
 	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
@@ -682,26 +708,13 @@ int ptop_tsacct_emit(struct ptop_tsacct *a)
 		for (g = a->groups[i]; g; g = g->next) {
 			if (g->dead || g->seen_gen != a->gen || !g->nseen)
 				continue;
-			r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
+			r = ta_group_rec(a, g, 0);
 			if (!r)
 				return -ENOMEM;
 			g->reported = 1;
-			r->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
-			r->pid = g->tgid;
-			r->tgid = g->tgid;
-			r->ppid = g->ppid;
-			r->acct_ptgid = ta_acct_ptgid(g);
-			r->uid = g->uid;
 			r->nthreads = g->nseen;
 			r->state = g->state;
-			memcpy(r->comm, g->comm, sizeof(r->comm));
-			r->start_ns = g->start_ns;
-			r->xutime_ns = g->xu;
-			r->xstime_ns = g->xs;
-			r->cutime_ns = g->cu;
-			r->cstime_ns = g->cs;
 			r->rss_kb = g->rss_kb;
-			r->hiwater_rss_kb = g->hwm_kb;
 		}
 	}
 	return 0;

@@ -151,6 +151,15 @@ static inline uint64_t ptop_tsacct_thread_own(const struct ptop_tsacct_thread *t
  */
 void ptop_tsacct_x_base(struct ptop_tsacct_group *g, uint64_t user_ns,
 			uint64_t sys_ns);
+/*
+ * A single-threaded group that did not run since the last scan (the
+ * caller knows it from a counter: ptop_pfs_marks in procfs_read.h): the
+ * group and its thread as that scan left them, met by this one, without
+ * scan_group/scan_thread/scan_counters. 1 when done; 0 when that does not
+ * apply (not one live thread, or the last scan did not meet them): then
+ * the caller scans it as usual.
+ */
+int ptop_tsacct_scan_same(struct ptop_tsacct *a, uint32_t tgid);
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 				struct ptop_tsacct_group *g);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);

@@ -16,6 +16,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
+#include "nl_recv.h"
 #include "tsnl.h"
 
 #define TSNL_BUFSZ	(64 * 1024)
@@ -377,18 +378,11 @@ int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
 	if (t->lfd < 0)
 		return -EBADF;
 	for (;;) {
-		len = recv(t->lfd, t->buf, t->bufsz, 0);
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOBUFS) {
-				*lost = 1;
-				continue;
-			}
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return 0;
-			return -errno;
-		}
+		len = ptop_nl_recv(t->lfd, t->buf, t->bufsz, lost);
+		if (len == -EAGAIN)
+			return 0;
+		if (len < 0)
+			return len;
 		ret = ptop_tsnl_parse_exits(t->buf, len, fn, arg);
 		if (ret)
 			return ret;

@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!a || !b)
 		goto out;
 
-	ptop_kmod_since_init(&st, PTOP_NEED_STEAL);
+	ptop_kmod_since_init(&st, PTOP_DATA_STEAL);
 	ptop_snapper_init(&sn, NULL);
 	ptop_sample_init(&s);
 	ptop_kmod_cmd(&st, &cmd);

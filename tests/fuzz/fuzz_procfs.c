@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct ptop_src_cfg cfg = {
 		.proc_root = root,
-		.need = PTOP_NEED_THREADS | PTOP_NEED_RDELAY,
+		.need = PTOP_DATA_RDELAY,
 	};
 	char *part[NPARTS] = { 0 }, path[512], err[256];
 	struct ptop_pfs_status status;

@@ -51,13 +51,15 @@ want=$(( ncpu <= 8 ? ncpu : 8 ))
 [ "$n" -ge "$want" ] && ok "per-CPU bars: $n for $ncpu CPUs" || bad "$n CPU bars for $ncpu CPUs"
 pane | grep -q 'Mem\[' && pane | grep -q 'Swp\[' && ok "memory and swap bars" || bad "no Mem/Swp bars"
 pane | grep -qE 'Tasks: [0-9]+, [0-9]+ thr; [0-9]+ running' && ok "task counts" || bad "task counts"
-pane | grep -qE 'Load: [0-9.]+ [0-9.]+ [0-9.]+ +Up: ' && ok "load and uptime" || bad "load, uptime"
+pane | grep -qE 'Load average: [0-9.]+ [0-9.]+ [0-9.]+' && pane | grep -qE 'Uptime: ' && ok "load and uptime" || bad "load, uptime"
 # the verdict: exact, or inexact with its reasons (lib/verdict.c's words)
-if pane | grep -qE 'accounted [0-9.]+% of [0-9.]+%  exact$'; then
+# (one capture: the next interval may say otherwise)
+scr=$(pane)
+if grep -qE 'accounted [0-9.]+% of [0-9.]+%  exact$' <<<"$scr"; then
 	ok "the All bar says exact"
-elif pane | grep -qE 'accounted [0-9.]+% of [0-9.]+%  inexact$' &&
-     pane | sed -n 1p | grep -qE '  inexact: [a-z]+'; then
-	ok "the All bar says inexact, the top line why: $(pane | sed -n 1p | grep -oE 'inexact: .*')"
+elif grep -qE 'accounted [0-9.]+% of [0-9.]+%  inexact$' <<<"$scr" &&
+     sed -n 1p <<<"$scr" | grep -qE '  inexact: [a-z]+'; then
+	ok "the All bar says inexact, the top line why: $(sed -n 1p <<<"$scr" | grep -oE 'inexact: .*')"
 else bad "no verdict on the All bar"; fi
 # the All bar's parts add up to ncpu x 100% (each shown with 2 decimals;
 # wide enough for every part)
@@ -189,6 +191,15 @@ line9=$(pane | sed -n "$((y + 10))p" | awk '{print $1}')
 [ -n "$sel" ] && [ "$sel" != "$pid3" ] && ok "the wheel scrolls the selection (now $sel)" ||
 	bad "wheel: selection '$sel'"
 keys F
+
+# htop's 0-9: a typed pid selects its row
+keys 1
+expect '^pid 1$' "1: pid 1 selected, said in the status line"
+keys F
+expect 'follow 1 ' "F then follows pid 1 (the typed row is the selection)"
+keys F
+keys 9 9 9 9 9 9 9 9
+expect 'pid 99999999: not shown' "a pid not shown is said so"
 
 # --- the tree ---------------------------------------------------------------
 keys N t

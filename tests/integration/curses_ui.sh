@@ -16,36 +16,13 @@ if ! command -v tmux >/dev/null; then
 fi
 [ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
 
-tmp=$(mktemp -d /tmp/ptop_curses.XXXXXX)
-sock=ptop_curses_$$
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fails=0
-ok()   { echo "  ok: $*"; }
-bad()  { echo "  FAIL: $*"; fails=$((fails + 1)); }
+# the private tmux server, ok/bad, pane, keys, wait_for, expect
+. "$here/../helpers/tmux.sh"
+# ptop runs from a script of its own here: it records the terminal modes
+# before and after, which tmux.sh's start does not
+tmp=$T_TMP
 S=ptop		# the tmux session under test
-pane() { tm capture-pane -p -t "$S"; }
-keys() { tm send-keys -t "$S" "$@"; }
 
-# wait_for REGEX [seconds]: until the pane shows it
-wait_for() {
-	local i n=$(( ${2:-5} * 10 ))
-	for ((i = 0; i < n; i++)); do
-		pane | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-expect() {	# expect REGEX WHAT [seconds]
-	if wait_for "$1" "${3:-5}"; then ok "$2"; else
-		bad "$2 (no /$1/ on the screen)"; pane | sed 's/^/    | /'
-	fi
-}
 alive() { [ ! -e "$tmp/rc" ]; }
 
 mkdir -p "$tmp/cfg"
@@ -112,7 +89,7 @@ cp "$(command -v sleep)" "$tmp/ptopvictim"
 "$tmp/ptopvictim" 300 &
 victim=$!
 keys '\' C-u p t o p v i c t i m Enter
-expect " $victim .*ptopvictim" "filter finds the victim"
+expect "(^| )$victim .*ptopvictim" "filter finds the victim"
 keys k
 expect "Send to $victim \\(ptopvictim\\)" "k: the signal menu names the target"
 expect "SIGTERM" "k: SIGTERM first"
@@ -122,7 +99,7 @@ wait $victim 2>/dev/null
 [ $? = 143 ] && ok "the victim got SIGTERM" || bad "victim not terminated"
 "$tmp/ptopvictim" 300 &
 victim=$!
-expect " $victim .*ptopvictim" "second victim shown"
+expect "(^| )$victim .*ptopvictim" "second victim shown"
 keys k
 expect "Send to $victim" "k asks again"
 kill -KILL $victim; wait $victim 2>/dev/null

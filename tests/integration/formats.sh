@@ -226,12 +226,19 @@ comms = {s.labels["comm"] for s in fams["ptop_process_cpu_seconds"].samples if "
 assert 'odd\\xff\\xfe\\x01q"\\' in comms, comms
 PY
 
-# the format names come from one table: --help, the error, --list-formats
+# the format names come from one table, one entry per ui/enc_NAME.c (a
+# new format is that file): --list-formats (text first), and the error
+# text and --help in the same order
+files=$(cd "$top/ui" && ls enc_*.c | sed 's/^enc_//; s/\.c$//' | sort | paste -sd' ')
 names=$("$PTOP" --list-formats | awk '{print $1}' | paste -sd' ')
-[ "$names" = "text csv json openmetrics" ] && ok "--list-formats: $names" || bad "--list-formats: '$names'"
+sorted=$(echo "$names" | tr ' ' '\n' | sort | paste -sd' ')
+if [ -n "$files" ] && [ "$sorted" = "$files" ] && [ "${names%% *}" = text ]; then
+	ok "--list-formats: $names (one per ui/enc_*.c, text first)"
+else bad "--list-formats: '$names', ui/enc_*.c: '$files'"; fi
+list=$(echo "$names" | sed 's/ /, /g')
 e=$("$PTOP" -b -n 1 --format=xml 2>&1 >/dev/null)
-[ "$e" = "ptop: unknown format 'xml' (text, csv, json, openmetrics)" ] && ok "error text: $e" || bad "error text: $e"
-"$PTOP" --help | grep -q -- "--format=FMT .*text, csv, json, openmetrics" && ok "--help lists the formats" ||
+[ "$e" = "ptop: unknown format 'xml' ($list)" ] && ok "error text: $e" || bad "error text: $e"
+"$PTOP" --help | grep -qF -- "--format=FMT       batch output: $list" && ok "--help lists the formats: $list" ||
 	bad "--help: $("$PTOP" --help | grep -- --format)"
 
 [ $fails = 0 ] && echo "formats: all passed" || echo "formats: $fails failed"

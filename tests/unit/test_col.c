@@ -88,12 +88,13 @@ static void test_parse_list(void **state)
 
 static void test_needs(void **state)
 {
-	int ids[] = { PTOP_COL_RSS, PTOP_COL_STEAL, PTOP_COL_RDELAY };
+	int ids[] = { PTOP_COL_RSS, PTOP_COL_CSTEAL, PTOP_COL_RDELAY };
 
 	(void)state;
-	assert_int_equal(ptop_col_needs(ids, 0), PTOP_NEED_THREADS);
-	assert_int_equal(ptop_col_needs(ids, 3), PTOP_NEED_THREADS |
-			 PTOP_NEED_MEM | PTOP_NEED_STEAL | PTOP_NEED_RDELAY);
+	assert_int_equal(ptop_col_needs(ids, 0), 0);
+	assert_int_equal(ptop_col_needs(ids, 1), PTOP_DATA_MEM);
+	assert_int_equal(ptop_col_needs(ids, 3), PTOP_DATA_MEM | PTOP_DATA_C |
+			 PTOP_DATA_STEAL | PTOP_DATA_RDELAY);
 }
 
 static void fmt(int id, const struct ptop_row *r, const struct ptop_interval *iv,
@@ -113,6 +114,8 @@ static void test_format(void **state)
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
+	r.has = PTOP_DATA_STEAL | PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_RDELAY |
+		PTOP_DATA_CTXSW | PTOP_DATA_MEM;
 	r.pid = 42;
 	r.state = 'R';
 	snprintf(r.comm, sizeof(r.comm), "worker");
@@ -140,7 +143,7 @@ static void test_format(void **state)
 	fmt(PTOP_COL_TIME, &r, &iv, "1:02:05");
 
 	/* what the source cannot give is "-", never 0 */
-	r.missing = PTOP_MISS_STEAL | PTOP_MISS_C | PTOP_MISS_CTXSW;
+	r.has = PTOP_DATA_X | PTOP_DATA_RDELAY;
 	fmt(PTOP_COL_STEAL, &r, &iv, "-");
 	fmt(PTOP_COL_CUTIME, &r, &iv, "-");
 	fmt(PTOP_COL_CSTEAL, &r, &iv, "-");
@@ -148,7 +151,7 @@ static void test_format(void **state)
 	fmt(PTOP_COL_NVCSW, &r, &iv, "-");
 	fmt(PTOP_COL_XUTIME, &r, &iv, "0.00");
 	fmt(PTOP_COL_UTIME, &r, &iv, "50.00");
-	r.missing = PTOP_MISS_X | PTOP_MISS_RDELAY;
+	r.has = PTOP_DATA_STEAL | PTOP_DATA_C | PTOP_DATA_CTXSW;
 	fmt(PTOP_COL_XSTIME, &r, &iv, "-");
 	fmt(PTOP_COL_RDELAY, &r, &iv, "-");
 	fmt(PTOP_COL_STEAL, &r, &iv, "0.00");

@@ -213,6 +213,14 @@ static void test_broken(void **state)
 	BROKEN(f, "meters=\n", 1, "bad value '' for meters");
 	BROKEN(f, "columns=PID,total,PID\n", 1, "column 'PID' listed twice");
 	BROKEN(f, "just some words\n", 1, "expected key=value");
+	/* the meters: a broken list changes nothing, not even the other
+	 * column that a good list before it had changed */
+	snprintf(buf, sizeof(buf), "%smeters_right=mem\nmeters_left=cpu:pie\n", head);
+	BROKEN(f, buf, 5, "unknown style 'pie' for meter cpu (bar or text)");
+	BROKEN(f, "meters_left=cpu,gpu\n", 1, "unknown meter 'gpu'");
+	BROKEN(f, "meters_right=load:bar\n", 1, "meter load has no bar (text only)");
+	BROKEN(f, "meters_left=mem,cpu,mem\n", 1, "meter 'mem' listed twice");
+	BROKEN(f, "meter_all=graph\n", 1, "bad meter_all 'graph' (bar or text)");
 	/* over-long line */
 	memset(buf, 'a', sizeof(buf));
 	memcpy(buf, "columns=", 8);
@@ -223,6 +231,55 @@ static void test_broken(void **state)
 	check_broken(f, "version=1\n\x7f" "ELF\x02\x01\x01\0\0\0", 14, 2,
 		     "binary data");
 	check_broken(f, "tree=1\0\n", 8, 1, "binary data");
+}
+
+/* The header meters: columns, order, style; saved and read back. */
+static void test_meters(void **state)
+{
+	struct fixture *f = *state;
+	const char *data = "meters_left=load,cpu:text\n"
+			   "meters_right=mem:bar,uptime\n"
+			   "meter_all=text\n";
+	struct cfg c, back;
+	char list[128];
+
+	write_file(f->path, data, strlen(data));
+	cfg_defaults(&c);
+	cfg_meters_format(c.mcol[0], c.nmcol[0], list, sizeof(list));
+	assert_string_equal(list, "cpu:bar,mem:bar,swap:bar");
+	cfg_meters_format(c.mcol[1], c.nmcol[1], list, sizeof(list));
+	assert_string_equal(list, "tasks,load,uptime");
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), 0);
+	assert_int_equal(c.nmcol[0], 2);
+	assert_int_equal(c.mcol[0][0].id, CFG_M_LOAD);
+	assert_int_equal(c.mcol[0][1].id, CFG_M_CPU);
+	assert_int_equal(c.mcol[0][1].style, CFG_MS_TEXT);
+	assert_int_equal(c.nmcol[1], 2);
+	assert_int_equal(c.mcol[1][0].id, CFG_M_MEM);
+	assert_int_equal(c.mcol[1][0].style, CFG_MS_BAR);
+	assert_int_equal(c.all_style, CFG_MS_TEXT);
+	/* saved and read back the same */
+	assert_int_equal(cfg_save(f->path, &c, f->err, sizeof(f->err)), 0);
+	cfg_defaults(&back);
+	assert_int_equal(cfg_load(f->path, &back, f->err, sizeof(f->err)), 0);
+	assert_memory_equal(back.mcol, c.mcol, sizeof(c.mcol));
+	assert_memory_equal(back.nmcol, c.nmcol, sizeof(c.nmcol));
+	assert_int_equal(back.all_style, CFG_MS_TEXT);
+
+	/* a meter is in one column: a later list takes it from the other */
+	data = "meters_right=cpu,swap:text\n";
+	write_file(f->path, data, strlen(data));
+	cfg_defaults(&c);
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), 0);
+	cfg_meters_format(c.mcol[0], c.nmcol[0], list, sizeof(list));
+	assert_string_equal(list, "mem:bar");
+	cfg_meters_format(c.mcol[1], c.nmcol[1], list, sizeof(list));
+	assert_string_equal(list, "cpu:bar,swap:text");
+	/* an empty column is allowed */
+	data = "meters_left=\nmeters_right=\n";
+	write_file(f->path, data, strlen(data));
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), 0);
+	assert_int_equal(c.nmcol[0] + c.nmcol[1], 0);
 }
 
 /* A newer ptop's keys and version: warnings with file:line, the rest read. */
@@ -362,6 +419,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comments_blank_spaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_broken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_meters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_keys_warn, setup, teardown),
 		cmocka_unit_test(test_system_paths),
 		cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),

@@ -103,7 +103,7 @@ static struct ptop_interval *three_rows(void)
 		rows[i].pid = rows[i].tgid = 100 + i;
 		rows[i].user = (i + 1) * 100000000ULL;	/* 0.1, 0.2, 0.3 s */
 		rows[i].total = rows[i].user;
-		rows[i].missing = PTOP_MISS_STEAL;
+		rows[i].has = ~PTOP_DATA_STEAL;	/* all but steal */
 		snprintf(rows[i].comm, sizeof(rows[i].comm), "p%d", i);
 	}
 	iv.rows = rows;
@@ -113,7 +113,7 @@ static struct ptop_interval *three_rows(void)
 	iv.ncpu = 1;
 	iv.idle_ns = 400000000ULL;
 	iv.sum.user = iv.sum.total = 600000000ULL;
-	iv.sum.missing = PTOP_MISS_STEAL;
+	iv.sum.has = ~PTOP_DATA_STEAL;
 	iv.verdict.exact = true;
 	return &iv;
 }

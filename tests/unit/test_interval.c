@@ -12,56 +12,20 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "fake_src.h"
-#include "lib/interval.h"
-
-#define CAPS_KMOD (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_EXITS | \
-		   PTOP_CAP_C_COMPLETE)
-#define SEC (1000 * MS)
-
-struct fixture {
-	struct fake_script fs;
-	struct ptop_src *src;
-	struct ptop_snapper snap;
-	struct ptop_interval iv;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	ptop_interval_init(&f->iv);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	ptop_interval_free(&f->iv);
-	ptop_snapper_free(&f->snap);
-	ptop_src_close(f->src);
-	fake_script_free(&f->fs);
-	free(f);
-	return 0;
-}
+#include "iv_fixture.h"
 
 /* Replay the whole script; compute the interval of the last two samples. */
-static void run(struct fixture *f, unsigned int caps, bool threads)
+static void run(struct iv_fixture *f, unsigned int caps, bool threads)
 {
 	int i;
 
-	f->src = fake_src_open(&f->fs, caps);
-	assert_non_null(f->src);
-	ptop_snapper_init(&f->snap, f->src);
+	iv_fixture_open(f, caps);
 	for (i = 0; i < f->fs.nsamples; i++)
-		assert_int_equal(ptop_snap_update(&f->snap), 0);
-	assert_int_equal(ptop_interval_compute(&f->iv, ptop_snap_prev(&f->snap),
-					       ptop_snap_cur(&f->snap), threads), 0);
+		iv_fixture_update(f);
+	iv_fixture_compute(f, threads);
 }
 
-static const struct ptop_row *row(struct fixture *f, uint32_t pid)
+static const struct ptop_row *row(struct iv_fixture *f, uint32_t pid)
 {
 	size_t i;
 
@@ -87,7 +51,7 @@ static const struct ptop_row *row(struct fixture *f, uint32_t pid)
  * rows + idle = ncpu x interval, exactly; and the verdict says so (the
  * script's source has no tolerance: any ns off is inexact).
  */
-static void assert_balanced(struct fixture *f)
+static void assert_balanced(struct iv_fixture *f)
 {
 	assert_int_equal(ptop_interval_accounted_ns(&f->iv),
 			 ptop_interval_capacity_ns(&f->iv));
@@ -103,12 +67,12 @@ static void assert_balanced(struct fixture *f)
  * Two CPUs, 1 s interval: busy is what the script burns in the interval,
  * idle the rest. idle0 is the cumulative idle at the first sample.
  */
-static struct ptop_sample *second(struct fixture *f, uint64_t busy)
+static struct ptop_sample *second(struct iv_fixture *f, uint64_t busy)
 {
 	return fake_sample(&f->fs, 2 * SEC, 2, 5 * SEC + 2 * SEC - busy);
 }
 
-static void init_pair(struct fixture *f)
+static void init_pair(struct iv_fixture *f)
 {
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
@@ -120,7 +84,7 @@ static void init_pair(struct fixture *f)
 /* A waited child dies: its rest shows in the parent's c*, once. */
 static void test_child_dies(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	init_pair(f);
@@ -143,7 +107,7 @@ static void test_child_dies(void **state)
 /* Child and grandchild both die: the chain folds into the parent. */
 static void test_child_and_grandchild_die(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 0, 0, "parent");
@@ -169,7 +133,7 @@ static void test_child_and_grandchild_die(void **state)
  */
 static void test_orphan_to_grand_ancestor(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 1, 0, 1, 0, 0, "init");
@@ -191,7 +155,7 @@ static void test_orphan_to_grand_ancestor(void **state)
 /* Without EXIT records (procfs), the previous accounting parent chain. */
 static void test_vanished_chain_without_exits(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 0, 0, "parent");
@@ -201,7 +165,7 @@ static void test_vanished_chain_without_exits(void **state)
 	fake_proc(s, 100, 1, 10, 0, 0, "parent");
 	/* both waited for: parent's cutime has child + grandchild */
 	fake_group(s, 100)->cutime_ns = 500 * MS + 300 * MS;
-	run(f, PTOP_CAP_X | PTOP_CAP_C, false);
+	run(f, PTOP_DATA_X | PTOP_DATA_C, false);
 
 	assert_row(f, 100, 0, 0, 400 * MS, 0, 0, 0);
 	assert_int_equal(f->iv.nexited, 2);
@@ -211,7 +175,7 @@ static void test_vanished_chain_without_exits(void **state)
 /* Born and dead inside one interval: all of it is new in the parent. */
 static void test_born_and_dead(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	init_pair(f);
@@ -232,7 +196,7 @@ static void test_born_and_dead(void **state)
 /* pid reuse: same pid, new start time: a new task, full value counts. */
 static void test_pid_reuse(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	init_pair(f);
@@ -254,7 +218,7 @@ static void test_pid_reuse(void **state)
 /* A counter that goes backwards is a new incarnation, never negative. */
 static void test_counter_backwards(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	init_pair(f);
@@ -271,7 +235,7 @@ static void test_counter_backwards(void **state)
 /* A thread exits: the rest of its time shows in x*, once. */
 static void test_thread_exit(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 100 * MS, 0, "mt");
@@ -294,7 +258,7 @@ static void test_thread_exit(void **state)
 /* Thread view: rows per thread; the leader carries the group's x and c. */
 static void test_thread_rows(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 100 * MS, 0, "mt");
@@ -310,15 +274,15 @@ static void test_thread_rows(void **state)
 	assert_int_equal(f->iv.nrows, 2);
 	assert_row(f, 100, 100 * MS, 0, 0, 0, 200 * MS, 0);
 	assert_row(f, 102, 300 * MS, 0, 0, 0, 0, 0);
-	assert_true(row(f, 102)->missing & PTOP_MISS_X);
-	assert_false(row(f, 100)->missing & PTOP_MISS_X);
+	assert_false(row(f, 102)->has & PTOP_DATA_X);
+	assert_true(row(f, 100)->has & PTOP_DATA_X);
 	assert_balanced(f);
 }
 
 /* Missing data from a source is marked, never made up. */
 static void test_missing_caps(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	init_pair(f);
@@ -327,11 +291,11 @@ static void test_missing_caps(void **state)
 	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "parent");
 	fake_proc(s, 200, 100, 20, 300 * MS, 50 * MS, "child");
 	s->flags |= PTOP_SAMPLE_INEXACT;
-	run(f, PTOP_CAP_X, false);
+	run(f, PTOP_DATA_X, false);
 
-	assert_true(row(f, 100)->missing & PTOP_MISS_C);
-	assert_true(row(f, 100)->missing & PTOP_MISS_STEAL);
-	assert_false(row(f, 100)->missing & PTOP_MISS_X);
+	assert_false(row(f, 100)->has & PTOP_DATA_C);
+	assert_false(row(f, 100)->has & PTOP_DATA_STEAL);
+	assert_true(row(f, 100)->has & PTOP_DATA_X);
 	assert_true(f->iv.flags & PTOP_IV_INEXACT);
 	assert_int_equal(f->iv.verdict.why, PTOP_WHY_LOST);
 	assert_balanced(f);
@@ -345,7 +309,7 @@ static void test_missing_caps(void **state)
  */
 static void test_chain_middle_dies_first(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 0, 0, "top");
@@ -371,7 +335,7 @@ static void test_chain_middle_dies_first(void **state)
  */
 static void test_chain_three_dead(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 0, 0, "top");
@@ -400,7 +364,7 @@ static void test_chain_three_dead(void **state)
  */
 static void test_subreaper_and_selfreaped(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 1, 0, 1, 0, 0, "init");
@@ -446,7 +410,7 @@ static void fake_execer(struct ptop_sample *s, uint32_t tgid, uint64_t start,
  */
 static void test_nonleader_exec(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 100 * MS, 0, "mt");
@@ -472,7 +436,7 @@ static void test_nonleader_exec(void **state)
 /* The interval after the exec: the exec'er continues from its own value. */
 static void test_nonleader_exec_after(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s = fake_sample(&f->fs, 1 * SEC, 2, 5 * SEC);
 
 	fake_proc(s, 100, 1, 10, 0, 0, "new");
@@ -493,21 +457,21 @@ static void test_nonleader_exec_after(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_child_dies, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_child_and_grandchild_die, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_orphan_to_grand_ancestor, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_vanished_chain_without_exits, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_born_and_dead, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pid_reuse, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_counter_backwards, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_thread_exit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_thread_rows, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_missing_caps, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chain_middle_dies_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chain_three_dead, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subreaper_and_selfreaped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nonleader_exec, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nonleader_exec_after, setup, teardown),
+		iv_test(test_child_dies),
+		iv_test(test_child_and_grandchild_die),
+		iv_test(test_orphan_to_grand_ancestor),
+		iv_test(test_vanished_chain_without_exits),
+		iv_test(test_born_and_dead),
+		iv_test(test_pid_reuse),
+		iv_test(test_counter_backwards),
+		iv_test(test_thread_exit),
+		iv_test(test_thread_rows),
+		iv_test(test_missing_caps),
+		iv_test(test_chain_middle_dies_first),
+		iv_test(test_chain_three_dead),
+		iv_test(test_subreaper_and_selfreaped),
+		iv_test(test_nonleader_exec),
+		iv_test(test_nonleader_exec_after),
 	};
 
 	return cmocka_run_group_tests_name("interval", tests, NULL, NULL);

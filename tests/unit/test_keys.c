@@ -160,7 +160,7 @@ static void test_sort_keys(void **state)
 	assert_int_equal(cv.v.rows[0].r.pid, 100);
 	cv_key(&cv, 'M');
 	assert_int_equal(app.view.sort_id, PTOP_COL_RSS);
-	assert_true(src.cfg.need & PTOP_NEED_MEM);
+	assert_true(src.cfg.need & PTOP_DATA_MEM);
 	cv_key(&cv, 'N');
 	assert_int_equal(app.view.sort_id, PTOP_COL_PID);
 	assert_true(app.view.sort_asc);
@@ -263,6 +263,94 @@ static void test_incremental_search(void **state)
 	cv_key(&cv, 27);
 }
 
+static const char *meters_of(int c)
+{
+	static char buf[2][128];
+
+	cfg_meters_format(cv.mcol[c], cv.nmcol[c], buf[c], sizeof(buf[c]));
+	return buf[c];
+}
+
+/* F2's meters: hide, show, move within and across columns, style */
+static void test_setup_meters(void **state)
+{
+	(void)state;
+	cv_meters_default(&cv);
+	assert_string_equal(meters_of(0), "cpu:bar,mem:bar,swap:bar");
+	assert_string_equal(meters_of(1), "tasks,load,uptime");
+	cv_key(&cv, KEY_F(2));
+	assert_int_equal(cv.mode, CV_SETUP);
+	cv_key(&cv, '\t');
+	assert_int_equal(cv.setup_sec, 1);
+	/* line 1: cpu; b makes it text */
+	cv_key(&cv, KEY_DOWN);
+	cv_key(&cv, 'b');
+	/* line 3: swap; + moves it from the bottom of the left column to
+	 * the top of the right one, + again below tasks */
+	cv_key(&cv, KEY_DOWN);
+	cv_key(&cv, KEY_DOWN);
+	cv_key(&cv, '+');
+	cv_key(&cv, '+');
+	/* the selection follows swap (line 4); load (line 5): Space hides it */
+	assert_int_equal(cv.ch_sel, 4);
+	cv_key(&cv, KEY_DOWN);
+	cv_key(&cv, ' ');
+	assert_int_equal(cv.ch_sel, 6);	/* load, at the top of the hidden */
+	/* tasks (line 3) is text only: b says so and changes nothing */
+	cv_key(&cv, KEY_UP);
+	cv_key(&cv, KEY_UP);
+	cv_key(&cv, KEY_UP);
+	cv_key(&cv, 'b');
+	assert_non_null(strstr(cv.msg, "text only"));
+	/* the All meter: text */
+	cv.ch_sel = 1 + CFG_M__COUNT;
+	cv_key(&cv, ' ');
+	/* nothing changes before Enter */
+	assert_string_equal(meters_of(0), "cpu:bar,mem:bar,swap:bar");
+	cv_key(&cv, '\n');
+	assert_int_equal(cv.mode, CV_TABLE);
+	assert_string_equal(meters_of(0), "cpu:text,mem:bar");
+	assert_string_equal(meters_of(1), "tasks,swap:bar,uptime");
+	assert_int_equal(cv.all_style, CFG_MS_TEXT);
+	/* a hidden meter shown again goes to the end of the right column;
+	 * - on the top of the right column puts it under the left one */
+	cv_key(&cv, KEY_F(2));
+	cv_key(&cv, '\t');
+	cv.ch_sel = 1 + 5;	/* the hidden load */
+	cv_key(&cv, ' ');
+	cv.ch_sel = 1 + 2;	/* tasks, the right column's first */
+	cv_key(&cv, '-');
+	cv_key(&cv, KEY_ENTER);
+	assert_string_equal(meters_of(0), "cpu:text,mem:bar,tasks");
+	assert_string_equal(meters_of(1), "swap:bar,uptime,load");
+	/* Esc changes nothing */
+	cv_key(&cv, KEY_F(2));
+	cv_key(&cv, '\t');
+	cv.ch_sel = 1;
+	cv_key(&cv, ' ');
+	cv_key(&cv, 27);
+	assert_string_equal(meters_of(0), "cpu:text,mem:bar,tasks");
+}
+
+/* htop's 0-9: the pid typed selects its row; a non-digit starts anew */
+static void test_pid_typing(void **state)
+{
+	(void)state;
+	cv.sel = 0;
+	keys("10");
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 100);
+	assert_non_null(strstr(cv.msg, "pid 10: not shown"));
+	keys("2");
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 102);
+	assert_string_equal(cv.msg, "pid 102");
+	keys("9");
+	assert_non_null(strstr(cv.msg, "pid 1029: not shown"));
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 102);
+	cv_key(&cv, KEY_UP);
+	keys("103");
+	assert_int_equal(cv.v.rows[cv.sel].r.pid, 103);
+}
+
 static void test_mouse(void **state)
 {
 	(void)state;
@@ -287,6 +375,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_search, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_setup_meters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_typing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

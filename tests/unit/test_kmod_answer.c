@@ -182,7 +182,7 @@ static void test_full_answer(void **state)
 	assert_int_equal(c->out.flags, 0);	/* since 0: a full answer */
 	assert_int_equal(c->st.seq, 7);
 	assert_true(ptop_kmod_caps(&c->st) & PTOP_CAP_C_COMPLETE);
-	assert_false(ptop_kmod_caps(&c->st) & PTOP_CAP_STEAL);
+	assert_false(ptop_kmod_caps(&c->st) & PTOP_DATA_STEAL);
 	free(a.buf);
 }
 
@@ -217,13 +217,13 @@ static void test_apart_and_steal_flags(void **state)
 	assert_int_equal(parse(c, 0, 0, &a), 0);
 	assert_int_equal(c->out.sys_apart,
 			 PTOP_SYS_STEAL_APART | PTOP_SYS_IRQ_APART);
-	assert_true(ptop_kmod_caps(&c->st) & PTOP_CAP_STEAL);
+	assert_true(ptop_kmod_caps(&c->st) & PTOP_DATA_STEAL);
 
 	/* measured but no steal clock: '-' in the columns, not 0 */
 	ptop_sample_reset(&c->out);
 	hdr(&a)->flags |= PTOP_TS_ANSF_NO_STEAL_CLOCK;
 	assert_int_equal(parse(c, 0, 0, &a), 0);
-	assert_false(ptop_kmod_caps(&c->st) & PTOP_CAP_STEAL);
+	assert_false(ptop_kmod_caps(&c->st) & PTOP_DATA_STEAL);
 	free(a.buf);
 }
 
@@ -541,7 +541,7 @@ static void test_steal_cmd_and_note(void **state)
 	struct ptop_ts_cmd cmd;
 	struct ans a;
 
-	ptop_kmod_since_init(&c->st, PTOP_NEED_STEAL);
+	ptop_kmod_since_init(&c->st, PTOP_DATA_STEAL);
 	ptop_kmod_cmd(&c->st, &cmd);
 	assert_int_equal(cmd.flags, PTOP_TS_CMDF_THREADS | PTOP_TS_CMDF_STEAL);
 	ans_std(&a, REC);

@@ -178,7 +178,7 @@ static struct ptop_src *open_fx(struct fx *f)
 {
 	struct ptop_src_cfg cfg = {
 		.proc_root = f->root,
-		.need = PTOP_NEED_THREADS | PTOP_NEED_RDELAY | PTOP_NEED_MEM,
+		.need = PTOP_DATA_RDELAY,
 	};
 	struct ptop_src *src = NULL;
 	char err[300];
@@ -192,8 +192,8 @@ static void test_open_caps(void **state)
 {
 	struct ptop_src *src = open_fx(*state);
 
-	assert_int_equal(src->caps, PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_CTXSW |
-			 PTOP_CAP_RDELAY);
+	assert_int_equal(src->caps, PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW |
+			 PTOP_DATA_MEM | PTOP_DATA_RDELAY);
 	assert_non_null(strstr(src->note, "clock-tick"));
 	assert_non_null(strstr(src->note, "waited-for"));
 	assert_string_equal(src->ops->desc, "/proc scan, clock ticks");
@@ -333,6 +333,108 @@ static void test_group_vanishes(void **state)
 	ptop_src_close(src);
 }
 
+static struct ptop_src *open_fx_need(struct fx *f, unsigned int need)
+{
+	struct ptop_src_cfg cfg = { .proc_root = f->root, .need = need };
+	struct ptop_src *src = NULL;
+	char err[300];
+
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	return src;
+}
+
+/* 200's own utime, in ticks, as a read of src gives it */
+static uint64_t utime_200(struct fx *f, struct ptop_src *src)
+{
+	const struct ptop_ts_record *r;
+	struct ptop_sample s;
+	uint64_t v;
+
+	ptop_sample_init(&s);
+	assert_int_equal(ptop_src_read(src, &s), 0);
+	assert_int_equal(s.nrecs, 5);
+	r = find(&s, PTOP_TS_KIND_THREAD, 200);
+	assert_non_null(r);
+	assert_non_null(find(&s, PTOP_TS_KIND_GROUP, 200));
+	v = r->utime_ns / f->tick;
+	ptop_sample_free(&s);
+	return v;
+}
+
+static void stat_200(struct fx *f, char state, unsigned ut)
+{
+	stat_file(f->root, "200/task/200/stat", 200, "sh", state, 100, 5, 0,
+		  ut, 2, 0, 0, 1, 5000, 20);
+}
+
+/*
+ * Issue 10: a single-threaded group whose schedstat (run, pcount) did not
+ * move is not read again (its last records stand); any move, a new
+ * incarnation, a running state, a counter that never moves or shown
+ * memory make a full read.
+ */
+static void test_quiet_groups(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_src *src;
+	char path[512], to[512];
+
+	put(f->root, "200/schedstat", "100 200 3\n");
+	src = open_fx_need(f, 0);
+	assert_int_equal(utime_200(f, src), 4);
+	/* did not run: the stat is not read again */
+	stat_200(f, 'S', 9);
+	assert_int_equal(utime_200(f, src), 4);
+	assert_int_equal(utime_200(f, src), 4);
+	/* ran (pcount moved, run the same): read */
+	put(f->root, "200/schedstat", "100 200 4\n");
+	assert_int_equal(utime_200(f, src), 9);
+	stat_200(f, 'S', 11);
+	assert_int_equal(utime_200(f, src), 9);
+	/* ran (run moved) */
+	put(f->root, "200/schedstat", "101 200 4\n");
+	assert_int_equal(utime_200(f, src), 11);
+	/* running when read: read every time */
+	stat_200(f, 'R', 12);
+	put(f->root, "200/schedstat", "102 200 4\n");
+	assert_int_equal(utime_200(f, src), 12);
+	stat_200(f, 'S', 13);
+	assert_int_equal(utime_200(f, src), 13);
+	stat_200(f, 'S', 14);
+	assert_int_equal(utime_200(f, src), 13);
+	/* a new incarnation of pid 200: a new directory, a new inode */
+	snprintf(path, sizeof(path), "%s/200", f->root);
+	snprintf(to, sizeof(to), "%s/200.old", f->root);
+	assert_int_equal(rename(path, to), 0);
+	dir(f->root, "200");
+	dir(f->root, "200/task");
+	dir(f->root, "200/task/200");
+	stat_file(f->root, "200/stat", 200, "sh", 'S', 100, 5, 0, 4, 2, 1, 1,
+		  1, 5000, 20);
+	status_file(f->root, "200/status", 0, 512, 0, 0);
+	status_file(f->root, "200/task/200/status", 0, 512, 1, 2);
+	put(f->root, "200/schedstat", "102 200 4\n");
+	stat_200(f, 'S', 15);
+	assert_int_equal(utime_200(f, src), 15);
+	ptop_src_close(src);
+
+	/* memory shown: reclaim moves RSS without the task; always read */
+	src = open_fx_need(f, PTOP_DATA_MEM);
+	assert_int_equal(utime_200(f, src), 15);
+	stat_200(f, 'S', 16);
+	assert_int_equal(utime_200(f, src), 16);
+	ptop_src_close(src);
+
+	/* sched_info off: "0 0 0" never moves, so it proves nothing */
+	put(f->root, "200/schedstat", "0 0 0\n");
+	src = open_fx_need(f, 0);
+	assert_int_equal(utime_200(f, src), 16);
+	stat_200(f, 'S', 17);
+	assert_int_equal(utime_200(f, src), 17);
+	ptop_src_close(src);
+}
+
 static void test_parse_stat(void **state)
 {
 	struct ptop_pfs_stat st;
@@ -350,8 +452,7 @@ static void test_parse_stat(void **state)
 
 static void test_live_proc(void **state)
 {
-	struct ptop_src_cfg cfg = { .proc_root = "/proc",
-				    .need = PTOP_NEED_THREADS };
+	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
 	const struct ptop_ts_record *r;
 	struct ptop_src *src = NULL;
 	struct ptop_sample s;
@@ -377,6 +478,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_vanishes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_quiet_groups, setup,
 						teardown),
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_live_proc),

@@ -140,7 +140,7 @@ static void test_x_dip_held(void **state)
 	fake_proc(s, 100, 1, 10, 0, 0, "a");
 	fake_group(s, 100)->xstime_ns = 660 * MS;
 	fake_group(s, 100)->cutime_ns = 40 * MS;
-	cur = replay(f, PTOP_CAP_X | PTOP_CAP_C);
+	cur = replay(f, PTOP_DATA_X | PTOP_DATA_C);
 
 	assert_int_equal(ptop_snap_find_group(cur, 100, 10)->xstime_ns, 670 * MS);
 	assert_int_equal(ptop_snap_find_group(cur, 100, 10)->cutime_ns, 50 * MS);

@@ -187,8 +187,7 @@ static void assert_records(uint64_t got, uint64_t burned, int n)
 static int setup(void **state)
 {
 	struct ptop_src_cfg cfg = { .proc_root = "/proc",
-				    .need = PTOP_NEED_THREADS |
-					    PTOP_NEED_RDELAY };
+				    .need = PTOP_DATA_RDELAY };
 	struct live *l;
 	char err[300];
 
@@ -709,8 +708,7 @@ static void test_enobufs(void **state)
 /* Without CAP_NET_ADMIN: taskstats_nl says so (-EPERM), procfs works. */
 static int unpriv_check(void)
 {
-	struct ptop_src_cfg cfg = { .proc_root = "/proc",
-				    .need = PTOP_NEED_THREADS };
+	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
 	struct ptop_src *src = NULL;
 	struct ptop_sample s;
 	char err[300];

@@ -193,6 +193,54 @@ static void test_live_records(void **state)
 	assert_int_equal(f->a.lost, 0);
 }
 
+/*
+ * Issue 10: a single-threaded group that did not run is met by the scan
+ * as the last scan left it (no counters read); a group with two threads,
+ * or one the last scan did not meet, is not; one taken so and then gone
+ * is closed with those counters, as any other.
+ */
+static void test_scan_same(void **state)
+{
+	static const struct task moved[] = {
+		{ 200, 200, 100, 3 * TICK, 1500, 1, 3, 0 },
+		{ 201, 200, 100, 4 * TICK, 2500, 1, 1, 0 },
+	};
+	struct fx *f = *state;
+	const struct ptop_ts_record *r;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 1), 1);
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 100), 1);
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 200), 0);	/* 2 threads */
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 201), 0);
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 300), 0);	/* unknown */
+	scan(f, moved, 2);
+	assert_int_equal(f->s.nrecs, 4 + 3);
+	assert_int_equal(f->a.lost, 0);
+	r = rec(f, PTOP_TS_KIND_THREAD, 100, 0);
+	assert_non_null(r);
+	assert_int_equal(own(r), 4000);
+	assert_int_equal(r->start_ns, 2 * TICK);
+	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_non_null(r);
+	assert_int_equal(r->nthreads, 1);
+	assert_int_equal(r->acct_ptgid, 1);
+	r = rec(f, PTOP_TS_KIND_THREAD, 200, 0);
+	assert_int_equal(own(r), 1500);
+	/* 100 gone (neither taken as it was nor scanned): lost, closed */
+	gen(f);
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 1), 1);
+	scan(f, moved, 2);
+	assert_int_equal(f->a.lost, 1);
+	r = rec(f, PTOP_TS_KIND_THREAD, 100, 1);
+	assert_non_null(r);
+	assert_int_equal(own(r), 4000);
+	/* not met by the last scan: scanned in full */
+	gen(f);
+	assert_int_equal(ptop_tsacct_scan_same(&f->a, 100), 0);
+}
+
 static void test_thread_exit_x(void **state)
 {
 	struct fx *f = *state;
@@ -555,6 +603,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_live_records),
+		T(test_scan_same),
 		T(test_thread_exit_x),
 		T(test_group_exit_folds),
 		T(test_orphan_through_dead_middle),

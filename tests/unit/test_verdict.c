@@ -13,42 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fake_src.h"
-#include "lib/interval.h"
+#include "iv_fixture.h"
 
-#define CAPS (PTOP_CAP_NS | PTOP_CAP_X | PTOP_CAP_C | PTOP_CAP_EXITS | \
-	      PTOP_CAP_C_COMPLETE)
-#define SEC (1000 * MS)
 #define TICK (10 * MS)
-
-struct fixture {
-	struct fake_script fs;
-	struct ptop_src *src;
-	struct ptop_snapper snap;
-	struct ptop_interval iv;
-	int judged;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	ptop_interval_init(&f->iv);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	ptop_interval_free(&f->iv);
-	ptop_snapper_free(&f->snap);
-	ptop_src_close(f->src);
-	fake_script_free(&f->fs);
-	free(f);
-	return 0;
-}
 
 /* |off| once the exit paths (a part of their own) are taken out */
 static uint64_t off_abs(const struct ptop_interval *iv)
@@ -96,39 +63,35 @@ static void assert_judged(const struct ptop_interval *iv)
 }
 
 /* Replay the script; judge every interval; leave the last one in f->iv. */
-static void run_caps(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns,
+static void run_caps(struct iv_fixture *f, unsigned int tol_ppm, uint64_t res_ns,
 		     unsigned int caps)
 {
-	int i;
+	int i, judged = 0;
 
 	f->fs.tol_ppm = tol_ppm;
 	f->fs.res_ns = res_ns;
-	f->src = fake_src_open(&f->fs, caps);
-	assert_non_null(f->src);
-	ptop_snapper_init(&f->snap, f->src);
+	iv_fixture_open(f, caps);
 	for (i = 0; i < f->fs.nsamples; i++) {
-		assert_int_equal(ptop_snap_update(&f->snap), 0);
+		iv_fixture_update(f);
 		if (!i)
 			continue;
-		assert_int_equal(ptop_interval_compute(&f->iv,
-					ptop_snap_prev(&f->snap),
-					ptop_snap_cur(&f->snap), false), 0);
+		iv_fixture_compute(f, false);
 		assert_judged(&f->iv);
-		f->judged++;
+		judged++;
 	}
-	assert_int_equal(f->judged, f->fs.nsamples - 1);
+	assert_int_equal(judged, f->fs.nsamples - 1);
 }
 
-static void run(struct fixture *f, unsigned int tol_ppm, uint64_t res_ns)
+static void run(struct iv_fixture *f, unsigned int tol_ppm, uint64_t res_ns)
 {
-	run_caps(f, tol_ppm, res_ns, CAPS);
+	run_caps(f, tol_ppm, res_ns, CAPS_KMOD);
 }
 
 /*
  * Sample k (1 s apart, 2 CPUs) where "busy" burned busy_ns in total and
  * the idle counter moved by idle_step: accounted = busy + idle_step.
  */
-static struct ptop_sample *at(struct fixture *f, int k, uint64_t busy_ns,
+static struct ptop_sample *at(struct iv_fixture *f, int k, uint64_t busy_ns,
 			      uint64_t idle_ns)
 {
 	struct ptop_sample *s = fake_sample(&f->fs, (uint64_t)k * SEC, 2, idle_ns);
@@ -138,7 +101,7 @@ static struct ptop_sample *at(struct fixture *f, int k, uint64_t busy_ns,
 	return s;
 }
 
-static void reason(struct fixture *f, unsigned int bit, const char *want)
+static void reason(struct iv_fixture *f, unsigned int bit, const char *want)
 {
 	char buf[64];
 
@@ -146,7 +109,7 @@ static void reason(struct fixture *f, unsigned int bit, const char *want)
 	assert_string_equal(buf, want);
 }
 
-static void headline(struct fixture *f, const char *want)
+static void headline(struct iv_fixture *f, const char *want)
 {
 	char buf[256];
 
@@ -157,7 +120,7 @@ static void headline(struct fixture *f, const char *want)
 /* Within tolerance on every interval: exact; 0.5% is the edge. */
 static void test_exact_within_tolerance(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 
 	/* 2 CPUs x 1 s; the task burns 1.5 s per interval, idle moves: */
 	at(f, 1, 0, 0);
@@ -173,7 +136,7 @@ static void test_exact_within_tolerance(void **state)
 /* 1 ns past the tolerance is inexact, signed, in % of one CPU. */
 static void test_off(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 
 	at(f, 1, 0, 0);
 	at(f, 2, 1500 * MS, 500 * MS - 10 * MS - 1);
@@ -188,7 +151,7 @@ static void test_off(void **state)
 /* The same 1.2% is within taskstats' 1% of 2 CPUs, not the module's. */
 static void test_tolerance_per_source(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 
 	at(f, 1, 0, 0);
 	at(f, 2, 1500 * MS, 500 * MS - 12 * MS);
@@ -200,7 +163,7 @@ static void test_tolerance_per_source(void **state)
 /* procfs: 1% plus two ticks per CPU, as its counters are rounded. */
 static void test_tolerance_ticks(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 
 	at(f, 1, 0, 0);
 	at(f, 2, 1500 * MS, 500 * MS - 59 * MS);
@@ -217,7 +180,7 @@ static void test_tolerance_ticks(void **state)
  */
 static void test_lost_exits(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	at(f, 1, 0, 0);
@@ -233,7 +196,7 @@ static void test_lost_exits(void **state)
 /* An overrun (the kernel dropped messages, count unknown). */
 static void test_lost_events(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	at(f, 1, 0, 0);
@@ -246,7 +209,7 @@ static void test_lost_events(void **state)
 /* The interval after a lost one is judged on its own: exact again. */
 static void test_lost_then_exact(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	at(f, 1, 0, 0);
@@ -261,7 +224,7 @@ static void test_lost_then_exact(void **state)
 /* A counter held to keep a delta >= 0 (clamped): never exact. */
 static void test_clamped(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_ts_record *g;
 	struct ptop_sample *s;
 
@@ -293,7 +256,7 @@ static void test_clamped(void **state)
  */
 static void test_slow_snapshot(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	s = at(f, 1, 0, 0);
@@ -310,7 +273,7 @@ static void test_slow_snapshot(void **state)
 /* The same windows on an idle machine cannot move anything: exact. */
 static void test_slow_but_idle(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	s = at(f, 1, 0, 0);
@@ -326,7 +289,7 @@ static void test_slow_but_idle(void **state)
 /* A first reading the source cannot vouch for, and all reasons at once. */
 static void test_first_and_all(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	s = at(f, 1, 0, 0);
@@ -352,7 +315,7 @@ static void test_first_and_all(void **state)
 /* The interval after the first is not "first" any more. */
 static void test_second_not_first(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	s = at(f, 1, 0, 0);
@@ -366,7 +329,7 @@ static void test_second_not_first(void **state)
 /* A zero-length interval is never exact (nothing to compare with). */
 static void test_empty_interval(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 
 	at(f, 1, 0, 0);
 	at(f, 1, 0, 0);
@@ -393,7 +356,7 @@ static void add_dead(struct ptop_sample *s, uint32_t first, int n)
 
 static void test_exit_paths(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	at(f, 1, 0, 0);
@@ -401,7 +364,7 @@ static void test_exit_paths(void **state)
 	add_dead(s, 500, 4);
 	s = at(f, 3, 3000 * MS, 1000 * MS - 8 * MS - 19 * MS); /* 19 ms */
 	add_dead(s, 600, 4);
-	run_caps(f, 5000, 0, CAPS | PTOP_CAP_EXIT_TAIL);
+	run_caps(f, 5000, 0, CAPS_KMOD | PTOP_CAP_EXIT_TAIL);
 	assert_int_equal(f->iv.verdict.exit_paths_ns, 19 * MS);
 	assert_int_equal(f->iv.verdict.ntask_exits, 4);
 	assert_int_equal(f->iv.verdict.why, PTOP_WHY_EXIT_PATHS);
@@ -410,13 +373,13 @@ static void test_exit_paths(void **state)
 
 static void test_exit_paths_and_off(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	at(f, 1, 0, 0);
 	s = at(f, 2, 1500 * MS, 500 * MS - 40 * MS);	/* 40 ms missing */
 	add_dead(s, 500, 4);
-	run_caps(f, 5000, 0, CAPS | PTOP_CAP_EXIT_TAIL);
+	run_caps(f, 5000, 0, CAPS_KMOD | PTOP_CAP_EXIT_TAIL);
 	assert_int_equal(f->iv.verdict.exit_paths_ns, 20 * MS);
 	headline(f, "inexact: exit paths 2.00% (4 exits, not attributable on this kernel), off -2.00%");
 }
@@ -424,7 +387,7 @@ static void test_exit_paths_and_off(void **state)
 /* Without the tail cap (the module) missing time is only "off". */
 static void test_no_exit_tail(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	at(f, 1, 0, 0);
@@ -442,7 +405,7 @@ static void test_no_exit_tail(void **state)
  * those 300 ms on the parent's c*, not D's whole 800 ms again; the two
  * add up exactly.
  */
-static struct ptop_sample *late_at(struct fixture *f, int k, uint64_t p_ns,
+static struct ptop_sample *late_at(struct iv_fixture *f, int k, uint64_t p_ns,
 				   uint64_t idle_ns)
 {
 	struct ptop_sample *s = fake_sample(&f->fs, (uint64_t)k * SEC, 2, idle_ns);
@@ -454,7 +417,7 @@ static struct ptop_sample *late_at(struct fixture *f, int k, uint64_t p_ns,
 
 static void test_late_exit(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 	uint64_t acc3 = 0, acc4 = 0;
 	int i;
@@ -470,15 +433,12 @@ static void test_late_exit(void **state)
 	fake_exit_thread(s, 200, 200, 20, 800 * MS, 0);
 
 	f->fs.tol_ppm = 10000;
-	f->src = fake_src_open(&f->fs, CAPS);
-	ptop_snapper_init(&f->snap, f->src);
+	iv_fixture_open(f, CAPS_KMOD);
 	for (i = 0; i < 4; i++) {
-		assert_int_equal(ptop_snap_update(&f->snap), 0);
+		iv_fixture_update(f);
 		if (!i)
 			continue;
-		assert_int_equal(ptop_interval_compute(&f->iv,
-					ptop_snap_prev(&f->snap),
-					ptop_snap_cur(&f->snap), false), 0);
+		iv_fixture_compute(f, false);
 		assert_judged(&f->iv);
 		assert_int_equal(f->iv.clamped_ns, 0);
 		assert_int_equal(f->iv.unfolded_ns, 0);
@@ -504,7 +464,7 @@ static void test_late_exit(void **state)
 /* A late thread EXIT: the rest of the dead thread goes to its group's x*. */
 static void test_late_thread_exit(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 
 	s = at(f, 1, 0, 0);
@@ -515,7 +475,7 @@ static void test_late_thread_exit(void **state)
 	s = at(f, 4, 1800 * MS, 2300 * MS + 1400 * MS);
 	fake_group(s, 100)->xutime_ns = 500 * MS;
 	fake_exit_thread(s, 101, 100, 30, 500 * MS, 0);
-	run_caps(f, 10000, 0, CAPS);
+	run_caps(f, 10000, 0, CAPS_KMOD);
 	assert_int_equal(f->iv.rows[1].xuser, 100 * MS);
 	assert_int_equal(f->iv.clamped_ns, 0);
 	assert_int_equal(f->iv.nlate, 1);
@@ -525,7 +485,7 @@ static void test_late_thread_exit(void **state)
 /* Never come: after PTOP_SNAP_PENDING_GENS snapshots it is forgotten. */
 static void test_late_never(void **state)
 {
-	struct fixture *f = *state;
+	struct iv_fixture *f = *state;
 	struct ptop_sample *s;
 	int k;
 
@@ -542,25 +502,25 @@ static void test_late_never(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_exact_within_tolerance, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_off, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tolerance_per_source, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tolerance_ticks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lost_exits, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lost_events, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lost_then_exact, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clamped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_slow_snapshot, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_slow_but_idle, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_first_and_all, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_second_not_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_empty_interval, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exit_paths, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exit_paths_and_off, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_exit_tail, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_late_exit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_late_thread_exit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_late_never, setup, teardown),
+		iv_test(test_exact_within_tolerance),
+		iv_test(test_off),
+		iv_test(test_tolerance_per_source),
+		iv_test(test_tolerance_ticks),
+		iv_test(test_lost_exits),
+		iv_test(test_lost_events),
+		iv_test(test_lost_then_exact),
+		iv_test(test_clamped),
+		iv_test(test_slow_snapshot),
+		iv_test(test_slow_but_idle),
+		iv_test(test_first_and_all),
+		iv_test(test_second_not_first),
+		iv_test(test_empty_interval),
+		iv_test(test_exit_paths),
+		iv_test(test_exit_paths_and_off),
+		iv_test(test_no_exit_tail),
+		iv_test(test_late_exit),
+		iv_test(test_late_thread_exit),
+		iv_test(test_late_never),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

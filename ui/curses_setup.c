@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The setup screen (F2): the columns (show, hide, reorder), the meters
+ * (which, in which of the header's two columns, in which order, bar or
+ * text where the meter has a bar, as htop's Meters setup), the colours;
+ * Enter applies, s applies and saves to ptoprc, Esc cancels.
+ *
+ * The meters are one list, the left column's then the right column's
+ * then the hidden ones: moving a meter up past the top of the right
+ * column puts it at the bottom of the left one, and back.
+ */
+#include <curses.h>
+#include <string.h>
+
+#include "curses_view.h"
+
+#define KEY_ESC 27
+
+/* the meters section: on/off, the meters, the All meter, two switches */
+enum {
+	SM_ON,
+	SM_METER0,
+	SM_ALL = SM_METER0 + CFG_M__COUNT,
+	SM_EXITED,
+	SM_KTHREADS,
+	SM__COUNT
+};
+
+static const char *const meter_help[CFG_M__COUNT] = {
+	[CFG_M_CPU] = "one line per CPU (or group of CPUs): user, sys, irq+steal",
+	[CFG_M_MEM] = "memory: used, buffers, cache of the total",
+	[CFG_M_SWAP] = "swap used of the total",
+	[CFG_M_TASKS] = "processes, threads, running tasks",
+	[CFG_M_LOAD] = "the load average over 1, 5, 15 minutes",
+	[CFG_M_UPTIME] = "time since boot",
+};
+
+void cv_meters_default(struct cv *cv)
+{
+	struct cfg d;
+
+	cfg_defaults(&d);
+	cv_meters_from(cv, &d);
+}
+
+void cv_meters_from(struct cv *cv, const struct cfg *c)
+{
+	memcpy(cv->mcol, c->mcol, sizeof(cv->mcol));
+	memcpy(cv->nmcol, c->nmcol, sizeof(cv->nmcol));
+	cv->all_style = c->all_style;
+}
+
+/* the meters as one list: left column, right column, hidden */
+static void meters_open(struct cv *cv)
+{
+	bool used[CFG_M__COUNT] = { false };
+	int c, i, n = 0;
+
+	for (c = 0; c < 2; c++)
+		for (i = 0; i < cv->nmcol[c]; i++) {
+			cv->mch[n].id = cv->mcol[c][i].id;
+			cv->mch[n].style = cv->mcol[c][i].style;
+			cv->mch[n++].col = c;
+			used[cv->mcol[c][i].id] = true;
+		}
+	for (i = 0; i < CFG_M__COUNT; i++)
+		if (!used[i]) {
+			cv->mch[n].id = i;
+			cv->mch[n].style = cfg_meter_has_bar(i) ? CFG_MS_BAR :
+								  CFG_MS_TEXT;
+			cv->mch[n++].col = -1;
+		}
+	cv->mch_all_style = cv->all_style;
+}
+
+static void meters_close(struct cv *cv)
+{
+	int i, c;
+
+	cv->nmcol[0] = cv->nmcol[1] = 0;
+	for (i = 0; i < CFG_M__COUNT; i++) {
+		c = cv->mch[i].col;
+		if (c < 0)
+			continue;
+		cv->mcol[c][cv->nmcol[c]].id = cv->mch[i].id;
+		cv->mcol[c][cv->nmcol[c]++].style = cv->mch[i].style;
+	}
+	cv->all_style = cv->mch_all_style;
+}
+
+void cv_open_setup(struct cv *cv)
+{
+	struct ui_app *app = cv->app;
+	bool used[PTOP_COL__COUNT] = { false };
+	int i, n = 0;
+
+	for (i = 0; i < app->ncols; i++) {
+		if (used[app->cols[i]])
+			continue;
+		used[app->cols[i]] = true;
+		cv->chosen[n] = true;
+		cv->chooser[n++] = app->cols[i];
+	}
+	for (i = 0; i < PTOP_COL__COUNT; i++) {
+		if (used[i])
+			continue;
+		cv->chosen[n] = false;
+		cv->chooser[n++] = i;
+	}
+	meters_open(cv);
+	cv->ch_sel = 0;
+	cv->setup_sec = 0;
+	cv->mode = CV_SETUP;
+}
+
+static void close_setup(struct cv *cv)
+{
+	struct ui_app *app = cv->app;
+	int i, n = 0, cols[PTOP_COL__COUNT];
+
+	for (i = 0; i < PTOP_COL__COUNT; i++)
+		if (cv->chosen[i])
+			cols[n++] = cv->chooser[i];
+	if (!n) {
+		snprintf(cv->msg, sizeof(cv->msg), "at least one column must be shown");
+		return;
+	}
+	memcpy(app->cols, cols, n * sizeof(cols[0]));
+	app->ncols = n;
+	app->view.cols = app->cols;
+	app->view.ncols = n;
+	/* chosen now: shown even where the source cannot fill them */
+	app->cols_default = false;
+	/* gather what the new columns need from the next snapshot on */
+	app->src->cfg.need = ptop_col_needs(app->cols, app->ncols);
+	meters_close(cv);
+	cv->hscroll = 0;
+	cv->mode = CV_TABLE;
+	cv->msg[0] = '\0';
+	cv_rebuild(cv);
+}
+
+static void chooser_swap(struct cv *cv, int to)
+{
+	int from = cv->ch_sel, id;
+	bool on;
+
+	if (to < 0 || to >= PTOP_COL__COUNT)
+		return;
+	id = cv->chooser[from];
+	on = cv->chosen[from];
+	cv->chooser[from] = cv->chooser[to];
+	cv->chosen[from] = cv->chosen[to];
+	cv->chooser[to] = id;
+	cv->chosen[to] = on;
+	cv->ch_sel = to;
+}
+
+/* the list stays: left column, right column, hidden */
+static void mch_swap(struct cv *cv, int a, int b)
+{
+	struct cv_meter_choice t = cv->mch[a];
+
+	cv->mch[a] = cv->mch[b];
+	cv->mch[b] = t;
+}
+
+/* - (up) and + (down) on meter i: within its column, or across */
+static void meter_move(struct cv *cv, int i, int dir)
+{
+	struct cv_meter_choice *m = &cv->mch[i];
+	int j = i + dir;
+
+	if (m->col < 0) {
+		snprintf(cv->msg, sizeof(cv->msg), "show the meter first (Space)");
+		return;
+	}
+	if (j >= 0 && j < CFG_M__COUNT && cv->mch[j].col == m->col) {
+		mch_swap(cv, i, j);
+		cv->ch_sel += dir;
+	} else if (dir < 0 && m->col == 1) {
+		m->col = 0;	/* the bottom of the left column */
+	} else if (dir > 0 && m->col == 0) {
+		m->col = 1;	/* the top of the right column */
+	}
+}
+
+/* Space on meter i: hidden ones go to the end of the right column */
+static void meter_toggle(struct cv *cv, int i)
+{
+	struct cv_meter_choice m = cv->mch[i];
+	int j;
+
+	if (m.col >= 0) {
+		/* to the top of the hidden ones */
+		for (j = i; j + 1 < CFG_M__COUNT && cv->mch[j + 1].col >= 0; j++)
+			cv->mch[j] = cv->mch[j + 1];
+		m.col = -1;
+	} else {
+		for (j = i; j > 0 && cv->mch[j - 1].col < 0; j--)
+			cv->mch[j] = cv->mch[j - 1];
+		m.col = 1;
+	}
+	cv->mch[j] = m;
+	cv->ch_sel = SM_METER0 + j;
+}
+
+static void meter_style(struct cv *cv, int i)
+{
+	struct cv_meter_choice *m = &cv->mch[i];
+
+	if (!cfg_meter_has_bar(m->id)) {
+		snprintf(cv->msg, sizeof(cv->msg), "the %s meter is text only",
+			 cfg_meter_name[m->id]);
+		return;
+	}
+	m->style = m->style == CFG_MS_BAR ? CFG_MS_TEXT : CFG_MS_BAR;
+}
+
+static void setup_toggle(struct cv *cv)
+{
+	int i = cv->ch_sel;
+
+	if (cv->setup_sec == 0) {
+		cv->chosen[i] = !cv->chosen[i];
+	} else if (cv->setup_sec == 1) {
+		if (i == SM_ON)
+			cv->hide_meters = !cv->hide_meters;
+		else if (i < SM_ALL)
+			meter_toggle(cv, i - SM_METER0);
+		else if (i == SM_ALL)
+			cv->mch_all_style = !cv->mch_all_style;
+		else if (i == SM_EXITED)
+			cv->exited_tree = !cv->exited_tree;
+		else
+			cv->v.hide_kthreads = !cv->v.hide_kthreads;
+	} else if (cv->cfg) {
+		cv->cfg->colors = i;
+		cv_colors_init(cv->cfg->colors);
+	}
+}
+
+int cv_setup_items(const struct cv *cv)
+{
+	return cv->setup_sec == 0 ? PTOP_COL__COUNT :
+	       cv->setup_sec == 1 ? SM__COUNT : CFG_COLORS__COUNT;
+}
+
+const char *cv_setup_keys(const struct cv *cv)
+{
+	static const char *const keys[] = {
+		"Up/Down select, Space show/hide, - + move, Enter done, s done and save, Esc cancel",
+		"Up/Down select, Space show/hide, - + move (also to the other column), b bar/text, Enter done, s save, Esc cancel",
+		"Up/Down select, Space choose, Enter done, s done and save, Esc cancel",
+	};
+
+	return keys[cv->setup_sec];
+}
+
+void cv_setup_line(const struct cv *cv, int i, char *buf, size_t len)
+{
+	const struct cv_meter_choice *m;
+	static const char *const where[] = { "hidden", "left", "right" };
+
+	if (cv->setup_sec == 0) {
+		snprintf(buf, len, "[%c] %-8s %-6s %s",
+			 cv->chosen[i] ? 'x' : ' ', ptop_cols[cv->chooser[i]].name,
+			 ptop_cols[cv->chooser[i]].unit,
+			 ptop_cols[cv->chooser[i]].help);
+		return;
+	}
+	if (cv->setup_sec == 2) {
+		snprintf(buf, len, "(%c) %s%s",
+			 cv->cfg && cv->cfg->colors == i ? '*' : ' ',
+			 cfg_colors_name[i],
+			 i == CFG_COLORS_MONO ? " (also when NO_COLOR is set)" : "");
+		return;
+	}
+	if (i == SM_ON) {
+		snprintf(buf, len, "[%c] header meters (the meters below and the All bar)",
+			 !cv->hide_meters ? 'x' : ' ');
+	} else if (i < SM_ALL) {
+		m = &cv->mch[i - SM_METER0];
+		snprintf(buf, len, "    [%c] %-6s %-6s %-5s %s",
+			 m->col >= 0 ? 'x' : ' ', where[m->col + 1],
+			 cfg_meter_name[m->id],
+			 cfg_meter_style_name[m->style], meter_help[m->id]);
+	} else if (i == SM_ALL) {
+		snprintf(buf, len, "    [x] below  all    %-5s the interval as ptop accounts it: ncpu x 100%%, exact or not",
+			 cfg_meter_style_name[cv->mch_all_style]);
+	} else if (i == SM_EXITED) {
+		snprintf(buf, len, "[%c] tree view: rows for tasks that died in the interval (dimmed)",
+			 cv->exited_tree ? 'x' : ' ');
+	} else {
+		snprintf(buf, len, "[%c] kernel threads", !cv->v.hide_kthreads ? 'x' : ' ');
+	}
+}
+
+void cv_key_setup(struct cv *cv, int ch)
+{
+	bool meter = cv->setup_sec == 1 && cv->ch_sel >= SM_METER0 &&
+		     cv->ch_sel < SM_ALL;
+
+	cv->msg[0] = '\0';
+	switch (ch) {
+	case KEY_UP:
+		if (cv->ch_sel > 0)
+			cv->ch_sel--;
+		break;
+	case KEY_DOWN:
+		if (cv->ch_sel < cv_setup_items(cv) - 1)
+			cv->ch_sel++;
+		break;
+	case KEY_HOME:
+		cv->ch_sel = 0;
+		break;
+	case KEY_END:
+		cv->ch_sel = cv_setup_items(cv) - 1;
+		break;
+	case '\t':
+	case KEY_RIGHT:
+		cv->setup_sec = (cv->setup_sec + 1) % 3;
+		cv->ch_sel = 0;
+		break;
+	case KEY_BTAB:
+	case KEY_LEFT:
+		cv->setup_sec = (cv->setup_sec + 2) % 3;
+		cv->ch_sel = 0;
+		break;
+	case ' ':
+		setup_toggle(cv);
+		break;
+	case '-':
+	case '[':
+		if (cv->setup_sec == 0)
+			chooser_swap(cv, cv->ch_sel - 1);
+		else if (meter)
+			meter_move(cv, cv->ch_sel - SM_METER0, -1);
+		break;
+	case '+':
+	case ']':
+		if (cv->setup_sec == 0)
+			chooser_swap(cv, cv->ch_sel + 1);
+		else if (meter)
+			meter_move(cv, cv->ch_sel - SM_METER0, 1);
+		break;
+	case 'b':
+		if (meter)
+			meter_style(cv, cv->ch_sel - SM_METER0);
+		else if (cv->setup_sec == 1 && cv->ch_sel == SM_ALL)
+			cv->mch_all_style = !cv->mch_all_style;
+		break;
+	case 's':
+		close_setup(cv);
+		if (cv->mode == CV_TABLE)
+			cv_save_config(cv);
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case KEY_F(2):
+	case KEY_F(10):
+	case 'q':
+		close_setup(cv);
+		break;
+	case KEY_ESC:
+		cv->mode = CV_TABLE;
+		break;
+	default:
+		break;
+	}
+}
+
+void cv_save_config(struct cv *cv)
+{
+	struct ui_app *app = cv->app;
+	struct cfg c;
+	char err[400];
+
+	if (!cv->cfg_path) {
+		snprintf(cv->msg, sizeof(cv->msg),
+			 "no config file to save to (--no-config)");
+		return;
+	}
+	if (cv->cfg)
+		c = *cv->cfg;
+	else
+		cfg_defaults(&c);
+	if (!app->cols_default) {
+		memcpy(c.cols, app->cols, app->ncols * sizeof(c.cols[0]));
+		c.ncols = app->ncols;
+	}
+	c.sort_id = app->view.sort_id;
+	c.sort_asc = app->view.sort_asc;
+	c.delay_s = app->delay_s;
+	c.tree = cv->v.tree;
+	c.threads = app->threads;
+	c.show_exited = cv->exited_tree;
+	c.hide_kthreads = cv->v.hide_kthreads;
+	c.meters = !cv->hide_meters;
+	memcpy(c.mcol, cv->mcol, sizeof(c.mcol));
+	memcpy(c.nmcol, cv->nmcol, sizeof(c.nmcol));
+	c.all_style = cv->all_style;
+	if (cfg_save(cv->cfg_path, &c, err, sizeof(err))) {
+		snprintf(cv->msg, sizeof(cv->msg), "%s", err);
+		return;
+	}
+	if (cv->cfg)
+		*cv->cfg = c;
+	snprintf(cv->msg, sizeof(cv->msg), "saved %s", cv->cfg_path);
+}
