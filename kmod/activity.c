@@ -47,10 +47,12 @@
  * shows its old state, run delay that grew while it waits in a runqueue):
  * they show as of the task's last report until it runs.
  *
- * The probe is attached only while someone reads (the RFC reviewers'
- * point: no cost for those who do not use it); debug builds of the tests
- * cross-check every incremental answer against a full walk of the same
- * pass (crosscheck=1, snapshot.c).
+ * Marks are kept only while someone reads (the RFC reviewers' point: no
+ * cost for those who do not use it): the switch probe stays attached for
+ * the module's life (hooks.c says why) and, with nobody reading, only
+ * notes each CPU's task. Debug builds of the tests cross-check every
+ * incremental answer against a full walk of the same pass (crosscheck=1,
+ * snapshot.c).
  *
  * Locking: the pass lock (seq.c, a mutex, taken killable by passes)
  * serializes passes and protects the index; act_mutex the reader count

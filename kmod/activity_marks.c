@@ -4,10 +4,13 @@
  * activity.c for which events mark a task and why none is missed). A
  * mark goes into a small per-CPU table (deduplicated, under a per-CPU raw
  * spinlock that only that CPU's probes and the drain take). The tables
- * and the sched_switch probe exist while tracking is on (activity.c); the
- * other marks come from the fork and exit probes (exits.c) and from
- * acct_exit.c's folds. The tables are reached from probes with interrupts
- * off and freed after the probe is synchronized.
+ * exist while tracking is on (activity.c); the sched_switch probe (hooks.c)
+ * stays attached from load to unload and, while tracking is off, only
+ * notes each CPU's task (act_here), so that tracking starts without
+ * asking every CPU; the other marks come from the fork and exit probes
+ * (exits.c) and from acct_exit.c's folds. The tables are reached with
+ * interrupts off under their CPU's act_here.lock, and freed once every
+ * CPU's lock was taken after act_cpus went NULL.
  */
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -15,20 +18,29 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
-#include "probe.h"
 #include "activity_marks.h"
 
 #define ACT_PROBE	32		/* slots tried for one mark */
 
+/* A CPU's marks between drains; under that CPU's act_here.lock. */
 struct act_cpu {
-	raw_spinlock_t lock;
 	u32 tag;
 	u32 n;
 	bool lost;
-	struct task_struct *curr;	/* on this CPU (valid under lock) */
 	u16 order[PTOP_TS_MARK_SLOTS];
 	struct ptop_ts_mark slot[PTOP_TS_MARK_SLOTS];
 };
+
+/*
+ * Each CPU's task, kept by the switch probe for the module's life. The
+ * lock (raw, taken with interrupts off) also guards the CPU's act_cpu and
+ * its reading of act_cpus.
+ */
+struct act_here {
+	raw_spinlock_t lock;
+	struct task_struct *curr;	/* on this CPU (valid under lock) */
+};
+static DEFINE_PER_CPU(struct act_here, act_here);
 
 static struct act_cpu **act_cpus;	/* NULL: tracking off */
 
@@ -65,17 +77,18 @@ static void mark_locked(struct act_cpu *ac, u32 pid, u32 tgid, u64 start,
 static void mark(u32 pid, u32 tgid, u64 start, bool group)
 {
 	struct act_cpu **tabs;
+	struct act_here *h;
 	unsigned long flags;
 
+	if (!READ_ONCE(act_cpus))
+		return;
 	local_irq_save(flags);
+	h = this_cpu_ptr(&act_here);
+	raw_spin_lock(&h->lock);
 	tabs = READ_ONCE(act_cpus);
-	if (tabs) {
-		struct act_cpu *ac = tabs[smp_processor_id()];
-
-		raw_spin_lock(&ac->lock);
-		mark_locked(ac, pid, tgid, start, group);
-		raw_spin_unlock(&ac->lock);
-	}
+	if (tabs)
+		mark_locked(tabs[smp_processor_id()], pid, tgid, start, group);
+	raw_spin_unlock(&h->lock);
 	local_irq_restore(flags);
 }
 
@@ -91,37 +104,47 @@ void ptop_ts_act_mark_group(u32 tgid, u64 start_ns)
 }
 
 /*
- * sched_switch, under the runqueue lock with interrupts off, after the
- * scheduler brought prev's runtime up to date.
+ * sched_switch (hooks.c), under the runqueue lock with interrupts off,
+ * after the scheduler brought prev's runtime up to date; also while
+ * tracking is off, to know each CPU's task.
  */
-static void probe_switch(void *data, bool preempt, struct task_struct *prev,
-			 struct task_struct *next, unsigned int prev_state)
+void ptop_ts_act_switch(struct task_struct *prev, struct task_struct *next)
 {
-	struct act_cpu **tabs = READ_ONCE(act_cpus);
-	struct act_cpu *ac;
+	struct act_here *h = this_cpu_ptr(&act_here);
+	struct act_cpu **tabs;
 
-	if (unlikely(!tabs))
-		return;		/* being detached */
-	ac = tabs[smp_processor_id()];
-	raw_spin_lock(&ac->lock);
-	if (prev->pid)
-		mark_locked(ac, prev->pid, prev->tgid, prev->start_boottime,
-			    false);
-	ac->curr = next;
-	raw_spin_unlock(&ac->lock);
+	raw_spin_lock(&h->lock);
+	h->curr = next;
+	tabs = READ_ONCE(act_cpus);
+	if (tabs && prev->pid)
+		mark_locked(tabs[smp_processor_id()], prev->pid, prev->tgid,
+			    prev->start_boottime, false);
+	raw_spin_unlock(&h->lock);
 }
 
 static void set_curr(void *unused)
 {
-	struct act_cpu *ac = act_cpus[smp_processor_id()];
+	struct act_here *h = this_cpu_ptr(&act_here);
 
-	raw_spin_lock(&ac->lock);
-	ac->curr = current;
-	raw_spin_unlock(&ac->lock);
+	raw_spin_lock(&h->lock);
+	h->curr = current;
+	raw_spin_unlock(&h->lock);
 }
 
-static struct ptop_ts_probe switch_probe =
-	PTOP_TS_PROBE("sched_switch", probe_switch);
+/* At load, before the switch probe is attached. */
+void ptop_ts_act_here_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu(act_here, cpu).lock);
+}
+
+/* At load, once the switch probe is attached: each CPU's task now. */
+void ptop_ts_act_curr_init(void)
+{
+	on_each_cpu(set_curr, NULL, 1);
+}
 
 static void free_tables(struct act_cpu **tabs)
 {
@@ -134,11 +157,11 @@ static void free_tables(struct act_cpu **tabs)
 	kfree(tabs);
 }
 
-/* Tables and probe; pass lock held (activity.c). 0 or -errno. */
+/* The tables; pass lock held (activity.c). 0 or -errno. */
 int ptop_ts_marks_start(void)
 {
 	struct act_cpu **tabs;
-	int cpu, ret;
+	int cpu;
 
 	tabs = kcalloc(nr_cpu_ids, sizeof(*tabs), GFP_KERNEL);
 	if (!tabs)
@@ -150,30 +173,27 @@ int ptop_ts_marks_start(void)
 			free_tables(tabs);
 			return -ENOMEM;
 		}
-		raw_spin_lock_init(&tabs[cpu]->lock);
 		tabs[cpu]->tag = 1;
 	}
+	/* act_here knows each CPU's task: no CPU needs asking */
 	WRITE_ONCE(act_cpus, tabs);
-	ret = ptop_ts_probes_attach(&switch_probe, 1);
-	if (ret) {
-		WRITE_ONCE(act_cpus, NULL);
-		synchronize_rcu();
-		free_tables(tabs);
-		return ret;
-	}
-	/* what runs now, until its CPU switches: one IPI, at attach only */
-	on_each_cpu(set_curr, NULL, 1);
 	return 0;
 }
 
-/* The probe goes, then the tables; pass lock held. */
+/* The tables go; pass lock held. */
 void ptop_ts_marks_stop(void)
 {
 	struct act_cpu **tabs = act_cpus;
+	int cpu;
 
 	WRITE_ONCE(act_cpus, NULL);
-	/* probes and markers run with interrupts or preemption off */
-	ptop_ts_probes_detach(&switch_probe, 1);
+	/* the probe and marks read act_cpus under their CPU's lock */
+	for_each_possible_cpu(cpu) {
+		raw_spinlock_t *l = &per_cpu(act_here, cpu).lock;
+
+		raw_spin_lock_irq(l);
+		raw_spin_unlock_irq(l);
+	}
 	free_tables(tabs);
 }
 
@@ -184,15 +204,16 @@ void ptop_ts_marks_stop(void)
  */
 u32 ptop_ts_marks_take(int cpu, struct ptop_ts_mark *buf, bool *lost)
 {
+	struct act_here *h = per_cpu_ptr(&act_here, cpu);
 	struct act_cpu *ac = act_cpus[cpu];
 	struct task_struct *c;
 	u32 i, n;
 
-	raw_spin_lock_irq(&ac->lock);
+	raw_spin_lock_irq(&h->lock);
 	for (i = 0; i < ac->n; i++)
 		buf[i] = ac->slot[ac->order[i]];
 	n = ac->n;
-	c = ac->curr;
+	c = h->curr;
 	if (c && c->pid) {	/* alive: it cannot switch out now */
 		buf[n].pid = c->pid;
 		buf[n].tgid = c->tgid;
@@ -205,6 +226,6 @@ u32 ptop_ts_marks_take(int cpu, struct ptop_ts_mark *buf, bool *lost)
 	ac->n = 0;
 	if (!++ac->tag)
 		ac->tag = 1;
-	raw_spin_unlock_irq(&ac->lock);
+	raw_spin_unlock_irq(&h->lock);
 	return n;
 }

@@ -7,7 +7,11 @@
  * sched_clock (the clock of its runqueue, and of its threads' runtimes),
  * the time, and its counters. Remote reads of an unstable sched_clock can
  * lag by ticks, and an IPI to a vCPU the host has stopped comes late: each
- * CPU's counters go with its own instant. Under the pass lock (seq.c).
+ * CPU's counters go with its own instant. Except on nohz_full CPUs, which
+ * are left alone (an IPI a pass would break their isolation): their
+ * tasks' times come from vtime, which needs no instant of that CPU (see
+ * record.c, runtime_at_t0()), and their counters are read from here, as
+ * vtime makes them readable remotely. Under the pass lock (seq.c).
  */
 #include <linux/kernel_stat.h>
 #include <linux/math64.h>
@@ -54,16 +58,25 @@ static void read_cpu(struct ptop_ts_cpu *v, int cpu)
 	v->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
 }
 
-static void read_pass_cpu(void *unused)
+static void read_pass_cpu_at(int cpu)
 {
-	struct pass_cpu *pc = this_cpu_ptr(&pass_cpu);
-	int cpu = smp_processor_id();
+	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
 
 	pc->t0 = sched_clock_cpu(cpu);
 	pc->time_ns = ktime_get_ns();
 	pc->boottime_ns = ktime_get_boottime_ns();
 	read_cpu(&pc->c, cpu);
 	pc->gen = READ_ONCE(pass_gen);
+}
+
+static void read_pass_cpu(void *unused)
+{
+	read_pass_cpu_at(smp_processor_id());
+}
+
+static bool pass_cpu_ipi(int cpu, void *unused)
+{
+	return !tick_nohz_full_cpu(cpu);
 }
 
 /*
@@ -106,9 +119,15 @@ void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 	s64 sum_t = 0, sum_b = 0;	/* from the first CPU's: no overflow */
 	u64 base_t = 0, base_b = 0, n = 0;
 	u32 cpu;
+	int c;
 
 	WRITE_ONCE(pass_gen, pass_gen + 1);
-	on_each_cpu(read_pass_cpu, NULL, 1);
+	on_each_cpu_cond(pass_cpu_ipi, read_pass_cpu, NULL, true);
+	if (tick_nohz_full_enabled()) {
+		for_each_online_cpu(c)
+			if (tick_nohz_full_cpu(c))
+				read_pass_cpu_at(c);
+	}
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		const struct pass_cpu *pc;
 

@@ -10,8 +10,8 @@
  * GENL_MCAST_CAP_* anyone may join (compat.h).
  *
  * fork and exit come from the probes that the accounting keeps attached
- * anyway (exits.c); they only build a message while events_on is set. The
- * sched_process_exec probe exists only while someone listens.
+ * anyway (exits.c), exec from the one of hooks.c, also attached for the
+ * module's life; they only build a message while events_on is set.
  *
  * REPARENT: the kernel reparents the children of an exiting thread in
  * exit_notify(), which has no tracepoint; the exit probe of a group's last
@@ -22,7 +22,6 @@
  * module's own hierarchy (acct.c), as the kernel's children lists need
  * tasklist_lock, which modules cannot take.
  */
-#include <linux/binfmts.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -32,7 +31,6 @@
 #include "uapi/ptop_taskstats.h"
 #include "listen.h"
 #include "netlink.h"
-#include "probe.h"
 #include "events.h"
 
 static bool events_on;			/* READ_ONCE in probes */
@@ -154,25 +152,22 @@ void ptop_ts_events_exit(struct task_struct *p, bool group_dead)
 	}
 }
 
-static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
-		       struct linux_binprm *bprm)
+/* sched_process_exec (hooks.c) */
+void ptop_ts_events_exec(struct task_struct *p, pid_t old_pid)
 {
 	struct one_event o = { .old_pid = old_pid };
 
+	if (!READ_ONCE(events_on))
+		return;
 	send(&o, PTOP_TS_EV_EXEC, p, NULL, 0);
 }
 
-static struct ptop_ts_probe exec_probe =
-	PTOP_TS_PROBE("sched_process_exec", probe_exec);
-
-/* listen.c, process context */
+/*
+ * listen.c, process context. Off: a probe past its events_on test still
+ * delivers, under listen_lock, to the listeners still listed.
+ */
 int ptop_ts_events_attach(void)
 {
-	int ret;
-
-	ret = ptop_ts_probes_attach(&exec_probe, 1);
-	if (ret)
-		return ret;
 	WRITE_ONCE(events_on, true);
 	return 0;
 }
@@ -180,7 +175,6 @@ int ptop_ts_events_attach(void)
 void ptop_ts_events_detach(void)
 {
 	WRITE_ONCE(events_on, false);
-	ptop_ts_probes_detach(&exec_probe, 1);
 }
 
 void ptop_ts_events_counts(long *sent, long *failed)

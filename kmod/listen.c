@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Requested event sources: the sched_switch probe (per-task steal) and the
- * sched_process_exec probe plus event multicasting exist only while
- * someone asked for them, as the "requested" extension events of utrace:
- * when the last listener goes, the hook goes.
+ * Requested event sources: per-task steal (its table) and process events
+ * are on only while someone asked for them, as the "requested" extension
+ * events of utrace: when the last listener goes, they go. The probes
+ * themselves stay attached for the module's life (hooks.c: attaching one
+ * rewrites kernel text under every CPU); on and off are data.
  *
  * Listeners:
  *  - an open /proc/taskstats file that wrote a command with
@@ -18,12 +19,12 @@
  * the pid namespace of the task that asked: it gets the events of the
  * tasks visible there, with their numbers there.
  *
- * Attaching and detaching (tracepoint_probe_register/unregister, then
- * tracepoint_synchronize_unregister) happen only in process context under
- * listen_mutex (reconcile()); the counts are under listen_lock.
+ * Switching on and off (the steal table's allocation and freeing, the
+ * events flag) happens only in process context under listen_mutex
+ * (reconcile()); the counts are under listen_lock.
  *
  * The module's only cycle of calls closes here: this file attaches
- * events.c's probe (reconcile()), events.c sends each event through
+ * events.c's events (reconcile()), events.c sends each event through
  * netlink.c to the listeners it finds here (ptop_ts_listen_events_each()),
  * and netlink.c's LISTEN command and STEAL dumps make listeners here:
  * events -> netlink -> listen -> events (and events -> listen -> events).

@@ -16,6 +16,7 @@
 #include "budget.h"
 #include "exit_ring.h"
 #include "exits.h"
+#include "hooks.h"
 #include "listen.h"
 #include "netlink.h"
 #include "proc.h"
@@ -111,6 +112,9 @@ static int __init ptop_ts_init(void)
 	if (ret)
 		goto err_attach;
 	ptop_ts_acct_populate();
+	ret = ptop_ts_hooks_attach();
+	if (ret)
+		goto err_hooks;
 	ret = ptop_ts_listen_init();
 	if (ret)
 		goto err_listen;
@@ -128,6 +132,8 @@ err_nl:
 err_proc:
 	ptop_ts_listen_exit();
 err_listen:
+	ptop_ts_hooks_detach();
+err_hooks:
 	ptop_ts_exits_detach();
 err_attach:
 	ptop_ts_acct_exit();
@@ -142,6 +148,7 @@ static void __exit ptop_ts_exit(void)
 {
 	/* the requested sources first: no event is sent to a family going */
 	ptop_ts_listen_exit();
+	ptop_ts_hooks_detach();
 	ptop_ts_nl_exit();
 	ptop_ts_proc_exit();
 	ptop_ts_exits_detach();

@@ -171,6 +171,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "answer_bytes %ld\n",
 		   atomic_long_read(&ptop_ts_answer_bytes));
 	ptop_ts_act_counts(&act);
+	/* *_probe: that use of the probes is on (they stay: hooks.c) */
 	seq_printf(m, "track_probe %s\n", act.attached ? "attached" : "detached");
 	seq_printf(m, "track_readers %ld\n", act.readers);
 	seq_printf(m, "track_entries %llu\n", act.entries);

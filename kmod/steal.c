@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-task steal: a sched_switch probe, attached only while a reader asks
- * for steal (listen.c), charges the CPU's steal delta since the previous
- * switch on that CPU to the task that is switched out (it was the one on
- * the CPU). The CPU's steal is the kernel's own kcpustat steal counter.
+ * Per-task steal: while a reader asks for steal (listen.c), the
+ * sched_switch probe (hooks.c) charges the CPU's steal delta since the
+ * previous switch on that CPU to the task that is switched out (it was
+ * the one on the CPU). The CPU's steal is the kernel's own kcpustat steal
+ * counter, followed at every switch also while nobody asks (a per-CPU
+ * read and write), so that counting starts without asking every CPU.
  *
  * The probe runs under the runqueue lock with interrupts off: no
  * allocation there. Per-thread values live in a table allocated when the
- * probe is attached (open addressing, key = global pid + start time,
- * raw spinlock); a full table drops charges and counts them
+ * first steal listener comes and freed when the last goes (open
+ * addressing, key = global pid + start time, raw spinlock: the probe
+ * touches the table under it only, so freeing needs no grace period, and
+ * no probe comes or goes); a full table drops charges and counts them
  * (steal_dropped in the state file). At a thread's exit its steal moves
  * to its group (x*), at the group's death with the group's T into the
  * fold target's c* (acct.c), as runtime does.
@@ -26,7 +30,6 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include "main.h"
-#include "probe.h"
 #include "steal.h"
 
 #define STEAL_SLOTS	(1U << 16)
@@ -40,7 +43,7 @@ struct steal_ent {
 };
 
 static DEFINE_RAW_SPINLOCK(steal_lock);
-static struct steal_ent *table;		/* NULL: probe not attached */
+static struct steal_ent *table;		/* NULL: not counting (steal_lock) */
 static u32 used;
 static DEFINE_PER_CPU(u64, last_steal);
 static atomic_long_t steal_dropped = ATOMIC_LONG_INIT(0);
@@ -101,8 +104,8 @@ static struct steal_ent *find(u32 pid, u64 start, bool insert)
 	return tomb;
 }
 
-static void probe_switch(void *data, bool preempt, struct task_struct *prev,
-			 struct task_struct *next, unsigned int prev_state)
+/* sched_switch (hooks.c), interrupts off */
+void ptop_ts_steal_switch(struct task_struct *prev)
 {
 	int cpu = smp_processor_id();
 	u64 now = cpu_steal(cpu), d = now - __this_cpu_read(last_steal);
@@ -110,7 +113,7 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 	unsigned long flags;
 
 	__this_cpu_write(last_steal, now);
-	if (!d || !prev->pid)
+	if (!d || !prev->pid || !READ_ONCE(table))
 		return;
 	raw_spin_lock_irqsave(&steal_lock, flags);
 	if (table) {
@@ -162,32 +165,31 @@ bool ptop_ts_steal_attached(void)
 	return READ_ONCE(table) != NULL;
 }
 
-static struct ptop_ts_probe switch_probe =
-	PTOP_TS_PROBE("sched_switch", probe_switch);
+/* At load, before the switch probe: every CPU's steal so far. */
+void ptop_ts_steal_init(void)
+{
+	int cpu;
 
-/* listen.c, process context, listen_mutex held */
+	for_each_possible_cpu(cpu)
+		per_cpu(last_steal, cpu) = cpu_steal(cpu);
+}
+
+/*
+ * listen.c, process context, listen_mutex held. last_steal follows every
+ * switch: a CPU's first charge is the steal of the stretch of the task
+ * switched out, as any other.
+ */
 int ptop_ts_steal_attach(void)
 {
 	struct steal_ent *t;
-	int cpu, ret;
 
 	t = kvcalloc(STEAL_SLOTS, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		per_cpu(last_steal, cpu) = cpu_steal(cpu);
 	raw_spin_lock_irq(&steal_lock);
 	table = t;
 	used = 0;
 	raw_spin_unlock_irq(&steal_lock);
-	ret = ptop_ts_probes_attach(&switch_probe, 1);
-	if (ret) {
-		raw_spin_lock_irq(&steal_lock);
-		table = NULL;
-		raw_spin_unlock_irq(&steal_lock);
-		kvfree(t);
-		return ret;
-	}
 	atomic_long_add(STEAL_SLOTS * sizeof(*t), &ptop_ts_steal_bytes);
 	return 0;
 }
@@ -196,7 +198,6 @@ void ptop_ts_steal_detach(void)
 {
 	struct steal_ent *t;
 
-	ptop_ts_probes_detach(&switch_probe, 1);
 	raw_spin_lock_irq(&steal_lock);
 	t = table;
 	table = NULL;

@@ -9,6 +9,8 @@ struct task_struct;
 
 bool ptop_ts_steal_clock(void);
 bool ptop_ts_steal_attached(void);
+void ptop_ts_steal_init(void);
+void ptop_ts_steal_switch(struct task_struct *prev);
 int ptop_ts_steal_attach(void);
 void ptop_ts_steal_detach(void);
 u64 ptop_ts_steal_of(struct task_struct *t);

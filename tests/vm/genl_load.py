@@ -9,6 +9,9 @@
 #                            anything yet (the kernel sizes its first
 #                            messages by the reader's earlier recv()s): prints
 #                            "cpus=N records=M messages=K" or "error=-ERRNO"
+#   genl_load.py partial K   one full PIDS dump (threads); reads K recv()s
+#                            of it, prints "partial", then exits without
+#                            reading the rest: its socket closes mid-dump
 import socket
 import struct
 import sys
@@ -89,6 +92,14 @@ elif sys.argv[1] == "fresh":
         if done:
             break
     print("cpus=%d records=%d messages=%d" % (cpus, recs, msgs))
+    sys.exit(0)
+elif sys.argv[1] == "partial":
+    msg = struct.pack("=BBH", 1, 1, 0) + attr(1, struct.pack("=I", 1))
+    sk.send(struct.pack("=IHHII", 16 + len(msg), fam, NLM_F_DUMP_REQ, 9, 0) +
+            msg)
+    for _ in range(int(sys.argv[2])):
+        sk.recv(1 << 16)
+    print("partial", flush=True)
     sys.exit(0)
 else:
     end = time.monotonic() + float(sys.argv[2])

@@ -2,6 +2,7 @@
 # Self-test of the VM harness, run inside the guest by tests/vm/run (make
 # vm-check): are we really on the Debian guest kernel, with the host userland,
 # root, 2 CPUs, a writable build dir, and the module loaded when it exists?
+# vm-append: ptop_vm_append_check=1
 set -u
 fail=0
 ok()  { echo "ok   - $*"; }
@@ -28,6 +29,9 @@ check "the guest kernel has module support" [ -e /proc/modules ]
 check "/lib/modules/$kr of the guest kernel works (modinfo 9p)" eval \
 	'[ "$(modinfo -F name 9p 2>/dev/null)" = 9p ]'
 check "running as root" [ "$(id -u)" = 0 ]
+# this script's "# vm-append:" line reached the guest kernel's command line
+check "vm-append: ptop_vm_append_check=1 in /proc/cmdline" \
+	grep -qw ptop_vm_append_check=1 /proc/cmdline
 check "cwd is PTOP_REPO ($PTOP_REPO)" [ "$(pwd -P)" = "$(cd "$PTOP_REPO" && pwd -P)" ]
 check "PATH starts with $PTOP_REPO/build" [ "${PATH%%:*}" = "$PTOP_REPO/build" ]
 check "PATH has build/tests/helpers" eval '[[ ":$PATH:" == *":$PTOP_REPO/build/tests/helpers:"* ]]'
