@@ -643,7 +643,13 @@ static void test_zombie(void **state)
 		r = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 1);
 		if (r) {
 			exits++;
-			assert_int_equal(r->exit_code, 7 << 8);
+			/*
+			 * A busy machine's exits can overflow the multicast
+			 * (ENOBUFS: the read says so): the zombie is then
+			 * closed without its record, exit code unknown.
+			 */
+			if (!(l->s_ts.flags & PTOP_SAMPLE_INEXACT))
+				assert_int_equal(r->exit_code, 7 << 8);
 			assert_int_equal(r->folded_into, getpid());
 		}
 	}
