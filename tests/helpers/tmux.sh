@@ -4,7 +4,8 @@
 # and waiting for the screen to show something (polling with a timeout,
 # never a fixed sleep: the machine may be loaded).
 #
-# The caller sets PTOP and defines nothing else; it gets:
+# The caller sets PTOP (checked and made absolute here) and defines nothing
+# else; it gets:
 #   start NAME COLS ROWS [env VAR=.. --] ARGS..  ptop in a new session
 #   pane [-e]          the screen of the current session ($S)
 #   keys KEYS..        tmux send-keys to $S
@@ -14,6 +15,11 @@
 #   wait_exit [s]      until ptop has exited; its status in $rc_of
 #   ptop_pid           the pid of the ptop under test
 #   ok/bad, $fails, finish NAME
+# tmux and the binary are there (FAIL otherwise); PTOP made absolute, as the
+# sessions start in their own directory
+command -v tmux >/dev/null || { echo "FAIL: tmux is missing"; exit 1; }
+[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+PTOP=$(cd "$(dirname "$PTOP")" && pwd)/$(basename "$PTOP")
 T_TMP=$(mktemp -d /tmp/ptop_tmux.XXXXXX)
 T_SOCK=ptop_t_$$
 tm() { tmux -L "$T_SOCK" -f /dev/null "$@"; }

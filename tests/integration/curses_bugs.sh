@@ -12,9 +12,6 @@ set -u
 B=${B:-build}
 PTOP=${PTOP:-$B/ptop}
 here=$(cd "$(dirname "$0")" && pwd)
-command -v tmux >/dev/null || { echo "FAIL: tmux is missing"; exit 1; }
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
-PTOP=$(cd "$(dirname "$PTOP")" && pwd)/$(basename "$PTOP")
 . "$here/../helpers/tmux.sh"
 
 # --- stdin at EOF: keys from /dev/tty, and no busy loop ------------------
