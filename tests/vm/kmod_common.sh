@@ -32,6 +32,20 @@ wait_state() {
 }
 
 # the seq of an answer line printed by tsquery
+# start_threads N FILE: tsload holds N threads (kernel.threads-max raised),
+# its output in FILE, its pid in $th; checked once all are ready
+start_threads() {
+	local i
+	sysctl -q -w kernel.threads-max=100000
+	tsload threads "$1" >"$2" &
+	th=$!
+	for i in $(seq 1 600); do
+		grep -q ready "$2" && break
+		kill -0 $th 2>/dev/null || break
+		sleep 0.2
+	done
+	check "$1 threads started" grep -q "ready $1" "$2"
+}
 seq_of() { sed -n 's/^answer .*seq=\([0-9]*\).*/\1/p'; }
 field() { sed -n "s/^answer .*$1=\\([0-9]*\\).*/\\1/p"; }
 

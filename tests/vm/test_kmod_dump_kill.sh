@@ -16,15 +16,7 @@ require_module
 W=$(mktemp -d)
 NT=20000
 GL=$PTOP_REPO/tests/vm/genl_load.py
-sysctl -q -w kernel.threads-max=100000
-tsload threads $NT >"$W/thr" &
-th=$!
-for i in $(seq 1 600); do
-	grep -q ready "$W/thr" && break
-	kill -0 $th 2>/dev/null || break
-	sleep 0.2
-done
-check "$NT threads started" grep -q "ready $NT" "$W/thr"
+start_threads $NT "$W/thr"
 
 # wait_ge NAME MIN: up to 30 s for a state value >= MIN
 wait_ge() {

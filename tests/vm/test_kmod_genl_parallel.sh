@@ -7,15 +7,7 @@
 require_module
 W=$(mktemp -d)
 NT=20000
-sysctl -q -w kernel.threads-max=100000
-tsload threads $NT >"$W/thr" &
-th=$!
-for i in $(seq 1 600); do
-	grep -q ready "$W/thr" && break
-	kill -0 $th 2>/dev/null || break
-	sleep 0.2
-done
-check "$NT threads started" grep -q "ready $NT" "$W/thr"
+start_threads $NT "$W/thr"
 
 # genl_load.py lookup N: N nlctrl lookups, latencies in us, sorted
 # genl_load.py dump SECS: full PIDS dumps with threads (a walk of every
