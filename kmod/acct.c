@@ -72,6 +72,7 @@ DEFINE_SPINLOCK(ptop_acct_lock);
 static DEFINE_HASHTABLE(acct_hash, ACCT_HASH_BITS);
 DEFINE_HASHTABLE(ptop_acct_rep_hash, PTOP_ACCT_REP_BITS);
 LIST_HEAD(ptop_acct_dead_list);
+LIST_HEAD(ptop_acct_running);
 static struct kmem_cache *acct_cache;
 u64 ptop_acct_gen;			/* pass generation */
 long ptop_acct_live, ptop_acct_dead, ptop_acct_nomem;
@@ -114,6 +115,7 @@ static struct ptop_acct *get_or_create(struct task_struct *leader)
 	INIT_LIST_HEAD(&a->sibling);
 	INIT_LIST_HEAD(&a->dead_node);
 	INIT_LIST_HEAD(&a->dying);
+	INIT_LIST_HEAD(&a->running_node);
 	a->tgid = task_tgid_nr(leader);
 	a->start_ns = leader->start_boottime;
 	a->tgid_pid = get_pid(task_tgid(leader));
@@ -195,6 +197,7 @@ static void free_acct(struct ptop_acct *a)
 	}
 	list_del(&a->sibling);
 	list_del(&a->dead_node);
+	list_del(&a->running_node);
 	hash_del(&a->hnode);
 	if (a->reporter)
 		hash_del(&a->rnode);
@@ -480,12 +483,16 @@ void ptop_ts_acct_exit(void)
 
 	if (!acct_cache)
 		return;
-	spin_lock_irqsave(&ptop_acct_lock, flags);
-	hash_for_each_safe(acct_hash, bkt, tmp, a, hnode) {
-		list_splice_init(&a->dying, &tails);
-		free_acct(a);
+	/* a bucket at a time: tens of thousands of records, interrupts on */
+	for (bkt = 0; bkt < HASH_SIZE(acct_hash); bkt++) {
+		spin_lock_irqsave(&ptop_acct_lock, flags);
+		hlist_for_each_entry_safe(a, tmp, &acct_hash[bkt], hnode) {
+			list_splice_init(&a->dying, &tails);
+			free_acct(a);
+		}
+		spin_unlock_irqrestore(&ptop_acct_lock, flags);
+		cond_resched();
 	}
-	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	list_for_each_entry_safe(e, en, &tails, gnode) {
 		struct task_struct *p;
 
@@ -493,6 +500,7 @@ void ptop_ts_acct_exit(void)
 		p = ptop_ts_tail_free(e);
 		spin_unlock_irqrestore(&ptop_acct_lock, flags);
 		put_task_struct(p);
+		cond_resched();
 	}
 	kmem_cache_destroy(acct_cache);
 	acct_cache = NULL;
