@@ -138,10 +138,16 @@ static struct ptop_acct *link_group(struct task_struct *leader)
 	struct task_struct *parent;
 	struct ptop_acct *a, *p;
 
-	a = get_or_create(leader);
-	if (!a)
-		return NULL;
 	parent = rcu_dereference(leader->real_parent);
+	a = get_or_create(leader);
+	if (!a) {
+		/* a real child of parent's group without a record */
+		p = parent && parent->pid ?
+		    ptop_acct_lookup(parent->group_leader) : NULL;
+		if (p)
+			p->adopts = true;
+		return NULL;
+	}
 	if (!a->parent && parent && parent->pid) {
 		p = get_or_create(parent->group_leader);
 		if (p && !p->dead)
@@ -323,6 +329,42 @@ u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 			n++;
 		}
 	}
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * For a REPARENT report (events.c): the accounting children of leader's
+ * group, dead ones too, at most max into tgid[]/start[] (NULL: count
+ * only); they include every real child of the group unless the group
+ * adopts (then -ENOENT, as without a record). Proportional to the
+ * group's children, where a walk of every process is not.
+ */
+int ptop_ts_acct_kin(struct task_struct *leader, u32 *tgid, u64 *start,
+		     u32 max)
+{
+	struct ptop_acct *a, *c;
+	unsigned long flags;
+	int n = 0;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	if (!a || a->adopts) {
+		n = -ENOENT;
+		goto out;
+	}
+	list_for_each_entry(c, &a->children, sibling) {
+		if (tgid) {
+			if (n == max)
+				break;
+			tgid[n] = c->tgid;
+			start[n] = c->start_ns;
+		}
+		n++;
+	}
+out:
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	rcu_read_unlock();
 	return n;

@@ -11,6 +11,7 @@
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -25,6 +26,39 @@
 #include "acct_exit.h"
 
 /*
+ * The kernel's choice in find_new_reaper() for the children of father
+ * when its whole group goes: a live thread of the same group cannot
+ * exist then, so the nearest child subreaper ancestor still alive, else
+ * the pid namespace's init. Under RCU (no tasklist_lock: a racing
+ * release can make it guess; it stops at a released task).
+ */
+struct task_struct *ptop_ts_new_reaper(struct task_struct *father)
+{
+	struct pid_namespace *ns = task_active_pid_ns(father);
+	struct task_struct *reaper = ns ? ns->child_reaper : NULL;
+	struct task_struct *p;
+
+	if (father->signal->has_child_subreaper) {
+		unsigned int level = ns ? ns->level : 0;
+
+		for (p = rcu_dereference(father->real_parent);
+		     p && p->pid && p != reaper;
+		     p = rcu_dereference(p->real_parent)) {
+			struct pid *pid = task_pid(p);
+
+			/* released meanwhile (no tasklist_lock here) */
+			if (!pid || pid->level < level)
+				break;
+			if (!p->signal->is_child_subreaper)
+				continue;
+			if (!(p->flags & PF_EXITING) || atomic_read(&p->signal->live))
+				return p;
+		}
+	}
+	return reaper;
+}
+
+/*
  * The last thread of a group reports the group dead (exits.c), with its
  * final totals in tot. Under ptop_acct_lock: fold, move children, and push the
  * group's EXIT record gr (its references taken over) with the group's
@@ -37,12 +71,14 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			     const struct ptop_tri *tot,
 			     struct ptop_ts_exit_ent *gr, bool twins)
 {
-	struct ptop_acct *a, *to = NULL, *c, *n;
+	struct ptop_acct *a, *to = NULL, *c, *n, *r = NULL;
 	struct ptop_tri amount = { 0 }, cown = { 0 };
+	struct task_struct *reaper;
 	unsigned long flags;
 	bool again;
 
 	rcu_read_lock();
+	reaper = ptop_ts_new_reaper(p);
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
 	if (a) {
@@ -53,6 +89,11 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 	}
 	if (!to)
 		to = ptop_acct_ancestor(leader);
+	/* its real children go to reaper, their records under "to" */
+	if (reaper && reaper->pid)
+		r = ptop_acct_lookup(reaper->group_leader);
+	if (r && r != to)
+		r->adopts = true;
 	amount = *tot;
 	if (a && !a->x_own)
 		amount.st += a->x_steal;

@@ -39,6 +39,13 @@ struct ptop_acct {
 	struct ptop_tri x_freed;	/* own x*: freed dead threads */
 	bool x_own;			/* x* counted here, not by the kernel */
 	bool own_reported;		/* its one group-exit report is made */
+	/*
+	 * The kernel may have given the group real children that are not
+	 * its accounting children: it was the reaper of a dead group whose
+	 * children went elsewhere here (a subreaper, a namespace's init),
+	 * or a child's record could not be made. Never cleared.
+	 */
+	bool adopts;
 	struct hlist_node rnode;	/* rep_hash, while reporter is set */
 	/*
 	 * The thread that reported the group dead, until it is freed:
