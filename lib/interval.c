@@ -636,7 +636,8 @@ static ssize_t quick_dirty(struct ptop_interval *iv, const struct ptop_snap *cur
 		if (gi >= 0)	/* it cannot be gone: nothing died */
 			iv->dirty[m++] = gi;
 	}
-	qsort(iv->dirty, m, sizeof(*iv->dirty), idx_cmp);
+	if (m)	/* iv->dirty may be NULL then: qsort(NULL, 0) is UB */
+		qsort(iv->dirty, m, sizeof(*iv->dirty), idx_cmp);
 	for (k = 0, n = 0; k < m; k++)
 		if (!n || iv->dirty[n - 1] != iv->dirty[k])
 			iv->dirty[n++] = iv->dirty[k];
