@@ -28,7 +28,8 @@
  *	generic netlink), each checked (sizes, seq, records; a full answer
  *	has the reader itself and no task twice); a failure while the module
  *	is reloaded (PTOP_RELOAD_GEN_FILE: odd during a reload, then one
- *	more) is excused, then the file reopened. Prints "validate passes=...
+ *	more) is excused, then the file reopened; -n waits while it is odd
+ *	(a dump holds a module reference). Prints "validate passes=...
  *	bad=... lost=... excused=... reopen=... resync=... records=...";
  *	exit 1 on a bad or lost answer.
  *   tsquery -b MODE
@@ -951,6 +952,15 @@ static int validate(struct ptop_ts_cmd c, double secs, int nl)
 				reopen++;
 			c.since_seq = prev = 0;
 			g_open = g0;
+		}
+		/*
+		 * A netlink dump holds a module reference: back-to-back dumps
+		 * would keep rmmod from ever succeeding. /proc readers go on
+		 * (their race with the unload is the point).
+		 */
+		if (nl && g0 >= 0 && (g0 & 1)) {
+			usleep(20000);
+			continue;
 		}
 		b.len = 0;
 		if (nl) {

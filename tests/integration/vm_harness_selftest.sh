@@ -4,6 +4,7 @@
 #   pass.sh FILE TEXT   -> 0, and FILE (under build/) holds TEXT on the host
 #   exit3.sh            -> 3 (the script's own status)
 #   kmsg_warning.sh     -> non-zero (a "WARNING:" in the guest's dmesg)
+#   kmsg_kmemleak.sh    -> 121 (kmemleak / lockdep-off lines, debug kernel)
 #   sleep.sh            -> 124 with PTOP_VM_TIMEOUT=5 (guest-side timeout)
 #   panic.sh            -> non-zero (kernel crash: no end marker)
 # Runs two VMs at a time (the harness allows concurrent runs).  The module is
@@ -51,6 +52,7 @@ wait
 run sleep PTOP_VM_TIMEOUT=5 -- tests/vm/selftest/sleep.sh &
 run panic -- tests/vm/selftest/panic.sh &
 wait
+run leak -- tests/vm/selftest/kmsg_kmemleak.sh
 
 fail=0
 expect() { # name, description, test on $rc, stderr pattern
@@ -74,6 +76,8 @@ fi
 rm -f "$shared"
 expect warn "kmsg_warning.sh: non-zero because of the WARNING in dmesg" \
 	'[ $rc != 0 ]' 'kernel problems.*dmesg'
+expect leak "kmsg_kmemleak.sh: 121 because of the kmemleak and lockdep lines in dmesg" \
+	'[ $rc = 121 ]' 'suspected memory leak'
 expect sleep "sleep.sh with PTOP_VM_TIMEOUT=5: guest-side timeout, exit 124" \
 	'[ $rc = 124 ]' 'timed out'
 expect panic "panic.sh: non-zero, the guest panic is reported" \
