@@ -180,6 +180,9 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		}
 		memset(&r, 0, sizeof(r));
 		ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
+		/* being released: pid detached, still on the RCU thread list */
+		if (!r.pid)
+			continue;
 		ptop_ts_fill_thread(&r, t, true);
 		if (t == leader)
 			lrec = add(w, &r);
@@ -208,6 +211,8 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		lrec->exec_old_pid = r.exec_old_pid;
 		lrec->exec_old_start_ns = r.exec_old_start_ns;
 	}
+	if (!r.pid)	/* the leader is being released */
+		goto out;
 	if (ans->count < w->cap)
 		add(w, &r);
 	else
