@@ -191,6 +191,11 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(LIB_A)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+# userspace_cost also runs the view (ui/), before the library
+$(B)/bench/userspace_cost: $(B)/obj/bench/userspace_cost.o $(UI_A) $(LIB_A)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lm
 
 # tstime's tree accounting lives beside tstime, outside the libraries
 $(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)

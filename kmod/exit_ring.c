@@ -170,6 +170,8 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 	return found;
 }
 
+#define COPY_BATCH	256	/* records copied per ring_lock hold */
+
 /* e as the reader sees it; false: not visible in its namespace */
 static bool copy_one(const struct ptop_ts_exit_ent *e, struct ptop_ts_record *r,
 		     struct pid_namespace *ns, struct user_namespace *user_ns)
@@ -194,29 +196,39 @@ static bool copy_one(const struct ptop_ts_exit_ent *e, struct ptop_ts_record *r,
 /*
  * Copy the records at positions [from, to) visible to the reader; returns
  * their number, or -ENOSPC when the ring has overwritten some of them.
+ * ring_lock is held for COPY_BATCH records at a time (tens of thousands
+ * at once kept interrupts off for milliseconds); a record is never
+ * changed once written but by a twin's replacement (push()), which a
+ * single hold did not order against the copy either. Process context
+ * (the pass lock held).
  */
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       struct pid_namespace *ns, struct user_namespace *user_ns,
 		       struct ptop_ts_record *out, u32 max)
 {
-	u32 n = 0;
-	u64 pos;
+	u64 pos = from, stop;
 	unsigned long flags;
+	u32 n = 0;
 
-	spin_lock_irqsave(&ring_lock, flags);
-	if (head - from > ring_size) {
+	do {
+		spin_lock_irqsave(&ring_lock, flags);
+		/* the oldest record still wanted is overwritten */
+		if (head - pos > ring_size) {
+			spin_unlock_irqrestore(&ring_lock, flags);
+			return -ENOSPC;
+		}
+		stop = min(to, pos + COPY_BATCH);
+		for (; pos < stop && n < max; pos++) {
+			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
+
+			if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
+				continue;
+			if (copy_one(e, &out[n], ns, user_ns))
+				n++;
+		}
 		spin_unlock_irqrestore(&ring_lock, flags);
-		return -ENOSPC;
-	}
-	for (pos = from; pos < to && n < max; pos++) {
-		const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
-
-		if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
-			continue;
-		if (copy_one(e, &out[n], ns, user_ns))
-			n++;
-	}
-	spin_unlock_irqrestore(&ring_lock, flags);
+		cond_resched();
+	} while (pos < to && n < max);
 	return n;
 }
 
@@ -233,41 +245,46 @@ int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
 			    struct user_namespace *user_ns,
 			    struct ptop_ts_record *out, u32 max)
 {
-	u32 n = 0;
-	u64 pos;
+	u64 pos = from, stop;
 	unsigned long flags;
+	u32 n = 0;
 
-	spin_lock_irqsave(&ring_lock, flags);
-	if (head - from > ring_size) {
+	do {
+		spin_lock_irqsave(&ring_lock, flags);
+		if (head - pos > ring_size) {
+			spin_unlock_irqrestore(&ring_lock, flags);
+			return -ENOSPC;
+		}
+		stop = min(to, pos + COPY_BATCH);
+		for (; pos < stop && n < max; pos++) {
+			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
+			struct ptop_ts_record *r = &out[n];
+			u64 own, post;
+
+			if (e->rec.kind != PTOP_TS_KIND_GROUP ||
+			    !copy_one(e, r, ns, user_ns))
+				continue;
+			r->flags &= ~PTOP_TS_RECF_EXIT;
+			r->folded_into = 0;
+			r->folded_start_ns = 0;
+			r->exit_code = 0;
+			r->exit_ns = 0;
+			if (e->c_gen == c_gen) {
+				r->cutime_ns = e->c_pass.u;
+				r->cstime_ns = e->c_pass.s;
+				r->csteal_ns = e->c_pass.st;
+			}
+			own = r->utime_ns + r->stime_ns;
+			post = e->t0_gen == t0_gen ? min(e->post_t0, own) : 0;
+			if (post) {
+				r->utime_ns = ptop_ts_scale(own - post,
+							    r->utime_ns, own);
+				r->stime_ns = own - post - r->utime_ns;
+			}
+			n++;
+		}
 		spin_unlock_irqrestore(&ring_lock, flags);
-		return -ENOSPC;
-	}
-	for (pos = from; pos < to && n < max; pos++) {
-		const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
-		struct ptop_ts_record *r = &out[n];
-		u64 own, post;
-
-		if (e->rec.kind != PTOP_TS_KIND_GROUP ||
-		    !copy_one(e, r, ns, user_ns))
-			continue;
-		r->flags &= ~PTOP_TS_RECF_EXIT;
-		r->folded_into = 0;
-		r->folded_start_ns = 0;
-		r->exit_code = 0;
-		r->exit_ns = 0;
-		if (e->c_gen == c_gen) {
-			r->cutime_ns = e->c_pass.u;
-			r->cstime_ns = e->c_pass.s;
-			r->csteal_ns = e->c_pass.st;
-		}
-		own = r->utime_ns + r->stime_ns;
-		post = e->t0_gen == t0_gen ? min(e->post_t0, own) : 0;
-		if (post) {
-			r->utime_ns = ptop_ts_scale(own - post, r->utime_ns, own);
-			r->stime_ns = own - post - r->utime_ns;
-		}
-		n++;
-	}
-	spin_unlock_irqrestore(&ring_lock, flags);
+		cond_resched();
+	} while (pos < to && n < max);
 	return n;
 }

@@ -466,6 +466,40 @@ static void apply_xc(struct work *w)
 	}
 }
 
+static void row_total(struct ptop_row *r)
+{
+	r->total = r->user + r->sys + r->ste + r->cuser + r->csys + r->cste +
+		   r->xuser + r->xsys + r->xste;
+}
+
+/*
+ * Add (sign 1) or take away (sign -1) a row's share of the sum row: in
+ * unsigned arithmetic, what is taken away is exactly what was added.
+ */
+static void sum_add(struct ptop_row *s, const struct ptop_row *r, int sign)
+{
+	uint64_t m = sign < 0 ? (uint64_t)-1 : 1;
+
+	s->user += m * r->user;
+	s->sys += m * r->sys;
+	s->ste += m * r->ste;
+	s->cuser += m * r->cuser;
+	s->csys += m * r->csys;
+	s->cste += m * r->cste;
+	s->xuser += m * r->xuser;
+	s->xsys += m * r->xsys;
+	s->xste += m * r->xste;
+	s->total += m * r->total;
+	s->rdelay += m * r->rdelay;
+	s->nvcsw += m * r->nvcsw;
+	s->nivcsw += m * r->nivcsw;
+	s->minflt += m * r->minflt;
+	s->majflt += m * r->majflt;
+	s->time_ns += m * r->time_ns;
+	s->rss_kb += m * r->rss_kb;
+	s->nthreads += (uint32_t)m * (r->is_thread ? 1 : r->nthreads);
+}
+
 static void sum_rows(struct ptop_interval *iv)
 {
 	struct ptop_row *s = &iv->sum;
@@ -475,29 +509,31 @@ static void sum_rows(struct ptop_interval *iv)
 	strcpy(s->comm, "V:V:S");
 	s->has = iv->caps;
 	for (i = 0; i < iv->nrows; i++) {
-		struct ptop_row *r = &iv->rows[i];
-
-		r->total = r->user + r->sys + r->ste + r->cuser + r->csys +
-			   r->cste + r->xuser + r->xsys + r->xste;
-		s->user += r->user;
-		s->sys += r->sys;
-		s->ste += r->ste;
-		s->cuser += r->cuser;
-		s->csys += r->csys;
-		s->cste += r->cste;
-		s->xuser += r->xuser;
-		s->xsys += r->xsys;
-		s->xste += r->xste;
-		s->total += r->total;
-		s->rdelay += r->rdelay;
-		s->nvcsw += r->nvcsw;
-		s->nivcsw += r->nivcsw;
-		s->minflt += r->minflt;
-		s->majflt += r->majflt;
-		s->time_ns += r->time_ns;
-		s->rss_kb += r->rss_kb;
-		s->nthreads += r->is_thread ? 1 : r->nthreads;
+		row_total(&iv->rows[i]);
+		sum_add(s, &iv->rows[i], 1);
 	}
+}
+
+/* A row with figures this interval (or new): the next one recomputes it. */
+static bool row_loud(const struct ptop_row *r)
+{
+	return r->is_new || r->total || r->rdelay || r->nvcsw || r->nivcsw ||
+	       r->minflt || r->majflt;
+}
+
+static int add_loud(struct ptop_interval *iv, const struct ptop_row *r)
+{
+	if (iv->nloud == iv->cap_loud) {
+		size_t ncap = iv->cap_loud ? 2 * iv->cap_loud : 64;
+		struct ptop_iv_key *n = realloc(iv->loud, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		iv->loud = n;
+		iv->cap_loud = ncap;
+	}
+	iv->loud[iv->nloud++] = (struct ptop_iv_key){ r->pid, r->start_ns };
+	return 0;
 }
 
 static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
@@ -524,23 +560,215 @@ static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
 	iv->res_ns = cur->res_ns;
 }
 
-int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
-			  const struct ptop_snap *cur, bool threads)
+/* --- the quick path: few tasks changed -------------------------------- */
+
+/*
+ * Can the interval (prev, cur] be made from iv, the interval that ended
+ * at prev? When cur is prev with an incremental answer merged in, iv is
+ * in process mode with one row per group of prev, and nothing died,
+ * exec'ed, went missing or came back as another incarnation of a pid:
+ * those cases take the full math.
+ */
+static bool quick_ok(const struct ptop_interval *iv,
+		     const struct ptop_snap *prev, const struct ptop_snap *cur,
+		     bool threads)
+{
+	size_t k;
+
+	if (threads || iv->threads || !iv->end_snap_id ||
+	    iv->end_snap_id != prev->id || cur->merged_from != prev->id ||
+	    iv->nrows != prev->ngroups || cur->caps != prev->caps ||
+	    cur->nexits || cur->npending || prev->npending)
+		return false;
+	for (k = 0; k < cur->nupd_threads; k++) {
+		const struct ptop_ts_record *t = &cur->threads[cur->upd_threads[k]];
+
+		if ((t->flags & PTOP_TS_RECF_EXEC) ||
+		    !ptop_snap_find_tgid(cur, t->tgid))
+			return false;
+	}
+	for (k = 0; k < cur->nupd_groups; k++) {
+		const struct ptop_ts_record *g = &cur->groups[cur->upd_groups[k]];
+
+		if (g->flags & PTOP_TS_RECF_EXEC)
+			return false;
+		if (!ptop_snap_find_group(prev, g->pid, g->start_ns) &&
+		    ptop_snap_find_tgid(prev, g->pid))
+			return false;	/* a second incarnation of the tgid */
+	}
+	return true;
+}
+
+static int idx_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The groups whose rows change: those the answer brought, those of the
+ * threads it brought, those that had figures in the last interval.
+ * Sorted and unique, in iv->dirty; returns the count or -ENOMEM.
+ */
+static ssize_t quick_dirty(struct ptop_interval *iv, const struct ptop_snap *cur)
+{
+	size_t n = cur->nupd_groups + cur->nupd_threads + iv->nloud, k, m = 0;
+
+	if (n > iv->cap_dirty) {
+		size_t *d = realloc(iv->dirty, n * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		iv->dirty = d;
+		iv->cap_dirty = n;
+	}
+	for (k = 0; k < cur->nupd_groups; k++)
+		iv->dirty[m++] = cur->upd_groups[k];
+	for (k = 0; k < cur->nupd_threads; k++)
+		iv->dirty[m++] = index_of(cur->groups, ptop_snap_find_tgid(cur,
+				 cur->threads[cur->upd_threads[k]].tgid));
+	for (k = 0; k < iv->nloud; k++) {
+		ssize_t gi = index_of(cur->groups,
+				      ptop_snap_find_group(cur, iv->loud[k].pid,
+							   iv->loud[k].start_ns));
+
+		if (gi >= 0)	/* it cannot be gone: nothing died */
+			iv->dirty[m++] = gi;
+	}
+	if (m)	/* iv->dirty may be NULL then: qsort(NULL, 0) is UB */
+		qsort(iv->dirty, m, sizeof(*iv->dirty), idx_cmp);
+	for (k = 0, n = 0; k < m; k++)
+		if (!n || iv->dirty[n - 1] != iv->dirty[k])
+			iv->dirty[n++] = iv->dirty[k];
+	return (ssize_t)n;
+}
+
+/*
+ * Open the places of the groups that are new in cur: rows[] was prev's,
+ * one per group in the same order, and cur is prev plus the new groups.
+ * The runs between them move once, from the end.
+ */
+static void quick_insert(struct ptop_interval *iv, const struct ptop_snap *prev,
+			 const struct ptop_snap *cur)
+{
+	size_t dst = cur->ngroups, src = iv->nrows, k = cur->nupd_groups;
+
+	while (k-- > 0) {
+		size_t pos = cur->upd_groups[k], len;
+		const struct ptop_ts_record *g = &cur->groups[pos];
+
+		if (ptop_snap_find_group(prev, g->pid, g->start_ns))
+			continue;
+		len = dst - (pos + 1);
+		memmove(&iv->rows[pos + 1], &iv->rows[src - len],
+			len * sizeof(*iv->rows));
+		src -= len;
+		dst = pos;
+		memset(&iv->rows[pos], 0, sizeof(iv->rows[pos]));
+	}
+	iv->nrows = cur->ngroups;
+}
+
+/*
+ * Row gi again, first part: the row as it was (the own time of its
+ * unchanged threads included) without its figures.
+ */
+static void quick_reset(struct ptop_interval *iv, const struct ptop_snap *prev,
+			const struct ptop_snap *cur, size_t gi)
+{
+	const struct ptop_ts_record *g = &cur->groups[gi];
+	const struct ptop_ts_record *pg = ptop_snap_find_group(prev, g->pid,
+							       g->start_ns);
+	struct ptop_row *row = &iv->rows[gi];
+	uint64_t own_before = pg ? row->time_ns - ptop_rec_x(pg) : 0;
+
+	row_identity(row, g, g);
+	row->has = cur->caps;
+	row->is_new = !pg;
+	row->time_ns = own_before;
+}
+
+/* Last part: x* and c* (nothing died: nothing to take away from them). */
+static void quick_finish(struct ptop_interval *iv, const struct ptop_snap *prev,
+			 const struct ptop_snap *cur, size_t gi)
+{
+	const struct ptop_ts_record *g = &cur->groups[gi];
+	const struct ptop_ts_record *pg = ptop_snap_find_group(prev, g->pid,
+							       g->start_ns);
+	struct ptop_row *row = &iv->rows[gi];
+	struct tri px, pc, dx, dc;
+
+	if (pg) {
+		px = tri_x(pg);
+		pc = tri_c(pg);
+	}
+	dx = tri_delta(tri_x(g), pg ? &px : NULL, &iv->clamped_ns);
+	dc = tri_delta(tri_c(g), pg ? &pc : NULL, &iv->clamped_ns);
+	row->xuser = dx.u;
+	row->xsys = dx.s;
+	row->xste = dx.st;
+	row->cuser = dc.u;
+	row->csys = dc.s;
+	row->cste = dc.st;
+	row->time_ns += ptop_rec_x(g);
+	row_total(row);
+}
+
+static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
+			 const struct ptop_snap *cur)
+{
+	ssize_t nd;
+	size_t k;
+
+	if (grow(iv, cur->ngroups))
+		return -ENOMEM;
+	nd = quick_dirty(iv, cur);
+	if (nd < 0)
+		return (int)nd;
+	/* the sum without the rows that change, before they move */
+	for (k = 0; k < (size_t)nd; k++) {
+		const struct ptop_ts_record *g = &cur->groups[iv->dirty[k]];
+		const struct ptop_ts_record *pg =
+			ptop_snap_find_group(prev, g->pid, g->start_ns);
+
+		if (pg)
+			sum_add(&iv->sum, &iv->rows[pg - prev->groups], -1);
+	}
+	quick_insert(iv, prev, cur);
+	for (k = 0; k < (size_t)nd; k++)
+		quick_reset(iv, prev, cur, iv->dirty[k]);
+	/* the answer's threads, as make_rows() adds them */
+	for (k = 0; k < cur->nupd_threads; k++) {
+		const struct ptop_ts_record *t = &cur->threads[cur->upd_threads[k]];
+		const struct ptop_ts_record *pt = ptop_snap_prev_thread(prev, t);
+		struct ptop_row *row = &iv->rows[ptop_snap_find_tgid(cur, t->tgid) -
+						 cur->groups];
+
+		if (pt)
+			row->time_ns -= ptop_rec_own(pt);
+		row_add_own(row, t, pt, &iv->clamped_ns);
+	}
+	iv->nloud = 0;
+	for (k = 0; k < (size_t)nd; k++) {
+		struct ptop_row *row = &iv->rows[iv->dirty[k]];
+
+		quick_finish(iv, prev, cur, iv->dirty[k]);
+		sum_add(&iv->sum, row, 1);
+		if (row_loud(row) && add_loud(iv, row))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The full math: every row from the two snapshots. */
+static int full_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
+			const struct ptop_snap *cur)
 {
 	struct work w = { .prev = prev, .cur = cur, .iv = iv };
-	size_t ng = cur->ngroups ? cur->ngroups : 1;
+	size_t ng = cur->ngroups ? cur->ngroups : 1, i;
 	int ret = -ENOMEM;
 
-	if (!prev || !cur)
-		return -EINVAL;
-	iv->threads = threads;
-	iv->nrows = 0;
-	iv->flags = 0;
-	iv->clamped_ns = 0;
-	iv->unfolded_ns = 0;
-	iv->nexited = 0;
-	iv->ntask_exits = 0;
-	iv->nlate = 0;
 	memset(&iv->sum, 0, sizeof(iv->sum));
 	w.xsub = calloc(ng, sizeof(*w.xsub));
 	w.csub = calloc(ng, sizeof(*w.csub));
@@ -554,10 +782,13 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	if (ret)
 		goto out;
 	apply_xc(&w);
-	system_parts(iv, prev, cur);
 	sum_rows(iv);
-	ptop_verdict_judge(iv, prev->window_ns, cur->window_ns,
-			   prev->flags & PTOP_SAMPLE_UNSETTLED);
+	iv->nloud = 0;
+	for (i = 0; i < iv->nrows; i++)
+		if (row_loud(&iv->rows[i]) && add_loud(iv, &iv->rows[i])) {
+			ret = -ENOMEM;
+			goto out;
+		}
 out:
 	free(w.xsub);
 	free(w.csub);
@@ -568,6 +799,38 @@ out:
 	return ret;
 }
 
+int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
+			  const struct ptop_snap *cur, bool threads)
+{
+	int ret;
+
+	if (!prev || !cur)
+		return -EINVAL;
+	iv->quick = quick_ok(iv, prev, cur, threads);
+	iv->end_snap_id = 0;	/* until this one is complete */
+	iv->threads = threads;
+	iv->flags = 0;
+	iv->clamped_ns = 0;
+	iv->unfolded_ns = 0;
+	iv->nexited = 0;
+	iv->ntask_exits = 0;
+	iv->nlate = 0;
+	if (iv->quick) {
+		ret = quick_compute(iv, prev, cur);
+	} else {
+		iv->nrows = 0;
+		ret = full_compute(iv, prev, cur);
+	}
+	if (ret)
+		return ret;
+	system_parts(iv, prev, cur);
+	iv->sum.has = iv->caps;
+	ptop_verdict_judge(iv, prev->window_ns, cur->window_ns,
+			   prev->flags & PTOP_SAMPLE_UNSETTLED);
+	iv->end_snap_id = cur->id;
+	return 0;
+}
+
 void ptop_interval_init(struct ptop_interval *iv)
 {
 	memset(iv, 0, sizeof(*iv));
@@ -576,6 +839,8 @@ void ptop_interval_init(struct ptop_interval *iv)
 void ptop_interval_free(struct ptop_interval *iv)
 {
 	free(iv->rows);
+	free(iv->loud);
+	free(iv->dirty);
 	memset(iv, 0, sizeof(*iv));
 }
 

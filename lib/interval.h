@@ -40,6 +40,12 @@ struct ptop_row {
 	int depth;
 };
 
+/* A row's task, kept across intervals */
+struct ptop_iv_key {
+	uint32_t pid;
+	uint64_t start_ns;
+};
+
 /* struct ptop_interval.flags */
 #define PTOP_IV_INEXACT		(1U << 0) /* !verdict.exact */
 #define PTOP_IV_LOST		(1U << 1) /* the source lost data */
@@ -72,6 +78,20 @@ struct ptop_interval {
 	uint64_t res_ns;
 	/* exact or not, and why: see verdict.h */
 	struct ptop_verdict verdict;
+	/*
+	 * What the next interval can build on: when the next snapshot is
+	 * an incremental answer merged into this interval's end (struct
+	 * ptop_snap.merged_from == end_snap_id), only the rows that the
+	 * answer touched and those that had figures here (loud: by key)
+	 * are computed again, the others keep their row (no figures, the
+	 * same cumulative time). quick: this interval was made that way.
+	 */
+	uint64_t end_snap_id;
+	bool quick;
+	struct ptop_iv_key *loud;
+	size_t nloud, cap_loud;
+	size_t *dirty;		/* scratch of the quick path */
+	size_t cap_dirty;
 };
 
 void ptop_interval_init(struct ptop_interval *iv);

@@ -10,6 +10,9 @@
 
 #include "snap.h"
 
+/* struct ptop_snap.id: unique over every snapshotter of the process */
+static uint64_t snap_ids;
+
 static int key_cmp(uint32_t a_pid, uint64_t a_start, uint32_t b_pid,
 		   uint64_t b_start)
 {
@@ -224,39 +227,82 @@ static int collect(const struct ptop_sample *sample, enum ptop_ts_kind kind,
 	return 0;
 }
 
+static int reserve_idx(size_t **v, size_t *cap, size_t n)
+{
+	size_t *nv, ncap;
+
+	if (n <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 64;
+	while (ncap < n)
+		ncap *= 2;
+	nv = realloc(*v, ncap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+/* The first index in v[lo, n) whose key is not below (pid, start_ns). */
+static size_t lower_bound(const struct ptop_ts_record *v, size_t lo, size_t n,
+			  uint32_t pid, uint64_t start_ns)
+{
+	size_t hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_cmp(v[mid].pid, v[mid].start_ns, pid, start_ns) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Merge the previous live set (old) with the answer (upd, sorted) into
  * *v: answer records win, records named by an EXIT record are dropped.
+ * The runs of old records between two answer records are copied whole
+ * (a "since N" answer brings a few records into thousands), and *idx
+ * gets the answer records' places in *v.
  */
 static int merge(const struct ptop_ts_record *old, size_t nold,
 		 struct ptop_ts_record **v, size_t *cap, size_t *n,
 		 const struct ptop_ts_record *exits, size_t nexits,
-		 enum ptop_ts_kind kind)
+		 enum ptop_ts_kind kind, size_t **idx, size_t *cap_idx,
+		 size_t *nidx)
 {
 	struct ptop_ts_record *upd;
-	size_t nupd = *n, i = 0, j = 0, k = 0, e;
+	size_t nupd = *n, i = 0, j, k = 0, e, dead = 0, q;
 
 	upd = malloc((nupd ? nupd : 1) * sizeof(*upd));
 	if (!upd)
 		return -ENOMEM;
 	if (nupd)	/* *v may be NULL then: memcpy(x, NULL, 0) is UB */
 		memcpy(upd, *v, nupd * sizeof(*upd));
-	if (reserve(v, cap, nold + nupd)) {
+	if (reserve(v, cap, nold + nupd) ||
+	    reserve_idx(idx, cap_idx, nupd ? nupd : 1)) {
 		free(upd);
 		return -ENOMEM;
 	}
-	while (i < nold || j < nupd) {
-		int c = i == nold ? 1 : j == nupd ? -1 :
-			rec_cmp(&old[i], &upd[j]);
+	*nidx = 0;
+	for (j = 0; j < nupd; j++) {
+		size_t p = lower_bound(old, i, nold, upd[j].pid, upd[j].start_ns);
 
-		if (c < 0) {
-			(*v)[k++] = old[i++];
-		} else {
-			(*v)[k++] = upd[j++];
-			if (!c)
-				i++;
-		}
+		if (p > i)
+			memcpy(*v + k, old + i, (p - i) * sizeof(*old));
+		k += p - i;
+		i = p;
+		(*idx)[(*nidx)++] = k;
+		(*v)[k++] = upd[j];
+		if (i < nold && !rec_cmp(&old[i], &upd[j]))
+			i++;
 	}
+	if (nold > i)
+		memcpy(*v + k, old + i, (nold - i) * sizeof(*old));
+	k += nold - i;
 	/*
 	 * Drop the dead. A record of this answer is live even when an EXIT
 	 * record has its key: after a non-leader exec the exec'er has the
@@ -269,8 +315,10 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 		if (x->kind != kind || find(upd, nupd, x->pid, x->start_ns))
 			continue;
 		hit = (struct ptop_ts_record *)find(*v, k, x->pid, x->start_ns);
-		if (hit)
+		if (hit && !is_exit(hit)) {
 			hit->flags |= PTOP_TS_RECF_EXIT;
+			dead++;
+		}
 	}
 	/* an exec'er's old record is continued by its new one: not live */
 	for (j = 0; j < nupd; j++) {
@@ -282,14 +330,20 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 			continue;
 		hit = (struct ptop_ts_record *)find(*v, k, x->exec_old_pid,
 						     x->exec_old_start_ns);
-		if (hit)
+		if (hit && !is_exit(hit)) {
 			hit->flags |= PTOP_TS_RECF_EXIT;
+			dead++;
+		}
 	}
 	free(upd);
-	for (i = 0, j = 0; i < k; i++)
+	/* the answer's own records are never marked: their places move */
+	for (i = 0, j = 0, q = 0; dead && i < k; i++) {
+		if (q < *nidx && (*idx)[q] == i)
+			(*idx)[q++] = j;
 		if (!is_exit(&(*v)[i]))
 			(*v)[j++] = (*v)[i];
-	*n = j;
+	}
+	*n = dead ? j : k;
 	return 0;
 }
 
@@ -450,17 +504,23 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 			next->exits[k++] = sample->recs[i];
 	next->nexits = k;
 
+	next->merged_from = 0;
+	next->nupd_threads = next->nupd_groups = 0;
 	if (incremental) {
 		ret = merge(prev->threads, prev->nthreads, &next->threads,
 			    &next->cap_threads, &next->nthreads, next->exits,
-			    next->nexits, PTOP_TS_KIND_THREAD);
+			    next->nexits, PTOP_TS_KIND_THREAD,
+			    &next->upd_threads, &next->cap_upd_threads,
+			    &next->nupd_threads);
 		if (!ret)
 			ret = merge(prev->groups, prev->ngroups, &next->groups,
 				    &next->cap_groups, &next->ngroups,
 				    next->exits, next->nexits,
-				    PTOP_TS_KIND_GROUP);
+				    PTOP_TS_KIND_GROUP, &next->upd_groups,
+				    &next->cap_upd_groups, &next->nupd_groups);
 		if (ret)
 			return ret;
+		next->merged_from = prev->id;
 	}
 
 	next->npending = 0;
@@ -471,7 +531,23 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 			return ret;
 	}
 
-	if (prev) {
+	/*
+	 * A record that an incremental answer did not bring is prev's own
+	 * copy: nothing to fix in it.
+	 */
+	if (prev && incremental) {
+		for (k = 0; k < next->nupd_threads; k++) {
+			i = next->upd_threads[k];
+			fix_split(&next->threads[i],
+				  ptop_snap_prev_thread(prev, &next->threads[i]));
+		}
+		for (k = 0; k < next->nupd_groups; k++) {
+			i = next->upd_groups[k];
+			fix_split(&next->groups[i],
+				  ptop_snap_find_group(prev, next->groups[i].pid,
+						       next->groups[i].start_ns));
+		}
+	} else if (prev) {
 		for (i = 0; i < next->nthreads; i++)
 			fix_split(&next->threads[i],
 				  ptop_snap_prev_thread(prev, &next->threads[i]));
@@ -482,6 +558,7 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	}
 
 	next->seq = s->taken + 1;
+	next->id = __atomic_add_fetch(&snap_ids, 1, __ATOMIC_RELAXED);
 	next->time_ns = sample->time_ns;
 	next->ncpu = sample->ncpu;
 	next->flags = sample->flags & ~PTOP_SAMPLE_INCREMENTAL;
@@ -515,6 +592,8 @@ void ptop_snapper_free(struct ptop_snapper *s)
 		free(s->snap[i].groups);
 		free(s->snap[i].exits);
 		free(s->snap[i].pending);
+		free(s->snap[i].upd_threads);
+		free(s->snap[i].upd_groups);
 	}
 	ptop_sample_free(&s->sample);
 	memset(s, 0, sizeof(*s));

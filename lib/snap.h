@@ -53,6 +53,18 @@ struct ptop_snap {
 	struct ptop_snap_pending *pending;
 	size_t npending;
 	size_t cap_threads, cap_groups, cap_exits, cap_pending;
+	/*
+	 * An incremental answer merged into the previous snapshot: every
+	 * other record is that snapshot's, unchanged. id: unique in the
+	 * process; merged_from: the id of the snapshot merged into (0: a
+	 * full answer). upd_*: the indices into threads/groups of the
+	 * records the answer brought, ascending, so that the interval
+	 * math (lib/interval.c) recomputes only what they touch.
+	 */
+	uint64_t id;
+	uint64_t merged_from;
+	size_t *upd_threads, nupd_threads, cap_upd_threads;
+	size_t *upd_groups, nupd_groups, cap_upd_groups;
 };
 
 struct ptop_snapper {

@@ -129,12 +129,15 @@ keys p
 expect "[0-9] /tmp/ptop_tmux\\." "p: COMMAND shows the full command line (its path)"
 keys p
 expect "command name" "p again: the command name"
+# relative to the nice the victim inherited (CI may itself run niced)
+n0=$(awk '{print $19}' /proc/$victim/stat)
 keys F8
-expect "nice of $victim now 1" "F8: nice +1"
-[ "$(awk '{print $19}' /proc/$victim/stat)" = 1 ] && ok "F8: the victim's nice is 1" ||
-	bad "F8: nice is $(awk '{print $19}' /proc/$victim/stat)"
+expect "nice of $victim now $((n0 + 1))" "F8: nice +1 (from $n0)"
+[ "$(awk '{print $19}' /proc/$victim/stat)" = $((n0 + 1)) ] &&
+	ok "F8: the victim's nice is $((n0 + 1))" ||
+	bad "F8: nice is $(awk '{print $19}' /proc/$victim/stat), not $((n0 + 1))"
 keys F7
-expect "nice of $victim now 0" "F7: nice -1"
+expect "nice of $victim now $n0" "F7: nice -1"
 keys F
 expect "follow $victim" "F: follow"
 keys F

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The interval's quick path (lib/interval.c, issue 10 point 2): after an
+ * incremental answer it recomputes only the rows the answer touched and
+ * those that had figures, and keeps the others from the last interval.
+ * It must give exactly what the full math gives: every step of random
+ * scripts (tasks that run, new processes and threads, x* and c* that
+ * grow, a counter that dips, exits and exec, which take the full math)
+ * is computed both ways and compared field by field, and the snapshot's
+ * list of what the answer brought is checked against the answer.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "iv_fixture.h"
+
+#define NPROC_MAX 64
+#define NTHR 3
+
+struct model_thr {
+	uint32_t pid;
+	uint64_t u, s, nvcsw;
+};
+
+struct model_proc {
+	uint32_t tgid;
+	bool live;
+	int nthr;
+	struct model_thr thr[NTHR];
+	uint64_t xu, xs, cu, cs;
+	char comm[16];
+};
+
+struct model {
+	struct model_proc p[NPROC_MAX];
+	int n;
+	uint32_t next_pid;
+	uint64_t t_ns, idle_ns;
+	unsigned int seed;
+};
+
+static unsigned int rnd(struct model *m, unsigned int n)
+{
+	return (unsigned int)(rand_r(&m->seed) % n);
+}
+
+static void add_thread(struct model *m, struct model_proc *p)
+{
+	struct model_thr *t = &p->thr[p->nthr++];
+
+	memset(t, 0, sizeof(*t));
+	t->pid = p->nthr == 1 ? p->tgid : m->next_pid++;
+}
+
+static void add_proc(struct model *m)
+{
+	struct model_proc *p = &m->p[m->n++];
+
+	memset(p, 0, sizeof(*p));
+	p->tgid = m->next_pid++;
+	p->live = true;
+	snprintf(p->comm, sizeof(p->comm), "p%u", p->tgid);
+	add_thread(m, p);
+}
+
+/* One process (group + its threads) into the sample, as they are now. */
+static void emit(struct ptop_sample *s, const struct model_proc *p)
+{
+	struct ptop_ts_record *g;
+	int i;
+
+	fake_proc(s, p->tgid, 1, p->tgid, p->thr[0].u, p->thr[0].s, p->comm);
+	s->recs[s->nrecs - 1].nvcsw = p->thr[0].nvcsw;
+	for (i = 1; i < p->nthr; i++) {
+		fake_thread(s, p->thr[i].pid, p->tgid, p->thr[i].pid,
+			    p->thr[i].u, p->thr[i].s);
+		s->recs[s->nrecs - 1].nvcsw = p->thr[i].nvcsw;
+	}
+	g = fake_group(s, p->tgid);
+	g->nthreads = (uint32_t)p->nthr;
+	for (i = 0; i < p->nthr; i++) {
+		g->utime_ns += p->thr[i].u;
+		g->stime_ns += p->thr[i].s;
+	}
+	g->xutime_ns = p->xu;
+	g->xstime_ns = p->xs;
+	g->cutime_ns = p->cu;
+	g->cstime_ns = p->cs;
+}
+
+/*
+ * One step: some processes run (and are in the answer), maybe a new
+ * process or thread, maybe x* or c* grows, maybe a dip; with exits a
+ * process dies (its EXIT record in the answer).
+ */
+static void step(struct iv_fixture *f, struct model *m, bool full,
+		 bool exits, bool *changed)
+{
+	struct ptop_sample *s;
+	int i, k, nrun;
+
+	m->t_ns += 1000 * MS;
+	m->idle_ns += 1000 * MS;
+	/* the script holds FAKE_MAX_SAMPLES: replay from a fresh one */
+	fake_script_free(&f->fs);
+	f->fs.next = 0;
+	s = fake_sample(&f->fs, m->t_ns, 2, m->idle_ns);
+	s->flags = full ? 0 : PTOP_SAMPLE_INCREMENTAL;
+	memset(changed, 0, NPROC_MAX * sizeof(*changed));
+	if (!full) {
+		nrun = (int)rnd(m, 5);
+		for (k = 0; k < nrun; k++) {
+			struct model_proc *p = &m->p[rnd(m, (unsigned int)m->n)];
+			struct model_thr *t;
+
+			if (!p->live)
+				continue;
+			t = &p->thr[rnd(m, (unsigned int)p->nthr)];
+			t->u += (1 + rnd(m, 50)) * MS;
+			t->s += rnd(m, 3) * MS;
+			t->nvcsw += rnd(m, 4);
+			if (!rnd(m, 4))		/* a torn reading: held */
+				t->u -= 100000;
+			if (!rnd(m, 5))
+				p->xu += MS;
+			if (!rnd(m, 5))
+				p->cs += 2 * MS;
+			if (p->nthr < NTHR && !rnd(m, 6))
+				add_thread(m, p);
+			changed[p - m->p] = true;
+		}
+		if (m->n < NPROC_MAX && !rnd(m, 4)) {
+			add_proc(m);
+			changed[m->n - 1] = true;
+		}
+		if (exits && m->n > 4) {
+			struct model_proc *p = &m->p[rnd(m, (unsigned int)m->n)];
+
+			if (p->live && p->tgid != m->p[0].tgid) {
+				p->live = false;
+				fake_exit_group(s, p->tgid, p->tgid, p->xu, p->xs,
+						p->cu, p->cs, m->p[0].tgid,
+						m->p[0].tgid);
+				for (i = 0; i < p->nthr; i++)
+					fake_exit_thread(s, p->thr[i].pid,
+							 p->tgid, p->thr[i].pid,
+							 p->thr[i].u,
+							 p->thr[i].s);
+			}
+		}
+	}
+	for (i = 0; i < m->n; i++)
+		if (m->p[i].live && (full || changed[i]))
+			emit(s, &m->p[i]);
+	iv_fixture_update(f);
+}
+
+static void assert_same_row(const struct ptop_row *a, const struct ptop_row *b)
+{
+	assert_int_equal(a->pid, b->pid);
+	assert_int_equal(a->tgid, b->tgid);
+	assert_int_equal(a->nthreads, b->nthreads);
+	assert_int_equal(a->is_new, b->is_new);
+	assert_int_equal(a->has, b->has);
+	assert_int_equal(a->state, b->state);
+	assert_string_equal(a->comm, b->comm);
+	assert_int_equal(a->user, b->user);
+	assert_int_equal(a->sys, b->sys);
+	assert_int_equal(a->ste, b->ste);
+	assert_int_equal(a->xuser, b->xuser);
+	assert_int_equal(a->xsys, b->xsys);
+	assert_int_equal(a->cuser, b->cuser);
+	assert_int_equal(a->csys, b->csys);
+	assert_int_equal(a->total, b->total);
+	assert_int_equal(a->nvcsw, b->nvcsw);
+	assert_int_equal(a->time_ns, b->time_ns);
+	assert_int_equal(a->rss_kb, b->rss_kb);
+	/* and nothing else differs either */
+	assert_memory_equal(a, b, sizeof(*a));
+}
+
+/* f->iv by whatever path it takes; a fresh interval by the full math. */
+static bool compute_both(struct iv_fixture *f)
+{
+	struct ptop_interval full;
+	size_t i;
+
+	iv_fixture_compute(f, false);
+	ptop_interval_init(&full);
+	assert_int_equal(ptop_interval_compute(&full, ptop_snap_prev(&f->snap),
+					       ptop_snap_cur(&f->snap), false), 0);
+	assert_false(full.quick);
+	assert_int_equal(f->iv.nrows, full.nrows);
+	for (i = 0; i < full.nrows; i++)
+		assert_same_row(&f->iv.rows[i], &full.rows[i]);
+	assert_same_row(&f->iv.sum, &full.sum);
+	assert_int_equal(f->iv.clamped_ns, full.clamped_ns);
+	assert_int_equal(f->iv.nexited, full.nexited);
+	assert_int_equal(f->iv.interval_ns, full.interval_ns);
+	assert_int_equal(f->iv.verdict.exact, full.verdict.exact);
+	ptop_interval_free(&full);
+	return f->iv.quick;
+}
+
+/* The snapshot's upd_* name exactly the answer's records, in order. */
+static void assert_upd_lists(const struct ptop_snap *cur, const bool *changed,
+			     const struct model *m)
+{
+	size_t k, n = 0;
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		n += m->p[i].live && changed[i];
+	assert_int_equal(cur->nupd_groups, n);
+	for (k = 0; k < cur->nupd_groups; k++) {
+		const struct ptop_ts_record *g = &cur->groups[cur->upd_groups[k]];
+
+		if (k)
+			assert_true(cur->upd_groups[k] > cur->upd_groups[k - 1]);
+		for (i = 0; i < m->n && m->p[i].tgid != g->pid; i++)
+			;
+		assert_true(i < m->n && changed[i]);
+	}
+}
+
+static void run(void **state, unsigned int seed, bool exits)
+{
+	struct iv_fixture *f = *state;
+	struct model *m = calloc(1, sizeof(*m));
+	bool changed[NPROC_MAX];
+	int i, quick = 0, steps = 60;
+
+	assert_non_null(m);
+	m->seed = seed;
+	m->next_pid = 100;
+	for (i = 0; i < 20; i++)
+		add_proc(m);
+	iv_fixture_open(f, CAPS_KMOD | PTOP_CAP_INCREMENTAL);
+	step(f, m, true, false, changed);
+	step(f, m, false, false, changed);
+	compute_both(f);
+	for (i = 0; i < steps; i++) {
+		bool full = i % 25 == 24;	/* now and then a full answer */
+
+		step(f, m, full, exits && i % 3 == 0, changed);
+		if (!full)
+			assert_upd_lists(ptop_snap_cur(&f->snap), changed, m);
+		quick += compute_both(f);
+	}
+	/* the comparison means something only if the quick path ran */
+	assert_true(quick >= steps / (exits ? 3 : 2));
+	if (!exits)
+		assert_true(quick < steps);	/* the full answers were not */
+	free(m);
+}
+
+static void test_quick_equals_full(void **state)
+{
+	run(state, 1, false);
+}
+
+static void test_quick_equals_full_seed2(void **state)
+{
+	run(state, 77, false);
+}
+
+static void test_quick_with_exits(void **state)
+{
+	run(state, 5, true);
+}
+
+/* Thread mode always takes the full math. */
+static void test_threads_mode_full(void **state)
+{
+	struct iv_fixture *f = *state;
+	struct model *m = calloc(1, sizeof(*m));
+	bool changed[NPROC_MAX];
+	int i;
+
+	assert_non_null(m);
+	m->seed = 3;
+	m->next_pid = 100;
+	for (i = 0; i < 5; i++)
+		add_proc(m);
+	iv_fixture_open(f, CAPS_KMOD | PTOP_CAP_INCREMENTAL);
+	step(f, m, true, false, changed);
+	for (i = 0; i < 4; i++) {
+		step(f, m, false, false, changed);
+		iv_fixture_compute(f, true);
+		assert_false(f->iv.quick);
+	}
+	/* back to processes: the first is full, the next quick */
+	step(f, m, false, false, changed);
+	iv_fixture_compute(f, false);
+	assert_false(f->iv.quick);
+	step(f, m, false, false, changed);
+	assert_true(compute_both(f));
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		iv_test(test_quick_equals_full),
+		iv_test(test_quick_equals_full_seed2),
+		iv_test(test_quick_with_exits),
+		iv_test(test_threads_mode_full),
+	};
+
+	return cmocka_run_group_tests_name("interval_quick", tests, NULL, NULL);
+}
