@@ -71,7 +71,7 @@ for i in range(1, passes + 1):
             tgid = int(f[3])
             c = int(f[-3].split("=")[1])
             acct = int(f[-1].split("=")[1])
-            groups[tgid] = (acct, int(f[7]) + int(f[8]) + c, f[12])
+            groups[tgid] = (acct, int(f[7]) + int(f[8]) + c, f[5])
     if len(use) != 2 or root not in groups:
         print(f"pass {i}: no answer or no churn root ({len(use)} readings)")
         short += 1
@@ -86,6 +86,8 @@ for i in range(1, passes + 1):
             t = groups[t][0]
         return False
     tree = sum(v[1] for t, v in groups.items() if under_root(t))
+    # groups that died during the pass, live in it from their EXIT record
+    late = sum(1 for t, v in groups.items() if v[2] == "X" and under_root(t))
     # usage_usec is whole us: 1 us per CPU of rounding
     if tree + 2000 < use[0]:
         short += 1
@@ -97,7 +99,7 @@ for i in range(1, passes + 1):
               f"+ 100 ms (over by {(tree - use[1]) / 1e6:.2f} ms)")
     margin.append((tree - use[0]) / 1e6)
     print(f"pass {i}: tree - before {(tree - use[0]) / 1e6:.2f} ms, after - tree "
-          f"{(use[1] - tree) / 1e6:.2f} ms")
+          f"{(use[1] - tree) / 1e6:.2f} ms, {late} dead during the pass")
 margin.sort()
 print(f"passes={passes} short={short} over={over} margin_ms min={margin[0]:.2f} "
       f"median={margin[len(margin) // 2]:.2f}" if margin else
@@ -112,6 +114,13 @@ check "no answer misses time the churn tree used before its pass (${short:-?} of
 	[ "${short:-1}" = 0 ]
 check "no answer has more than the tree used by the pass's end (${over:-?} of $PASSES over)" \
 	[ "${over:-1}" = 0 ]
+# the answers of the passes that missed, for a look afterwards
+keep=$PTOP_REPO/build/exit_window/$(date +%H%M%S).$$
+for i in $(sed -n 's/^pass \([0-9]*\): tree [0-9].*/\1/p' "$W/judge" | sort -u); do
+	mkdir -p "$keep"
+	cp "$W/pass.$i" "$keep/"
+done
+[ -d "$keep" ] && echo "the answers that missed: $keep"
 kill $sl 2>/dev/null
 wait 2>/dev/null
 rmdir $CG 2>/dev/null
