@@ -72,6 +72,7 @@ DEFINE_SPINLOCK(ptop_acct_lock);
 static DEFINE_HASHTABLE(acct_hash, ACCT_HASH_BITS);
 DEFINE_HASHTABLE(ptop_acct_rep_hash, PTOP_ACCT_REP_BITS);
 LIST_HEAD(ptop_acct_dead_list);
+LIST_HEAD(ptop_acct_running);
 static struct kmem_cache *acct_cache;
 u64 ptop_acct_gen;			/* pass generation */
 long ptop_acct_live, ptop_acct_dead, ptop_acct_nomem;
@@ -114,6 +115,7 @@ static struct ptop_acct *get_or_create(struct task_struct *leader)
 	INIT_LIST_HEAD(&a->sibling);
 	INIT_LIST_HEAD(&a->dead_node);
 	INIT_LIST_HEAD(&a->dying);
+	INIT_LIST_HEAD(&a->running_node);
 	a->tgid = task_tgid_nr(leader);
 	a->start_ns = leader->start_boottime;
 	a->tgid_pid = get_pid(task_tgid(leader));
@@ -136,10 +138,16 @@ static struct ptop_acct *link_group(struct task_struct *leader)
 	struct task_struct *parent;
 	struct ptop_acct *a, *p;
 
-	a = get_or_create(leader);
-	if (!a)
-		return NULL;
 	parent = rcu_dereference(leader->real_parent);
+	a = get_or_create(leader);
+	if (!a) {
+		/* a real child of parent's group without a record */
+		p = parent && parent->pid ?
+		    ptop_acct_lookup(parent->group_leader) : NULL;
+		if (p)
+			p->adopts = true;
+		return NULL;
+	}
 	if (!a->parent && parent && parent->pid) {
 		p = get_or_create(parent->group_leader);
 		if (p && !p->dead)
@@ -195,6 +203,7 @@ static void free_acct(struct ptop_acct *a)
 	}
 	list_del(&a->sibling);
 	list_del(&a->dead_node);
+	list_del(&a->running_node);
 	hash_del(&a->hnode);
 	if (a->reporter)
 		hash_del(&a->rnode);
@@ -320,6 +329,42 @@ u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 			n++;
 		}
 	}
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * For a REPARENT report (events.c): the accounting children of leader's
+ * group, dead ones too, at most max into tgid[]/start[] (NULL: count
+ * only); they include every real child of the group unless the group
+ * adopts (then -ENOENT, as without a record). Proportional to the
+ * group's children, where a walk of every process is not.
+ */
+int ptop_ts_acct_kin(struct task_struct *leader, u32 *tgid, u64 *start,
+		     u32 max)
+{
+	struct ptop_acct *a, *c;
+	unsigned long flags;
+	int n = 0;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	if (!a || a->adopts) {
+		n = -ENOENT;
+		goto out;
+	}
+	list_for_each_entry(c, &a->children, sibling) {
+		if (tgid) {
+			if (n == max)
+				break;
+			tgid[n] = c->tgid;
+			start[n] = c->start_ns;
+		}
+		n++;
+	}
+out:
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	rcu_read_unlock();
 	return n;
@@ -480,12 +525,16 @@ void ptop_ts_acct_exit(void)
 
 	if (!acct_cache)
 		return;
-	spin_lock_irqsave(&ptop_acct_lock, flags);
-	hash_for_each_safe(acct_hash, bkt, tmp, a, hnode) {
-		list_splice_init(&a->dying, &tails);
-		free_acct(a);
+	/* a bucket at a time: tens of thousands of records, interrupts on */
+	for (bkt = 0; bkt < HASH_SIZE(acct_hash); bkt++) {
+		spin_lock_irqsave(&ptop_acct_lock, flags);
+		hlist_for_each_entry_safe(a, tmp, &acct_hash[bkt], hnode) {
+			list_splice_init(&a->dying, &tails);
+			free_acct(a);
+		}
+		spin_unlock_irqrestore(&ptop_acct_lock, flags);
+		cond_resched();
 	}
-	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	list_for_each_entry_safe(e, en, &tails, gnode) {
 		struct task_struct *p;
 
@@ -493,6 +542,7 @@ void ptop_ts_acct_exit(void)
 		p = ptop_ts_tail_free(e);
 		spin_unlock_irqrestore(&ptop_acct_lock, flags);
 		put_task_struct(p);
+		cond_resched();
 	}
 	kmem_cache_destroy(acct_cache);
 	acct_cache = NULL;

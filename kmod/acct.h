@@ -19,6 +19,8 @@ void ptop_ts_acct_exec_takeover(struct task_struct *leader,
 void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal);
 u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 			  u32 max);
+int ptop_ts_acct_kin(struct task_struct *leader, u32 *tgid, u64 *start,
+		     u32 max);
 void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 		       struct pid_namespace *ns);
 void ptop_ts_acct_counts(long *live, long *dead, long *nomem, u64 *folds,

@@ -11,17 +11,52 @@
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/spinlock.h>
+#include "compat.h"
 #include "acct_internal.h"
 #include "activity_marks.h"
 #include "exit_ring.h"
 #include "record.h"
 #include "thread_tail.h"
 #include "acct_exit.h"
+
+/*
+ * The kernel's choice in find_new_reaper() for the children of father
+ * when its whole group goes: a live thread of the same group cannot
+ * exist then, so the nearest child subreaper ancestor still alive, else
+ * the pid namespace's init. Under RCU (no tasklist_lock: a racing
+ * release can make it guess; it stops at a released task).
+ */
+struct task_struct *ptop_ts_new_reaper(struct task_struct *father)
+{
+	struct pid_namespace *ns = task_active_pid_ns(father);
+	struct task_struct *reaper = ns ? ns->child_reaper : NULL;
+	struct task_struct *p;
+
+	if (father->signal->has_child_subreaper) {
+		unsigned int level = ns ? ns->level : 0;
+
+		for (p = rcu_dereference(father->real_parent);
+		     p && p->pid && p != reaper;
+		     p = rcu_dereference(p->real_parent)) {
+			struct pid *pid = task_pid(p);
+
+			/* released meanwhile (no tasklist_lock here) */
+			if (!pid || pid->level < level)
+				break;
+			if (!p->signal->is_child_subreaper)
+				continue;
+			if (!(p->flags & PF_EXITING) || atomic_read(&p->signal->live))
+				return p;
+		}
+	}
+	return reaper;
+}
 
 /*
  * The last thread of a group reports the group dead (exits.c), with its
@@ -36,12 +71,14 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			     const struct ptop_tri *tot,
 			     struct ptop_ts_exit_ent *gr, bool twins)
 {
-	struct ptop_acct *a, *to = NULL, *c, *n;
+	struct ptop_acct *a, *to = NULL, *c, *n, *r = NULL;
 	struct ptop_tri amount = { 0 }, cown = { 0 };
+	struct task_struct *reaper;
 	unsigned long flags;
 	bool again;
 
 	rcu_read_lock();
+	reaper = ptop_ts_new_reaper(p);
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
 	if (a) {
@@ -52,6 +89,11 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 	}
 	if (!to)
 		to = ptop_acct_ancestor(leader);
+	/* its real children go to reaper, their records under "to" */
+	if (reaper && reaper->pid)
+		r = ptop_acct_lookup(reaper->group_leader);
+	if (r && r != to)
+		r->adopts = true;
 	amount = *tot;
 	if (a && !a->x_own)
 		amount.st += a->x_steal;
@@ -97,6 +139,10 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			ptop_acct_live--;
 			ptop_acct_dead++;
 			list_add_tail(&a->dead_node, &ptop_acct_dead_list);
+			/* its threads' exit paths: folded at each pass */
+			if (!list_empty(&a->dying))
+				list_add_tail(&a->running_node,
+					      &ptop_acct_running);
 		}
 	}
 	gr->rec.cutime_ns = cown.u;
@@ -161,25 +207,54 @@ static void fold_dying(struct ptop_acct *a, struct ptop_thread_tail *e,
 }
 
 /*
+ * p made its last switch (do_task_dead(), then off its CPU): its runtime
+ * is final. A zombie stays so until its parent reaps it, which can be
+ * never: such tasks leave the per-pass work below after one last fold.
+ */
+static bool stopped_for_good(struct task_struct *p)
+{
+	if (ptop_task_state(p) != TASK_DEAD)
+		return false;
+	/* the last switch wrote the runtime before on_cpu = 0 (release) */
+	return !smp_load_acquire(&p->on_cpu);
+}
+
+/*
  * A pass begins: the reporting threads still in their exit path have run
  * since; fold that now, before the pass's generation starts, so that time
- * shows in the interval it was spent in. ptop_acct_lock held.
+ * shows in the interval it was spent in. Only the threads that can still
+ * run are visited (reporters in rep_hash, records on ptop_acct_running),
+ * not every zombie: this runs with interrupts off. ptop_acct_lock held.
  */
 static void fold_tails(void)
 {
 	struct ptop_thread_tail *e;
-	struct ptop_acct *a;
+	struct ptop_acct *a, *an;
+	struct hlist_node *tmp;
 	int bkt;
 
-	hash_for_each(ptop_acct_rep_hash, bkt, a, rnode) {
+	hash_for_each_safe(ptop_acct_rep_hash, bkt, tmp, a, rnode) {
 		struct task_struct *p = a->reporter;
+		bool final = stopped_for_good(p);
 		u64 rt = READ_ONCE(p->se.sum_exec_runtime);
 
-		fold_tail(a, rt + ptop_ts_running_extra(p));
+		fold_tail(a, final ? rt : rt + ptop_ts_running_extra(p));
+		if (final) {
+			hash_del(&a->rnode);
+			a->reporter = NULL;
+		}
 	}
-	list_for_each_entry(a, &ptop_acct_dead_list, dead_node)
-		list_for_each_entry(e, &a->dying, gnode)
+	list_for_each_entry_safe(a, an, &ptop_acct_running, running_node) {
+		bool running = false;
+
+		list_for_each_entry(e, &a->dying, gnode) {
 			fold_dying(a, e, false);
+			if (!stopped_for_good(e->p))
+				running = true;
+		}
+		if (!running)
+			list_del_init(&a->running_node);
+	}
 }
 
 void ptop_ts_acct_free(struct task_struct *p)

@@ -35,9 +35,17 @@ struct ptop_acct {
 	struct ptop_tri folded;		/* dead: T + C given to the parent so far */
 	u64 x_steal;			/* steal of the group's dead threads */
 	struct list_head dying;		/* tail entries: exited, not freed */
+	struct list_head running_node;	/* ptop_acct_running: dead, entries run */
 	struct ptop_tri x_freed;	/* own x*: freed dead threads */
 	bool x_own;			/* x* counted here, not by the kernel */
 	bool own_reported;		/* its one group-exit report is made */
+	/*
+	 * The kernel may have given the group real children that are not
+	 * its accounting children: it was the reaper of a dead group whose
+	 * children went elsewhere here (a subreaper, a namespace's init),
+	 * or a child's record could not be made. Never cleared.
+	 */
+	bool adopts;
 	struct hlist_node rnode;	/* rep_hash, while reporter is set */
 	/*
 	 * The thread that reported the group dead, until it is freed:
@@ -57,6 +65,7 @@ extern spinlock_t ptop_acct_lock;
 /* records with a reporter, by reporter task */
 extern struct hlist_head ptop_acct_rep_hash[1 << PTOP_ACCT_REP_BITS];
 extern struct list_head ptop_acct_dead_list;
+extern struct list_head ptop_acct_running;
 extern u64 ptop_acct_gen;
 extern long ptop_acct_live, ptop_acct_dead, ptop_acct_nomem;
 extern u64 ptop_acct_folds, ptop_acct_unfolded, ptop_acct_late_ns;

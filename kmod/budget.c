@@ -105,7 +105,9 @@ static int charge(kuid_t uid, size_t size)
 
 	if (uid_eq(uid, GLOBAL_ROOT_UID))
 		return 0;
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	/* at the memcg limit: ENOMEM for the reader, not its OOM kill */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT |
+			__GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!fresh)
 		return -ENOMEM;
 	spin_lock(&budget_lock);

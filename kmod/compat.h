@@ -108,6 +108,13 @@ static inline struct pid *ptop_find_ge_pid(int nr, struct pid_namespace *ns)
 #endif
 }
 
+/* task_struct.state became __state: 5.14 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 14, 0)
+#define ptop_task_state(t) READ_ONCE((t)->__state)
+#else
+#define ptop_task_state(t) READ_ONCE((t)->state)
+#endif
+
 /*
  * __cond_lock() tells sparse that a lock is taken when a condition holds;
  * 7.x replaced it with the compiler's context analysis and dropped the

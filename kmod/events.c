@@ -20,15 +20,20 @@
  * group cannot exist then, so: the nearest child subreaper ancestor still
  * alive, else the pid namespace's init). The children are found through the
  * module's own hierarchy (acct.c), as the kernel's children lists need
- * tasklist_lock, which modules cannot take.
+ * tasklist_lock, which modules cannot take; a group that may have real
+ * children outside it (a reaper of orphans, a failed record) gets a walk
+ * of every process instead.
  */
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include "uapi/ptop_taskstats.h"
+#include "acct.h"
+#include "acct_exit.h"
 #include "listen.h"
 #include "netlink.h"
 #include "events.h"
@@ -97,45 +102,55 @@ void ptop_ts_events_fork(struct task_struct *parent, struct task_struct *child)
 	send(&o, PTOP_TS_EV_FORK, child, parent, 0);
 }
 
-/* The kernel's choice in find_new_reaper() when the whole group goes. */
-static struct task_struct *new_reaper(struct task_struct *father)
+/* c, a child process of father's group that the kernel will reparent? */
+static void report_one(struct one_event *o, struct task_struct *father,
+		       struct task_struct *c, struct task_struct *reaper)
 {
-	struct pid_namespace *ns = task_active_pid_ns(father);
-	struct task_struct *reaper = ns ? ns->child_reaper : NULL;
-	struct task_struct *p;
+	struct task_struct *t = rcu_dereference(c->real_parent);
 
-	if (father->signal->has_child_subreaper) {
-		unsigned int level = ns ? ns->level : 0;
-
-		for (p = rcu_dereference(father->real_parent);
-		     p && p->pid && p != reaper;
-		     p = rcu_dereference(p->real_parent)) {
-			struct pid *pid = task_pid(p);
-
-			/* released meanwhile (no tasklist_lock here) */
-			if (!pid || pid->level < level)
-				break;
-			if (!p->signal->is_child_subreaper)
-				continue;
-			if (!(p->flags & PF_EXITING) || atomic_read(&p->signal->live))
-				return p;
-		}
-	}
-	return reaper;
+	if (t && same_thread_group(t, father) && !c->exit_state)
+		send(o, PTOP_TS_EV_REPARENT, c, reaper, 0);
 }
 
-/* Under RCU: report every child group whose real parent is father's group. */
+/*
+ * Under RCU: report every child group whose real parent is father's
+ * group. Its accounting children are a superset of those (acct.c says
+ * when they are not: then every process is looked at, as before), and
+ * that is what is walked: an exit costs what the group has children,
+ * not what the machine has processes (with preemption off).
+ */
 static void report_reparents(struct task_struct *father)
 {
-	struct task_struct *reaper = new_reaper(father);
-	struct task_struct *t, *c;
+	struct task_struct *leader = father->group_leader;
+	struct task_struct *reaper = ptop_ts_new_reaper(father);
 	struct one_event o = {};
+	struct task_struct *c;
+	u32 *tgid = NULL;
+	u64 *start = NULL;
+	int n, i;
 
-	for_each_process(c) {
-		t = rcu_dereference(c->real_parent);
-		if (t && same_thread_group(t, father) && !c->exit_state)
-			send(&o, PTOP_TS_EV_REPARENT, c, reaper, 0);
+	n = ptop_ts_acct_kin(leader, NULL, NULL, 0);
+	if (n > 0) {
+		tgid = kmalloc_array(n, sizeof(*tgid), GFP_NOWAIT | __GFP_NOWARN);
+		start = kmalloc_array(n, sizeof(*start), GFP_NOWAIT | __GFP_NOWARN);
+		if (tgid && start)
+			n = ptop_ts_acct_kin(leader, tgid, start, n);
+		else
+			n = -ENOMEM;
 	}
+	if (n < 0) {
+		for_each_process(c)
+			report_one(&o, father, c, reaper);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		c = pid_task(find_pid_ns(tgid[i], &init_pid_ns), PIDTYPE_TGID);
+		if (c && c->start_boottime == start[i])
+			report_one(&o, father, c, reaper);
+	}
+out:
+	kfree(tgid);
+	kfree(start);
 }
 
 void ptop_ts_events_exit(struct task_struct *p, bool group_dead)

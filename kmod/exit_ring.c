@@ -170,45 +170,57 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 	return found;
 }
 
+#define COPY_BATCH	256	/* records copied per ring_lock hold */
+
 /*
  * Copy the records at positions [from, to) visible to the reader; returns
  * their number, or -ENOSPC when the ring has overwritten some of them.
+ * ring_lock is held for COPY_BATCH records at a time (tens of thousands
+ * at once kept interrupts off for milliseconds); a record is never
+ * changed once written but by a twin's replacement (push()), which a
+ * single hold did not order against the copy either. Process context
+ * (the pass lock held).
  */
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       struct pid_namespace *ns, struct user_namespace *user_ns,
 		       struct ptop_ts_record *out, u32 max)
 {
-	u32 n = 0;
-	u64 pos;
+	u64 pos = from, stop;
 	unsigned long flags;
+	u32 n = 0;
 
-	spin_lock_irqsave(&ring_lock, flags);
-	if (head - from > ring_size) {
-		spin_unlock_irqrestore(&ring_lock, flags);
-		return -ENOSPC;
-	}
-	for (pos = from; pos < to && n < max; pos++) {
-		const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
-		struct ptop_ts_record *r = &out[n];
-
-		if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
-			continue;
-		*r = e->rec;
-		r->pid = pid_nr_ns(e->pid, ns);
-		r->tgid = pid_nr_ns(e->tgid, ns);
-		if (!r->pid || !r->tgid)
-			continue;
-		r->ppid = pid_nr_ns(e->parent, ns);
-		r->acct_ptgid = r->ppid;
-		if (e->rec.kind == PTOP_TS_KIND_GROUP) {
-			r->folded_into = pid_nr_ns(e->fold, ns);
-			r->acct_ptgid = r->folded_into;
-			if (!r->folded_into)
-				r->folded_start_ns = 0;
+	do {
+		spin_lock_irqsave(&ring_lock, flags);
+		/* the oldest record still wanted is overwritten */
+		if (head - pos > ring_size) {
+			spin_unlock_irqrestore(&ring_lock, flags);
+			return -ENOSPC;
 		}
-		r->uid = from_kuid_munged(user_ns, e->uid);
-		n++;
-	}
-	spin_unlock_irqrestore(&ring_lock, flags);
+		stop = min(to, pos + COPY_BATCH);
+		for (; pos < stop && n < max; pos++) {
+			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
+			struct ptop_ts_record *r = &out[n];
+
+			if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
+				continue;
+			*r = e->rec;
+			r->pid = pid_nr_ns(e->pid, ns);
+			r->tgid = pid_nr_ns(e->tgid, ns);
+			if (!r->pid || !r->tgid)
+				continue;
+			r->ppid = pid_nr_ns(e->parent, ns);
+			r->acct_ptgid = r->ppid;
+			if (e->rec.kind == PTOP_TS_KIND_GROUP) {
+				r->folded_into = pid_nr_ns(e->fold, ns);
+				r->acct_ptgid = r->folded_into;
+				if (!r->folded_into)
+					r->folded_start_ns = 0;
+			}
+			r->uid = from_kuid_munged(user_ns, e->uid);
+			n++;
+		}
+		spin_unlock_irqrestore(&ring_lock, flags);
+		cond_resched();
+	} while (pos < to && n < max);
 	return n;
 }
