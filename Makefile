@@ -75,7 +75,8 @@ DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
 	python3 groff-base mandoc dpkg-dev binutils zsh fish \
 	clang-14 libclang-rt-14-dev valgrind sparse \
 	python3-prometheus-client \
-	debootstrap debian-archive-keyring atop
+	debootstrap debian-archive-keyring atop \
+	flex bison bc libelf-dev libssl-dev
 
 pc_name = $(firstword $(subst :, ,$(1)))
 pc_deb  = $(lastword $(subst :, ,$(1)))
@@ -127,6 +128,7 @@ UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
+	vm-check-debug vm-attack \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
 .DEFAULT_GOAL := all
@@ -231,6 +233,19 @@ vm-check: SHELL := /bin/bash
 vm-check: all $(HELPER_BINS)
 	@if [ -x tests/vm/matrix ]; then B=$(B) tests/vm/matrix $(KVERS); \
 	else echo "vm-check: tests/vm/matrix missing"; exit 1; fi
+
+# not part of check (docs/reliability.md): the stress/attack VM tests on the
+# debug kernel (KASAN, KFENCE, lockdep; built once by
+# tests/vm/build-debug-kernel, tens of minutes on 2 cores), and the
+# 10-minute attack script (PTOP_ATTACK_SECS=N to shorten; VM_KERNEL=debug)
+vm-check-debug: all $(HELPER_BINS)
+	B=$(B) tests/vm/debug-check
+
+VM_KERNEL ?=
+PTOP_ATTACK_SECS ?= 600
+vm-attack: all $(HELPER_BINS)
+	PTOP_ATTACK_SECS=$(PTOP_ATTACK_SECS) PTOP_VM_TIMEOUT=$$(($(PTOP_ATTACK_SECS) + 600)) \
+		tests/vm/run $(if $(VM_KERNEL),--kernel $(VM_KERNEL)) tests/vm/attack_all.sh
 
 # on the host, then dkms add/build/install in each kernel's chroot (root)
 dkms-check:
@@ -367,6 +382,6 @@ clean:
 	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen
 	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean BUILD_DIR=$(abspath $(B))/kmod)
 
--include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS)))
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS) $(wildcard bench/*.c)))
 
 endif # SERIAL_GOALS

@@ -20,16 +20,22 @@
  * Which tasks a pass visits: "since N" answers walk the groups activity.c
  * marked after pass N, in tgid order; the first answer, RESYNC, and
  * answers activity.c cannot give (tracking was off, a mark was lost) walk
- * every group, in chunks of WALK_CHUNK groups under rcu_read_lock(),
+ * every group, in chunks of WALK_CHUNK pids under rcu_read_lock(),
  * resuming by pid, with a resched point and a fatal-signal check between
- * chunks. Passes are serialized by the pass lock (seq.c), taken
- * killable.
+ * chunks; a group with more threads than that is itself walked (and its
+ * total summed) WALK_CHUNK threads a section. Passes are serialized by
+ * the pass lock (seq.c), taken killable.
  */
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/bsearch.h>
+#include <linux/mm.h>
+#include <linux/rculist.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sort.h>
 #include <linux/timekeeping.h>
 #include "compat.h"
 #include "acct.h"
@@ -48,6 +54,41 @@
 #define WALK_CHUNK	256	/* groups per rcu_read_lock() section */
 
 bool ptop_ts_crosscheck;
+
+/*
+ * The RCU read sections of a pass, timed: the longest of the last pass
+ * and how long its walk took (the state file shows both, for the tests:
+ * one section must stay a small part of a walk of many tasks).
+ */
+struct rcu_spans {
+	u64 t0;
+	u64 max;
+};
+
+static u64 walk_last_ns, walk_rcu_max_ns;	/* pass lock */
+
+static void span_begin(struct rcu_spans *sp)
+	__acquires(RCU)
+{
+	rcu_read_lock();
+	sp->t0 = ktime_get_ns();
+}
+
+static void span_end(struct rcu_spans *sp)
+	__releases(RCU)
+{
+	u64 d = ktime_get_ns() - sp->t0;
+
+	if (d > sp->max)
+		sp->max = d;
+	rcu_read_unlock();
+}
+
+void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns)
+{
+	*walk_ns = READ_ONCE(walk_last_ns);
+	*rcu_max_ns = READ_ONCE(walk_rcu_max_ns);
+}
 
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 {
@@ -108,6 +149,7 @@ struct walk {
 	bool threads;
 	bool full;
 	u16 recf;		/* flags every record gets (HAS_STEAL) */
+	struct rcu_spans spans;
 };
 
 /* In threads mode, a thread's record: every one, or those marked */
@@ -162,52 +204,196 @@ static struct task_struct *current_leader(const struct walk *w,
 	return t && t != picked && t->signal == picked->signal ? t : NULL;
 }
 
-static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
+/* In threads mode, thread t's record, unless it is not wanted. */
+static void walk_thread(struct walk *w, struct task_struct *leader,
+			struct task_struct *t, struct ptop_ts_record **lrec,
+			bool *truncated)
 {
+	struct ptop_ts_record r;
+
+	if (thread_gone(w, t) || !want_thread(w, t))
+		return;
+	/* one slot stays free for the group record */
+	if (w->snap->ans->count + 1 >= w->cap) {
+		*truncated = true;
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
+	/* released since thread_gone(): its EXIT record is next */
+	if (!r.pid || !r.tgid)
+		return;
+	ptop_ts_fill_thread(&r, t, true);
+	/* the leader now (an exec'er may have become it) */
+	if (thread_group_leader(t))
+		*lrec = add(w, &r);
+	else
+		add(w, &r);
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The thread walk starts over (the thread it was to resume after was
+ * released meanwhile): the threads already in the answer, from record
+ * first on, by pid, sorted, to skip them. Process context, out of RCU.
+ */
+static u32 *walked_pids(const struct walk *w, u32 first, u32 *n)
+{
+	u32 i, *pids;
+
+	*n = w->snap->ans->count - first;
+	pids = kvmalloc_array(max(*n, 1U), sizeof(*pids), GFP_KERNEL);
+	if (!pids)
+		return NULL;
+	for (i = 0; i < *n; i++)
+		pids[i] = w->snap->recs[first + i].pid;
+	sort(pids, *n, sizeof(*pids), pid_cmp, NULL);
+	return pids;
+}
+
+/*
+ * The threads of leader's group, WALK_CHUNK at a time: a group can have
+ * tens of thousands, and between chunks the RCU read section ends, with
+ * a resched point. The walk resumes after the last thread visited when
+ * that is still linked (pid_alive() under RCU, as proc's next_tid()):
+ * new threads go to the tail of the list, so none is missed. When it was
+ * released meanwhile, the walk starts over from the first thread and
+ * skips those already in the answer (by pid): none is doubled. Under RCU
+ * (left and taken again between chunks), a reference on leader held.
+ */
+static int walk_threads(struct walk *w, struct task_struct *leader,
+			struct ptop_ts_record **lrec, bool *truncated)
+	__must_hold(RCU)
+{
+	struct list_head *head = &leader->signal->thread_head;
+	u32 first = w->snap->ans->count, n = 0, nseen = 0;
+	struct task_struct *t, *last;
+	u32 *seen = NULL;
+	bool alive;
+	int ret = 0;
+
+	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
+	while (t) {
+		u32 nr = seen ? task_pid_nr_ns(t, w->q->pid_ns) : 0;
+
+		if (!seen || !bsearch(&nr, seen, nseen, sizeof(*seen), pid_cmp))
+			walk_thread(w, leader, t, lrec, truncated);
+		if (++n % WALK_CHUNK) {
+			t = list_next_or_null_rcu(head, &t->thread_node,
+						  struct task_struct,
+						  thread_node);
+			continue;
+		}
+		last = t;
+		get_task_struct(last);
+		span_end(&w->spans);
+		if (fatal_signal_pending(current))
+			ret = -EINTR;
+		cond_resched();
+		span_begin(&w->spans);
+		alive = pid_alive(last);
+		/* not the last reference while still linked */
+		t = alive ? list_next_or_null_rcu(head, &last->thread_node,
+						  struct task_struct,
+						  thread_node) : NULL;
+		put_task_struct(last);
+		if (ret)
+			break;
+		if (alive)
+			continue;
+		span_end(&w->spans);
+		kvfree(seen);
+		seen = walked_pids(w, first, &nseen);
+		span_begin(&w->spans);
+		if (!seen) {
+			ret = -ENOMEM;
+			break;
+		}
+		t = list_first_or_null_rcu(head, struct task_struct,
+					   thread_node);
+	}
+	kvfree(seen);
+	return ret;
+}
+
+/*
+ * The counters of a group of more than WALK_CHUNK threads, read without
+ * its siglock and WALK_CHUNK threads at a time, out of RCU between
+ * chunks, as the kernel's thread_group_cputime() reads them: valid when
+ * no thread of the group was released meanwhile, which the caller tells
+ * under siglock from sig->stats_lock's count (__exit_signal() moves a
+ * thread's counters to the signal's sums and unlinks it inside that
+ * seqlock, under siglock). -EAGAIN: a thread was released during the
+ * sum; the caller sums under siglock instead. Under RCU, leader pinned.
+ */
+static int group_sum_chunked(struct walk *w, struct task_struct *leader,
+			     struct ptop_ts_record *r)
+	__must_hold(RCU)
+{
+	struct signal_struct *sig = leader->signal;
+	struct list_head *head = &sig->thread_head;
+	struct ptop_tri gone = { 0 };
+	struct task_struct *t, *last;
+	bool alive;
+	u32 n = 0;
+	int ret;
+
+	ptop_ts_group_begin(r, sig);
+	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
+	while (t) {
+		ptop_ts_group_add(r, &gone, t, w->exit_head, NULL, NULL, true);
+		if (++n % WALK_CHUNK) {
+			t = list_next_or_null_rcu(head, &t->thread_node,
+						  struct task_struct,
+						  thread_node);
+			continue;
+		}
+		last = t;
+		get_task_struct(last);
+		span_end(&w->spans);
+		ret = fatal_signal_pending(current) ? -EINTR : 0;
+		cond_resched();
+		span_begin(&w->spans);
+		alive = pid_alive(last);
+		t = alive ? list_next_or_null_rcu(head, &last->thread_node,
+						  struct task_struct,
+						  thread_node) : NULL;
+		put_task_struct(last);
+		if (ret)
+			return ret;
+		if (!alive)
+			return -EAGAIN;
+	}
+	ptop_ts_group_end(r, sig, &gone);
+	return 0;
+}
+
+/* The record of leader's group, after its threads' (lrec: the leader's) */
+static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
+			struct ptop_ts_record *lrec, bool *truncated)
+	__must_hold(RCU)
+{
+	struct signal_struct *sig = leader->signal;
 	struct ptop_ts_answer *ans = w->snap->ans;
 	struct sighand_struct *sh;
 	struct ptop_ts_record r;
-	struct task_struct *t;
 	unsigned long flags;
-	struct ptop_ts_record *lrec = NULL;
-	bool truncated = false;
-	u32 need = 1;
+	unsigned int seq = 0;
+	int ret = -EAGAIN;
 
-	if (w->full || tgid < w->q->cmd.start_pid)
-		return;
-	if (w->threads && !w->since_pass)
-		need += get_nr_threads(leader);
-	else if (w->threads)
-		for_each_thread(leader, t)
-			need += want_thread(w, t);
-	if (ans->count + need > w->cap && (ans->count || !w->cap)) {
-		w->full = true;
-		ans->flags |= PTOP_TS_ANSF_MORE;
-		ans->next_pid = tgid;
-		return;
-	}
-
-	for_each_thread(leader, t) {
-		if (!w->threads || thread_gone(w, t) || !want_thread(w, t))
-			continue;
-		/* one slot stays free for the group record */
-		if (ans->count + 1 >= w->cap) {
-			truncated = true;
-			continue;
-		}
+	if (get_nr_threads(leader) > WALK_CHUNK) {
+		seq = read_seqbegin(&sig->stats_lock);
 		memset(&r, 0, sizeof(r));
-		ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
-		/* released since thread_gone(): its EXIT record is next */
-		if (!r.pid || !r.tgid)
-			continue;
-		ptop_ts_fill_thread(&r, t, true);
-		/* the leader now (an exec'er may have become it) */
-		if (thread_group_leader(t))
-			lrec = add(w, &r);
-		else
-			add(w, &r);
+		ret = group_sum_chunked(w, leader, &r);
+		if (ret == -EINTR)
+			return ret;
 	}
-
 	sh = ptop_ts_lock_sighand(leader, &flags);
 	if (!sh) {
 		/*
@@ -219,14 +405,19 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		leader = current_leader(w, leader, tgid);
 		sh = leader ? ptop_ts_lock_sighand(leader, &flags) : NULL;
 		if (!sh)
-			goto out;
+			return 0;
+		ret = -EAGAIN;	/* summed under this leader's siglock */
 	}
 	if (group_gone_locked(w, leader)) {
 		spin_unlock_irqrestore(&sh->siglock, flags);
-		goto out;
+		return 0;
 	}
-	memset(&r, 0, sizeof(r));
-	ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL, NULL, true);
+	if (ret || read_seqretry(&sig->stats_lock, seq)) {
+		/* a small group, or a thread of a big one released meanwhile */
+		memset(&r, 0, sizeof(r));
+		ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL,
+					  NULL, true);
+	}
 	ptop_ts_acct_own_x_locked(leader, w->exit_head, &r);
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
@@ -235,10 +426,10 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		/* released since its siglock: as above */
 		leader = current_leader(w, leader, tgid);
 		if (!leader)
-			goto out;	/* its EXIT record is after the head */
+			return 0;	/* its EXIT record is after the head */
 		ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
 		if (!r.pid || !r.tgid)
-			goto out;
+			return 0;
 	}
 	ptop_ts_fill_mem(&r, leader);
 	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
@@ -251,8 +442,40 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	if (ans->count < w->cap)
 		add(w, &r);
 	else
-		truncated = true;
-out:
+		*truncated = true;
+	return 0;
+}
+
+static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
+	__must_hold(RCU)
+{
+	struct ptop_ts_answer *ans = w->snap->ans;
+	struct ptop_ts_record *lrec = NULL;
+	struct task_struct *t;
+	bool truncated = false;
+	u32 need = 1;
+	int ret = 0;
+
+	if (w->full || tgid < w->q->cmd.start_pid)
+		return 0;
+	if (w->threads && !w->since_pass)
+		need += get_nr_threads(leader);
+	else if (w->threads)
+		for_each_thread(leader, t)
+			need += want_thread(w, t);
+	if (ans->count + need > w->cap && (ans->count || !w->cap)) {
+		w->full = true;
+		ans->flags |= PTOP_TS_ANSF_MORE;
+		ans->next_pid = tgid;
+		return 0;
+	}
+
+	/* the walk of a big group leaves RCU between chunks: keep leader */
+	get_task_struct(leader);
+	if (w->threads)
+		ret = walk_threads(w, leader, &lrec, &truncated);
+	if (!ret)
+		ret = group_record(w, leader, tgid, lrec, &truncated);
 	/*
 	 * Only a group with more threads than the whole answer may hold
 	 * gets here: it cannot be paged by tgid, so say where to go on.
@@ -263,6 +486,8 @@ out:
 		ans->next_pid = tgid + 1;
 		pr_warn_once("a thread group has more threads than max_records: answers for it are truncated\n");
 	}
+	put_task_struct(leader);
+	return ret;
 }
 
 /* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
@@ -331,9 +556,10 @@ static int walk_all(struct walk *w)
 	struct task_struct *leader;
 	struct pid *pid = NULL;
 	u32 nr = 1, i;
+	int ret = 0;
 
 	do {
-		rcu_read_lock();
+		span_begin(&w->spans);
 		for (i = 0; i < WALK_CHUNK && !w->full; i++, nr++) {
 			pid = ptop_find_ge_pid(nr, ns);
 			if (!pid)
@@ -341,9 +567,13 @@ static int walk_all(struct walk *w)
 			nr = pid_nr_ns(pid, ns);
 			leader = pid_task(pid, PIDTYPE_TGID);
 			if (leader)
-				walk_group(w, leader, nr);
+				ret = walk_group(w, leader, nr);
+			if (ret)
+				break;
 		}
-		rcu_read_unlock();
+		span_end(&w->spans);
+		if (ret)
+			return ret;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
@@ -355,11 +585,14 @@ static int walk_all(struct walk *w)
 static int walk_marked(struct walk *w, const struct ptop_ts_act_sel *sel)
 {
 	u32 i;
+	int ret;
 
 	for (i = 0; i < sel->n && !w->full; i++) {
-		rcu_read_lock();
-		walk_group(w, sel->pick[i].leader, sel->pick[i].nr);
-		rcu_read_unlock();
+		span_begin(&w->spans);
+		ret = walk_group(w, sel->pick[i].leader, sel->pick[i].nr);
+		span_end(&w->spans);
+		if (ret)
+			return ret;
 		if (i % WALK_CHUNK == WALK_CHUNK - 1) {
 			if (fatal_signal_pending(current))
 				return -EINTR;
@@ -375,19 +608,30 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-/* Tasks now: records a full walk needs, with a margin for forks. */
-static u32 count_all(bool threads)
+/*
+ * Tasks of the namespace now: records a full walk needs, with a margin
+ * for forks. By pid in chunks, as walk_all().
+ */
+static u32 count_all(struct pid_namespace *ns, bool threads,
+		     struct rcu_spans *sp)
 {
-	u32 groups = 0, nthreads = 0, n;
-	struct task_struct *p;
+	u32 groups = 0, tasks = 0, nr = 1, i, n;
+	struct pid *pid;
 
-	rcu_read_lock();
-	for_each_process(p) {
-		groups++;
-		nthreads += get_nr_threads(p);
-	}
-	rcu_read_unlock();
-	n = (threads ? nthreads : 0) + groups;
+	do {
+		span_begin(sp);
+		for (i = 0; i < WALK_CHUNK; i++, nr++) {
+			pid = ptop_find_ge_pid(nr, ns);
+			if (!pid)
+				break;
+			nr = pid_nr_ns(pid, ns);
+			groups += !!pid_task(pid, PIDTYPE_TGID);
+			tasks += !!pid_task(pid, PIDTYPE_PID);
+		}
+		span_end(sp);
+		cond_resched();
+	} while (pid);
+	n = (threads ? tasks : 0) + groups;
 	return n + n / 8 + 64;
 }
 
@@ -414,7 +658,7 @@ static int alloc_answer(const struct ptop_ts_query *q,
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 {
 	u64 since = q->cmd.since_seq, since_pass = 0, from_head = 0;
-	u64 head, pass, t0, b0;
+	u64 head, pass, t0, b0, w0 = ktime_get_ns();
 	u32 nexits = 0, want_recs, cap;
 	u32 ncpu = nr_cpu_ids;
 	struct ptop_ts_act_sel sel = { 0 };
@@ -460,7 +704,7 @@ again:
 		want_recs = sel.n + (w.threads ? sel.threads : 0);
 		want_recs += want_recs / 8 + 64;
 	} else {
-		want_recs = count_all(w.threads);
+		want_recs = count_all(q->pid_ns, w.threads, &w.spans);
 		if (marked)
 			want_recs *= 2;		/* cross-check: both walks */
 	}
@@ -552,6 +796,8 @@ again:
 	add_late_groups(&w, walk_from);
 	ptop_ts_act_walked(!marked);
 	ptop_ts_act_sel_free(&sel);
+	WRITE_ONCE(walk_last_ns, ktime_get_ns() - w0);
+	WRITE_ONCE(walk_rcu_max_ns, w.spans.max);
 	if (ptop_ts_runtimes_at_t0()) {
 		/* every runtime is as of its CPU's t0: so are the counters */
 		snap->ans->time_ns = t0;

@@ -28,6 +28,14 @@
  *	cpu.stat usage_usec, printed as "cgroup before_ns=... after_ns=..."
  *	after the answer (the kernel's count of what the cgroup's tasks used
  *	just before the pass began and just after it ended).
+ *   tsquery -V SECS [-n] [-t]
+ *	validate: for SECS seconds since-N answers back to back (-n: over
+ *	generic netlink), each checked (sizes, seq, records; a full answer
+ *	has the reader itself and no task twice); a failure while the module
+ *	is reloaded (PTOP_RELOAD_GEN_FILE: odd during a reload, then one
+ *	more) is excused, then the file reopened. Prints "validate passes=...
+ *	bad=... lost=... excused=... reopen=... resync=... records=...";
+ *	exit 1 on a bad or lost answer.
  *   tsquery -b MODE
  *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
  *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
@@ -244,8 +252,11 @@ static int query_nl(const struct ptop_ts_cmd *cmd, struct buf *out,
 	int fam, ret;
 
 	fam = nl_family();
-	if (fam < 0)
+	if (fam < 0) {
+		if (nl_fd >= 0)
+			close(nl_fd);
 		return fam;
+	}
 	nl_attr(&at, PTOP_TS_A_FLAGS, &flags, 4);
 	nl_attr(&at, PTOP_TS_A_SINCE_SEQ, &cmd->since_seq, 8);
 	nl_attr(&at, PTOP_TS_A_START_PID, &cmd->start_pid, 4);
@@ -823,20 +834,208 @@ out:
 	return ret != 0;
 }
 
+/* --- validate: a reader of the attack test ---------------------------------- */
+/*
+ * The reload generation of the attack test (PTOP_RELOAD_GEN_FILE): odd while
+ * the module is being reloaded, one more once it answers again. -1 without.
+ */
+static long reload_gen(void)
+{
+	const char *f = getenv("PTOP_RELOAD_GEN_FILE");
+	long g = -1;
+	FILE *fp;
+
+	if (!f || !(fp = fopen(f, "r")))
+		return -1;
+	if (fscanf(fp, "%ld", &g) != 1)
+		g = -1;
+	fclose(fp);
+	return g;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One answer, as a monitor relies on it: header and sizes consistent, seq
+ * moving on, records sane; a full answer (first or RESYNC) lists the
+ * reader's own process (its pid in the reader's pid namespace) and no live
+ * task twice. Returns NULL or what is wrong.
+ */
+static const char *check_answer(const struct buf *b, unsigned long long prev,
+				int full)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+	static char why[160];
+	uint64_t *keys = NULL;
+	size_t off, nk = 0, i;
+	int self = 0;
+
+	if (b->len < sizeof(*a))
+		return "shorter than its header";
+	if (a->version != PTOP_TS_ANSWER_VERSION || a->size != sizeof(*a) ||
+	    a->rec_size != sizeof(struct ptop_ts_record))
+		return "version or sizes of the header";
+	if (a->ncpu < 1 || a->ncpu > 8192)
+		return "ncpu out of range";
+	off = a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
+	if (off + (size_t)a->count * a->rec_size != b->len) {
+		snprintf(why, sizeof(why), "%zu bytes for %u records and %u cpus",
+			 b->len, a->count, a->ncpu);
+		return why;
+	}
+	if (a->seq_now <= prev) {
+		snprintf(why, sizeof(why), "seq %llu after %llu",
+			 (unsigned long long)a->seq_now, prev);
+		return why;
+	}
+	if (a->flags & PTOP_TS_ANSF_MORE)
+		return "MORE without max_count";
+	full |= !!(a->flags & PTOP_TS_ANSF_RESYNC);
+	if (full)
+		keys = calloc(a->count + 1, sizeof(*keys));
+	for (i = 0; i < a->count; i++, off += a->rec_size) {
+		const struct ptop_ts_record *r = (const void *)(b->p + off);
+
+		if (r->kind != PTOP_TS_KIND_THREAD && r->kind != PTOP_TS_KIND_GROUP)
+			snprintf(why, sizeof(why), "record %zu: kind %u", i, r->kind);
+		else if (r->version != PTOP_TS_RECORD_VERSION || r->size != sizeof(*r))
+			snprintf(why, sizeof(why), "record %zu: version/size", i);
+		else if (!r->pid || !r->tgid ||
+			 (r->kind == PTOP_TS_KIND_GROUP && r->pid != r->tgid))
+			snprintf(why, sizeof(why), "record %zu: pid %u tgid %u",
+				 i, r->pid, r->tgid);
+		else if (!memchr(r->comm, 0, sizeof(r->comm)))
+			snprintf(why, sizeof(why), "record %zu: comm unterminated", i);
+		else
+			why[0] = 0;
+		if (why[0]) {
+			free(keys);
+			return why;
+		}
+		if (r->tgid == (uint32_t)getpid() && !(r->flags & PTOP_TS_RECF_EXIT))
+			self = 1;
+		if (keys && !(r->flags & PTOP_TS_RECF_EXIT))
+			keys[nk++] = (uint64_t)r->kind << 32 | r->pid;
+	}
+	if (keys) {
+		qsort(keys, nk, sizeof(*keys), cmp_u64);
+		for (i = 1; i < nk; i++)
+			if (keys[i] == keys[i - 1])
+				break;
+		if (i < nk) {
+			snprintf(why, sizeof(why), "full answer: pid %u twice",
+				 (unsigned int)keys[i]);
+			free(keys);
+			return why;
+		}
+		free(keys);
+		if (!self)
+			return "full answer without the reader's own process";
+	}
+	return NULL;
+}
+
+/*
+ * -V SECS: since-N answers back to back for SECS seconds (one open file, or
+ * one dump per answer with -n), each checked by check_answer(). While the
+ * attack test reloads the module (PTOP_RELOAD_GEN_FILE odd, or changed
+ * during the query) a failure is excused and the seq not compared (the
+ * answer may come from the new module), but an answer must still be well
+ * formed; after a reload the file is reopened. Any other failure is a lost
+ * answer.
+ */
+static int validate(struct ptop_ts_cmd c, double secs, int nl)
+{
+	unsigned long passes = 0, bad = 0, lost = 0, reopen = 0, resync = 0;
+	unsigned long excused = 0;
+	unsigned long long prev = 0, recs = 0;
+	double t_end = now_s() + secs;
+	long g_open = -2, g0, g1;
+	struct buf b = { 0 };
+	int fd = -1, ret, stable;
+
+	c.since_seq = 0;
+	while (now_s() < t_end) {
+		const struct ptop_ts_answer *a;
+		const char *why;
+
+		g0 = reload_gen();
+		if (g0 != g_open) {	/* another module since the open */
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+			if (g_open != -2)
+				reopen++;
+			c.since_seq = prev = 0;
+			g_open = g0;
+		}
+		b.len = 0;
+		if (nl) {
+			ret = query_nl(&c, &b, -1);
+		} else {
+			if (fd < 0)
+				fd = open(PROC_PATH, O_RDWR);
+			ret = fd < 0 ? -errno : read_answer(fd, &c, &b);
+		}
+		g1 = reload_gen();
+		stable = g0 < 0 || (!(g0 & 1) && g1 == g0);
+		if (ret) {
+			if (stable && lost++ < 10)
+				fprintf(stderr, "tsquery: lost answer %lu: %s\n",
+					passes, ename(-ret));
+			excused += !stable;
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+			c.since_seq = prev = 0;
+			usleep(20000);
+			continue;
+		}
+		passes++;
+		why = check_answer(&b, stable ? prev : 0, c.since_seq == 0);
+		if (why) {
+			if (bad++ < 10)
+				fprintf(stderr, "tsquery: bad answer %lu: %s\n",
+					passes, why);
+			c.since_seq = prev = 0;
+			continue;
+		}
+		a = (const void *)b.p;
+		resync += !!(a->flags & PTOP_TS_ANSF_RESYNC);
+		recs += a->count;
+		if (stable)
+			prev = c.since_seq = a->seq_now;
+		else
+			c.since_seq = prev = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(b.p);
+	printf("validate passes=%lu bad=%lu lost=%lu excused=%lu reopen=%lu resync=%lu records=%llu\n",
+	       passes, bad, lost, excused, reopen, resync, recs);
+	return bad || lost || !passes;
+}
+
 int main(int argc, char **argv)
 {
 	struct ptop_ts_cmd c = { .cmd = PTOP_TS_CMD_PIDS };
 	int opt, nl = 0, print = 0, ret;
-	double xsecs = 0, every = 0.2;
+	double xsecs = 0, every = 0.2, vsecs = 0;
 	long nloop = 0;
 	int full = 0;
 	struct buf b = { 0 };
 	const char *cg = NULL;
 	unsigned long long cg0 = 0, cg1 = 0;
 
-	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FC:")) != -1) {
+	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FV:C:")) != -1) {
 		switch (opt) {
 		case 'X': xsecs = atof(optarg); break;
+		case 'V': vsecs = atof(optarg); break;
 		case 'L': nloop = atol(optarg); break;
 		case 'F': full = 1; break;
 		case 'C': cg = optarg; break;
@@ -851,12 +1050,14 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t]\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t]\n");
 			return 2;
 		}
 	}
 	if (xsecs > 0)
 		return crosscheck(c, xsecs, every);
+	if (vsecs > 0)
+		return validate(c, vsecs, nl);
 	if (nloop > 0)
 		return loop(c, nloop, full);
 	if (cg)

@@ -12,6 +12,7 @@
 #   genl_load.py partial K   one full PIDS dump (threads); reads K recv()s
 #                            of it, prints "partial", then exits without
 #                            reading the rest: its socket closes mid-dump
+#                            ("complete" if the dump ended within K)
 import socket
 import struct
 import sys
@@ -97,9 +98,16 @@ elif sys.argv[1] == "partial":
     msg = struct.pack("=BBH", 1, 1, 0) + attr(1, struct.pack("=I", 1))
     sk.send(struct.pack("=IHHII", 16 + len(msg), fam, NLM_F_DUMP_REQ, 9, 0) +
             msg)
+    done = False
     for _ in range(int(sys.argv[2])):
-        sk.recv(1 << 16)
-    print("partial", flush=True)
+        d = sk.recv(1 << 16)
+        while len(d) >= 16 and not done:	# a small dump may end first
+            ln, t = struct.unpack_from("=IH", d)
+            done = t == 3	# NLMSG_DONE
+            d = d[(ln + 3) & ~3:] if ln >= 16 else b""
+        if done:
+            break
+    print("complete" if done else "partial", flush=True)
     sys.exit(0)
 else:
     end = time.monotonic() + float(sys.argv[2])

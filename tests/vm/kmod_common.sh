@@ -21,10 +21,11 @@ require_module() {
 
 # state VALUE-NAME: one number from the module's state file
 state() { awk -v k="$1" '$1 == k { print $2 }' "$STATE"; }
-# wait_state NAME VALUE: up to 5 s (netlink releases detach from a work item)
+# wait_state NAME VALUE [SECS]: up to SECS (5) s (netlink releases detach
+# from a work item; a listener starting on a loaded host takes longer)
 wait_state() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq $(( ${3:-5} * 10 ))); do
 		[ "$(state "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done
@@ -57,12 +58,27 @@ check_idle_state() {
 	check "$1: answer_bytes back to 0 (got $a)" [ "$a" = 0 ]
 }
 
-# no kernel complaint so far (the harness checks again at the end)
+# Kernel reports: WARN/BUG/oops, and what the debug kernel (tests/vm/
+# build-debug-kernel) adds: "BUG: KASAN: ...", "BUG: KFENCE: ...", lockdep's
+# "WARNING: possible circular locking dependency detected" (and its other
+# WARNING: lines), "BUG: sleeping function called from invalid context",
+# ODEBUG (with a WARNING:), kmemleak's "N new suspected memory leaks", and
+# lockdep turning itself off after a first report or when out of entries.
+DMESG_BAD='WARNING:|BUG:|Oops|general protection|Call Trace|KASAN:|UBSAN:'
+DMESG_BAD+='|new suspected memory leak|turning off the locking correctness validator'
+DMESG_BAD+='|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage'
+# no kernel complaint so far (the harness checks again at the end); on a
+# lockdep kernel, lockdep still on (/proc/lockdep_stats: debug_locks 1)
 check_dmesg() {
-	if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace' >/dev/null; then
+	local dl
+	if dmesg | grep -E "$DMESG_BAD" >/dev/null; then
 		bad "$1: dmesg shows a kernel problem"
-		dmesg | grep -E -A20 'WARNING:|BUG:|Oops|general protection' | head -40
+		dmesg | grep -E -A20 "$DMESG_BAD" | head -40
 	else
 		ok "$1: dmesg clean"
+	fi
+	if [ -r /proc/lockdep_stats ]; then
+		dl=$(awk '$1 == "debug_locks:" { print $2 }' /proc/lockdep_stats)
+		check "$1: lockdep still validating (debug_locks=${dl:-?})" [ "$dl" = 1 ]
 	fi
 }
