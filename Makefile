@@ -382,6 +382,6 @@ clean:
 	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen
 	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean BUILD_DIR=$(abspath $(B))/kmod)
 
--include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS)))
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS) $(wildcard bench/*.c)))
 
 endif # SERIAL_GOALS

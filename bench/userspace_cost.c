@@ -3,7 +3,8 @@
  * What user space does per refresh when few tasks changed (issue 10,
  * point 2): a generated source gives one full answer of N single-threaded
  * processes, then incremental ones ("since N", as the module's) in which
- * only the first A processes ran. Each refresh is the interactive view's
+ * only A processes ran: the first A each time, or (-m) A others each
+ * time, so that the A of the last refresh go quiet. Each refresh is the interactive view's
  * work: merge the answer into a snapshot, the interval math, the view's
  * select and sort, and formatting the rows of one 80x24 screen window
  * plus the sum row. No terminal and no system calls are involved, so
@@ -34,9 +35,24 @@
 
 struct gen {
 	unsigned int n, active;
+	bool rotate;		/* -m: other tasks run each refresh */
 	unsigned int reads;
 	uint64_t t_ns;
+	uint64_t *ran;		/* per task, ns */
 };
+
+/* The first active task of this refresh. */
+static unsigned int first_active(const struct gen *g)
+{
+	return g->rotate ? (g->reads * g->active) % g->n : 0;
+}
+
+static bool is_active(const struct gen *g, unsigned int i)
+{
+	unsigned int a = first_active(g);
+
+	return g->reads && (i - a + g->n) % g->n < g->active;
+}
 
 static void gen_proc(struct ptop_sample *s, const struct gen *g,
 		     unsigned int i)
@@ -44,19 +60,19 @@ static void gen_proc(struct ptop_sample *s, const struct gen *g,
 	struct ptop_ts_record *gr = ptop_sample_add(s, PTOP_TS_KIND_GROUP);
 	struct ptop_ts_record *t = ptop_sample_add(s, PTOP_TS_KIND_THREAD);
 	uint32_t pid = 1000 + i;
-	/* the active ones ran 5 ms per refresh, the others never since */
-	uint64_t ran = i < g->active ? (uint64_t)g->reads * 5 * MS : 0;
+	/* the active ones ran 5 ms per refresh, the others not this time */
+	uint64_t ran = g->ran[i];
 
 	gr->pid = gr->tgid = pid;
 	gr->ppid = gr->acct_ptgid = 1;
 	gr->uid = 1000;
 	gr->nthreads = 1;
-	gr->state = i < g->active ? 'R' : 'S';
+	gr->state = is_active(g, i) ? 'R' : 'S';
 	gr->start_ns = 1000 + i;
 	gr->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
 	gr->rss_kb = 1000;
 	snprintf(gr->comm, sizeof(gr->comm), "%s%u",
-		 i < g->active ? "busy" : "sleep", i);
+		 i < g->active ? "busy" : "task", i);
 	gr->utime_ns = ran + 1 * MS;
 	gr->stime_ns = ran / 2;
 	*t = *gr;
@@ -67,7 +83,7 @@ static void gen_proc(struct ptop_sample *s, const struct gen *g,
 static int gen_read(struct ptop_src *src, struct ptop_sample *out)
 {
 	struct gen *g = src->priv;
-	unsigned int i, upto = g->reads ? g->active : g->n;
+	unsigned int i, k;
 
 	g->t_ns += 1000 * MS;
 	out->time_ns = g->t_ns;
@@ -75,8 +91,17 @@ static int gen_read(struct ptop_src *src, struct ptop_sample *out)
 	/* two CPUs: what the active ones did not use was idle */
 	out->cpu.idle_ns = 2 * g->t_ns - (uint64_t)g->reads * g->active * 15 / 2 * MS;
 	out->flags = g->reads ? PTOP_SAMPLE_INCREMENTAL : 0;
-	for (i = 0; i < upto; i++)
-		gen_proc(out, g, i);
+	if (!g->reads) {
+		for (i = 0; i < g->n; i++)
+			gen_proc(out, g, i);
+	} else {
+		/* a "since N" answer: the tasks that ran (the caller sorts) */
+		for (k = 0; k < g->active; k++) {
+			i = (first_active(g) + k) % g->n;
+			g->ran[i] += 5 * MS;
+			gen_proc(out, g, i);
+		}
+	}
 	g->reads++;
 	return 0;
 }
@@ -132,7 +157,8 @@ static size_t format_window(const struct ui_view *v,
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP]\n");
+		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m]\n"
+		"  -m: other ACTIVE tasks run in each refresh (those of the last go quiet)\n");
 	exit(2);
 }
 
@@ -152,17 +178,21 @@ int main(int argc, char **argv)
 	size_t bytes = 0, quick = 0;
 	bool print = getenv("USERSPACE_COST_PRINT");	/* the rows, to compare */
 
-	while ((opt = getopt(argc, argv, "n:a:r:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a:r:w:m")) != -1) {
 		switch (opt) {
 		case 'n': g.n = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'a': g.active = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'r': refreshes = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'w': warmup = (unsigned int)strtoul(optarg, NULL, 10); break;
+		case 'm': g.rotate = true; break;
 		default: usage();
 		}
 	}
 	if (!g.n || g.active > g.n || !refreshes)
 		usage();
+	g.ran = calloc(g.n, sizeof(*g.ran));
+	if (!g.ran)
+		return 1;
 	ncols = ptop_col_parse_list(ptop_cols_default_view, cols,
 				    PTOP_COL__COUNT, bad, sizeof(bad));
 	if (ncols < 0)
@@ -219,5 +249,6 @@ int main(int argc, char **argv)
 	ptop_interval_free(&iv);
 	ptop_snapper_free(&sn);
 	ptop_src_close(src);
+	free(g.ran);
 	return 0;
 }

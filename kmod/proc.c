@@ -157,7 +157,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
 	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
-	u64 folds, unfolded, late, tail_ns;
+	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
 	unsigned long user_kb, all_kb;
 	size_t nonroot;
 	long refused;
@@ -182,6 +182,10 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "exit_ring_size %u\n", ptop_ts_exit_ring_size);
 	seq_printf(m, "exits_total %llu\n", ptop_ts_exits_head());
 	seq_printf(m, "max_records %u\n", ptop_ts_max_records);
+	ptop_ts_snap_walk_times(&walk_ns, &rcu_max_ns);
+	/* the last pass: its length, its longest RCU read section */
+	seq_printf(m, "walk_last_ns %llu\n", walk_ns);
+	seq_printf(m, "walk_rcu_max_ns %llu\n", rcu_max_ns);
 	ptop_ts_acct_counts(&live, &dead, &nomem, &folds, &unfolded, &late);
 	seq_printf(m, "acct_groups %ld\n", live);
 	seq_printf(m, "acct_dead %ld\n", dead);

@@ -207,10 +207,23 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head,
 			       struct task_struct *who, u64 *who_rt, bool at_t0)
 {
-	struct ptop_tri gone = { 0 }, v;
 	struct signal_struct *sig = leader->signal;
+	struct ptop_tri gone = { 0 };
 	struct task_struct *t;
 
+	ptop_ts_group_begin(r, sig);
+	__for_each_thread(sig, t)
+		ptop_ts_group_add(r, &gone, t, exit_head, who, who_rt, at_t0);
+	ptop_ts_group_end(r, sig, &gone);
+}
+
+/*
+ * The same in three steps, for a caller that reads the threads in
+ * chunks (snapshot.c): the signal's own counters, each thread (gone: the
+ * linked threads counted as dead), then the dead threads' sums.
+ */
+void ptop_ts_group_begin(struct ptop_ts_record *r, struct signal_struct *sig)
+{
 	r->version = PTOP_TS_RECORD_VERSION;
 	r->size = sizeof(*r);
 	r->kind = PTOP_TS_KIND_GROUP;
@@ -219,30 +232,41 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 	r->nivcsw = sig->nivcsw;
 	r->minflt = sig->min_flt;
 	r->majflt = sig->maj_flt;
-	__for_each_thread(sig, t) {
-		thread_times(t, &v, at_t0);
-		if (t == who)
-			*who_rt = v.u + v.s + v.st;
-		r->rdelay_ns += t->sched_info.run_delay;
-		if (ptop_ts_thread_gone(t, exit_head)) {
-			gone.u += v.u;
-			gone.s += v.s;
-			gone.st += v.st;
-		} else {
-			r->utime_ns += v.u;
-			r->stime_ns += v.s;
-			r->steal_ns += v.st;
-		}
-		r->nvcsw += t->nvcsw;
-		r->nivcsw += t->nivcsw;
-		r->minflt += t->min_flt;
-		r->majflt += t->maj_flt;
+}
+
+void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
+		       struct task_struct *t, u64 exit_head,
+		       struct task_struct *who, u64 *who_rt, bool at_t0)
+{
+	struct ptop_tri v;
+
+	thread_times(t, &v, at_t0);
+	if (t == who)
+		*who_rt = v.u + v.s + v.st;
+	r->rdelay_ns += t->sched_info.run_delay;
+	if (ptop_ts_thread_gone(t, exit_head)) {
+		gone->u += v.u;
+		gone->s += v.s;
+		gone->st += v.st;
+	} else {
+		r->utime_ns += v.u;
+		r->stime_ns += v.s;
+		r->steal_ns += v.st;
 	}
+	r->nvcsw += t->nvcsw;
+	r->nivcsw += t->nivcsw;
+	r->minflt += t->min_flt;
+	r->majflt += t->maj_flt;
+}
+
+void ptop_ts_group_end(struct ptop_ts_record *r, struct signal_struct *sig,
+		       const struct ptop_tri *gone)
+{
 	r->xstime_ns = ptop_ts_scale(sig->sum_sched_runtime, sig->stime,
 				     sig->utime + sig->stime);
-	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns + gone.u;
-	r->xstime_ns += gone.s;
-	r->xsteal_ns = gone.st;
+	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns + gone->u;
+	r->xstime_ns += gone->s;
+	r->xsteal_ns = gone->st;
 	r->nthreads = atomic_read(&sig->live);
 }
 

@@ -7,6 +7,7 @@
 #include "uapi/ptop_taskstats.h"
 
 struct pid_namespace;
+struct signal_struct;
 struct task_struct;
 struct user_namespace;
 
@@ -23,6 +24,12 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t,
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head,
 			       struct task_struct *who, u64 *who_rt, bool at_t0);
+void ptop_ts_group_begin(struct ptop_ts_record *r, struct signal_struct *sig);
+void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
+		       struct task_struct *t, u64 exit_head,
+		       struct task_struct *who, u64 *who_rt, bool at_t0);
+void ptop_ts_group_end(struct ptop_ts_record *r, struct signal_struct *sig,
+		       const struct ptop_tri *gone);
 void ptop_ts_fill_ident(struct ptop_ts_record *r, struct task_struct *t,
 			struct pid_namespace *pid_ns,
 			struct user_namespace *user_ns);

@@ -12,20 +12,30 @@
  * earlier one); one whose record comes later is in this answer as live and
  * in the next one as EXIT. So every task a reader has seen ends with
  * exactly one EXIT record, and no answer has a task both live and dead.
+ * A group that dies after the pass began and that the walk cannot read
+ * any more (past exit_notify(), or released) is live in the answer from
+ * its EXIT record (add_late_groups()); a group whose leader changed since
+ * it was picked (a non-leader exec) is read from its leader now.
  *
  * Which tasks a pass visits: "since N" answers walk the groups activity.c
  * marked after pass N, in tgid order; the first answer, RESYNC, and
  * answers activity.c cannot give (tracking was off, a mark was lost) walk
- * every group, in chunks of WALK_CHUNK groups under rcu_read_lock(),
+ * every group, in chunks of WALK_CHUNK pids under rcu_read_lock(),
  * resuming by pid, with a resched point and a fatal-signal check between
- * chunks. Passes are serialized by the pass lock (seq.c), taken
- * killable.
+ * chunks; a group with more threads than that is itself walked (and its
+ * total summed) WALK_CHUNK threads a section. Passes are serialized by
+ * the pass lock (seq.c), taken killable.
  */
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/bsearch.h>
+#include <linux/mm.h>
+#include <linux/rculist.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sort.h>
 #include <linux/timekeeping.h>
 #include "compat.h"
 #include "acct.h"
@@ -44,6 +54,41 @@
 #define WALK_CHUNK	256	/* groups per rcu_read_lock() section */
 
 bool ptop_ts_crosscheck;
+
+/*
+ * The RCU read sections of a pass, timed: the longest of the last pass
+ * and how long its walk took (the state file shows both, for the tests:
+ * one section must stay a small part of a walk of many tasks).
+ */
+struct rcu_spans {
+	u64 t0;
+	u64 max;
+};
+
+static u64 walk_last_ns, walk_rcu_max_ns;	/* pass lock */
+
+static void span_begin(struct rcu_spans *sp)
+	__acquires(RCU)
+{
+	rcu_read_lock();
+	sp->t0 = ktime_get_ns();
+}
+
+static void span_end(struct rcu_spans *sp)
+	__releases(RCU)
+{
+	u64 d = ktime_get_ns() - sp->t0;
+
+	if (d > sp->max)
+		sp->max = d;
+	rcu_read_unlock();
+}
+
+void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns)
+{
+	*walk_ns = READ_ONCE(walk_last_ns);
+	*rcu_max_ns = READ_ONCE(walk_rcu_max_ns);
+}
 
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 {
@@ -104,6 +149,7 @@ struct walk {
 	bool threads;
 	bool full;
 	u16 recf;		/* flags every record gets (HAS_STEAL) */
+	struct rcu_spans spans;
 };
 
 /* In threads mode, a thread's record: every one, or those marked */
@@ -145,19 +191,273 @@ static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
 	return true;		/* every thread is past its probe */
 }
 
-static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
+/*
+ * The leader now of the group whose leader was picked (under RCU): after a
+ * non-leader exec the tgid belongs to the exec'er. NULL: the group is gone.
+ */
+static struct task_struct *current_leader(const struct walk *w,
+					  struct task_struct *picked, u32 tgid)
 {
+	struct pid *pid = find_pid_ns(tgid, w->q->pid_ns);
+	struct task_struct *t = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
+
+	return t && t != picked && t->signal == picked->signal ? t : NULL;
+}
+
+/* In threads mode, thread t's record, unless it is not wanted. */
+static void walk_thread(struct walk *w, struct task_struct *leader,
+			struct task_struct *t, struct ptop_ts_record **lrec,
+			bool *truncated)
+{
+	struct ptop_ts_record r;
+
+	if (thread_gone(w, t) || !want_thread(w, t))
+		return;
+	/* one slot stays free for the group record */
+	if (w->snap->ans->count + 1 >= w->cap) {
+		*truncated = true;
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
+	/* released since thread_gone(): its EXIT record is next */
+	if (!r.pid || !r.tgid)
+		return;
+	ptop_ts_fill_thread(&r, t, true);
+	/* the leader now (an exec'er may have become it) */
+	if (thread_group_leader(t))
+		*lrec = add(w, &r);
+	else
+		add(w, &r);
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The thread walk starts over (the thread it was to resume after was
+ * released meanwhile): the threads already in the answer, from record
+ * first on, by pid, sorted, to skip them. Process context, out of RCU.
+ */
+static u32 *walked_pids(const struct walk *w, u32 first, u32 *n)
+{
+	u32 i, *pids;
+
+	*n = w->snap->ans->count - first;
+	pids = kvmalloc_array(max(*n, 1U), sizeof(*pids), GFP_KERNEL);
+	if (!pids)
+		return NULL;
+	for (i = 0; i < *n; i++)
+		pids[i] = w->snap->recs[first + i].pid;
+	sort(pids, *n, sizeof(*pids), pid_cmp, NULL);
+	return pids;
+}
+
+/*
+ * The threads of leader's group, WALK_CHUNK at a time: a group can have
+ * tens of thousands, and between chunks the RCU read section ends, with
+ * a resched point. The walk resumes after the last thread visited when
+ * that is still linked (pid_alive() under RCU, as proc's next_tid()):
+ * new threads go to the tail of the list, so none is missed. When it was
+ * released meanwhile, the walk starts over from the first thread and
+ * skips those already in the answer (by pid): none is doubled. Under RCU
+ * (left and taken again between chunks), a reference on leader held.
+ */
+static int walk_threads(struct walk *w, struct task_struct *leader,
+			struct ptop_ts_record **lrec, bool *truncated)
+	__must_hold(RCU)
+{
+	struct list_head *head = &leader->signal->thread_head;
+	u32 first = w->snap->ans->count, n = 0, nseen = 0;
+	struct task_struct *t, *last;
+	u32 *seen = NULL;
+	bool alive;
+	int ret = 0;
+
+	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
+	while (t) {
+		u32 nr = seen ? task_pid_nr_ns(t, w->q->pid_ns) : 0;
+
+		if (!seen || !bsearch(&nr, seen, nseen, sizeof(*seen), pid_cmp))
+			walk_thread(w, leader, t, lrec, truncated);
+		if (++n % WALK_CHUNK) {
+			t = list_next_or_null_rcu(head, &t->thread_node,
+						  struct task_struct,
+						  thread_node);
+			continue;
+		}
+		last = t;
+		get_task_struct(last);
+		span_end(&w->spans);
+		if (fatal_signal_pending(current))
+			ret = -EINTR;
+		cond_resched();
+		span_begin(&w->spans);
+		alive = pid_alive(last);
+		/* not the last reference while still linked */
+		t = alive ? list_next_or_null_rcu(head, &last->thread_node,
+						  struct task_struct,
+						  thread_node) : NULL;
+		put_task_struct(last);
+		if (ret)
+			break;
+		if (alive)
+			continue;
+		span_end(&w->spans);
+		kvfree(seen);
+		seen = walked_pids(w, first, &nseen);
+		span_begin(&w->spans);
+		if (!seen) {
+			ret = -ENOMEM;
+			break;
+		}
+		t = list_first_or_null_rcu(head, struct task_struct,
+					   thread_node);
+	}
+	kvfree(seen);
+	return ret;
+}
+
+/*
+ * The counters of a group of more than WALK_CHUNK threads, read without
+ * its siglock and WALK_CHUNK threads at a time, out of RCU between
+ * chunks, as the kernel's thread_group_cputime() reads them: valid when
+ * no thread of the group was released meanwhile, which the caller tells
+ * under siglock from sig->stats_lock's count (__exit_signal() moves a
+ * thread's counters to the signal's sums and unlinks it inside that
+ * seqlock, under siglock). -EAGAIN: a thread was released during the
+ * sum; the caller sums under siglock instead. Under RCU, leader pinned.
+ */
+static int group_sum_chunked(struct walk *w, struct task_struct *leader,
+			     struct ptop_ts_record *r)
+	__must_hold(RCU)
+{
+	struct signal_struct *sig = leader->signal;
+	struct list_head *head = &sig->thread_head;
+	struct ptop_tri gone = { 0 };
+	struct task_struct *t, *last;
+	bool alive;
+	u32 n = 0;
+	int ret;
+
+	ptop_ts_group_begin(r, sig);
+	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
+	while (t) {
+		ptop_ts_group_add(r, &gone, t, w->exit_head, NULL, NULL, true);
+		if (++n % WALK_CHUNK) {
+			t = list_next_or_null_rcu(head, &t->thread_node,
+						  struct task_struct,
+						  thread_node);
+			continue;
+		}
+		last = t;
+		get_task_struct(last);
+		span_end(&w->spans);
+		ret = fatal_signal_pending(current) ? -EINTR : 0;
+		cond_resched();
+		span_begin(&w->spans);
+		alive = pid_alive(last);
+		t = alive ? list_next_or_null_rcu(head, &last->thread_node,
+						  struct task_struct,
+						  thread_node) : NULL;
+		put_task_struct(last);
+		if (ret)
+			return ret;
+		if (!alive)
+			return -EAGAIN;
+	}
+	ptop_ts_group_end(r, sig, &gone);
+	return 0;
+}
+
+/* The record of leader's group, after its threads' (lrec: the leader's) */
+static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
+			struct ptop_ts_record *lrec, bool *truncated)
+	__must_hold(RCU)
+{
+	struct signal_struct *sig = leader->signal;
 	struct ptop_ts_answer *ans = w->snap->ans;
 	struct sighand_struct *sh;
 	struct ptop_ts_record r;
-	struct task_struct *t;
 	unsigned long flags;
+	unsigned int seq = 0;
+	int ret = -EAGAIN;
+
+	if (get_nr_threads(leader) > WALK_CHUNK) {
+		seq = read_seqbegin(&sig->stats_lock);
+		memset(&r, 0, sizeof(r));
+		ret = group_sum_chunked(w, leader, &r);
+		if (ret == -EINTR)
+			return ret;
+	}
+	sh = ptop_ts_lock_sighand(leader, &flags);
+	if (!sh) {
+		/*
+		 * Released: a group gone for good, or a non-leader exec
+		 * (de_thread()) made another thread the leader since this
+		 * leader was picked (walk_marked(): before the walk); the
+		 * group is then read from its leader now.
+		 */
+		leader = current_leader(w, leader, tgid);
+		sh = leader ? ptop_ts_lock_sighand(leader, &flags) : NULL;
+		if (!sh)
+			return 0;
+		ret = -EAGAIN;	/* summed under this leader's siglock */
+	}
+	if (group_gone_locked(w, leader)) {
+		spin_unlock_irqrestore(&sh->siglock, flags);
+		return 0;
+	}
+	if (ret || read_seqretry(&sig->stats_lock, seq)) {
+		/* a small group, or a thread of a big one released meanwhile */
+		memset(&r, 0, sizeof(r));
+		ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL,
+					  NULL, true);
+	}
+	ptop_ts_acct_own_x_locked(leader, w->exit_head, &r);
+	spin_unlock_irqrestore(&sh->siglock, flags);
+
+	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+	if (!r.pid || !r.tgid) {
+		/* released since its siglock: as above */
+		leader = current_leader(w, leader, tgid);
+		if (!leader)
+			return 0;	/* its EXIT record is after the head */
+		ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+		if (!r.pid || !r.tgid)
+			return 0;
+	}
+	ptop_ts_fill_mem(&r, leader);
+	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
+	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
+		/* the exec'er, now the leader: its identity before the exec */
+		lrec->flags |= PTOP_TS_RECF_EXEC;
+		lrec->exec_old_pid = r.exec_old_pid;
+		lrec->exec_old_start_ns = r.exec_old_start_ns;
+	}
+	if (ans->count < w->cap)
+		add(w, &r);
+	else
+		*truncated = true;
+	return 0;
+}
+
+static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
+	__must_hold(RCU)
+{
+	struct ptop_ts_answer *ans = w->snap->ans;
 	struct ptop_ts_record *lrec = NULL;
+	struct task_struct *t;
 	bool truncated = false;
 	u32 need = 1;
+	int ret = 0;
 
 	if (w->full || tgid < w->q->cmd.start_pid)
-		return;
+		return 0;
 	if (w->threads && !w->since_pass)
 		need += get_nr_threads(leader);
 	else if (w->threads)
@@ -167,57 +467,15 @@ static void walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		w->full = true;
 		ans->flags |= PTOP_TS_ANSF_MORE;
 		ans->next_pid = tgid;
-		return;
+		return 0;
 	}
 
-	for_each_thread(leader, t) {
-		if (!w->threads || thread_gone(w, t) || !want_thread(w, t))
-			continue;
-		/* one slot stays free for the group record */
-		if (ans->count + 1 >= w->cap) {
-			truncated = true;
-			continue;
-		}
-		memset(&r, 0, sizeof(r));
-		ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
-		/* being released: pid detached, still on the RCU thread list */
-		if (!r.pid)
-			continue;
-		ptop_ts_fill_thread(&r, t, true);
-		if (t == leader)
-			lrec = add(w, &r);
-		else
-			add(w, &r);
-	}
-
-	sh = ptop_ts_lock_sighand(leader, &flags);
-	if (!sh)
-		goto out;
-	if (group_gone_locked(w, leader)) {
-		spin_unlock_irqrestore(&sh->siglock, flags);
-		goto out;
-	}
-	memset(&r, 0, sizeof(r));
-	ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL, NULL, true);
-	ptop_ts_acct_own_x_locked(leader, w->exit_head, &r);
-	spin_unlock_irqrestore(&sh->siglock, flags);
-
-	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
-	ptop_ts_fill_mem(&r, leader);
-	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
-	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
-		/* the exec'er, now the leader: its identity before the exec */
-		lrec->flags |= PTOP_TS_RECF_EXEC;
-		lrec->exec_old_pid = r.exec_old_pid;
-		lrec->exec_old_start_ns = r.exec_old_start_ns;
-	}
-	if (!r.pid)	/* the leader is being released */
-		goto out;
-	if (ans->count < w->cap)
-		add(w, &r);
-	else
-		truncated = true;
-out:
+	/* the walk of a big group leaves RCU between chunks: keep leader */
+	get_task_struct(leader);
+	if (w->threads)
+		ret = walk_threads(w, leader, &lrec, &truncated);
+	if (!ret)
+		ret = group_record(w, leader, tgid, lrec, &truncated);
 	/*
 	 * Only a group with more threads than the whole answer may hold
 	 * gets here: it cannot be paged by tgid, so say where to go on.
@@ -228,6 +486,67 @@ out:
 		ans->next_pid = tgid + 1;
 		pr_warn_once("a thread group has more threads than max_records: answers for it are truncated\n");
 	}
+	put_task_struct(leader);
+	return ret;
+}
+
+/* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
+static bool reported(const struct ptop_ts_record *recs, u32 from, u32 to,
+		     u32 tgid, u64 start)
+{
+	u32 lo = from, hi = to, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (recs[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < to && recs[lo].tgid == tgid; lo++)
+		if (recs[lo].kind == PTOP_TS_KIND_GROUP &&
+		    recs[lo].start_ns == start)
+			return true;
+	return false;
+}
+
+/*
+ * A group whose EXIT record comes after the pass began is live in this
+ * answer (and EXIT in the next one), but the walk skips a group once all
+ * its threads are past exit_notify(), and cannot find one already
+ * released (reaped, or self-reaped): such a group would be in neither,
+ * its time since the reader's last answer moved to the next interval
+ * (when a vCPU stalls between the pass's start and the walk: whole
+ * children's lives). So the walk of recs[from, count) is followed by
+ * those groups' records from the ring, as live records of this pass:
+ * c* without the folds since the pass began, times without the exiting
+ * thread's run after its CPU's instant (both are then in the EXIT
+ * record). Process answers that are not paged only (a thread answer keeps
+ * such threads in their group's x*).
+ */
+static void add_late_groups(struct walk *w, u32 from)
+{
+	struct ptop_ts_snap *snap = w->snap;
+	u32 to = snap->ans->count, n = to, i;
+	int got;
+
+	if (w->threads || w->full || w->q->cmd.start_pid > 1 || to >= w->cap)
+		return;
+	got = ptop_ts_exits_copy_live(w->exit_head, ptop_ts_exits_head(),
+				      ptop_ts_acct_gen(), ptop_ts_pass_gen(),
+				      w->q->pid_ns, w->q->user_ns,
+				      &snap->recs[to], w->cap - to);
+	for (i = 0; got > 0 && i < got; i++) {
+		struct ptop_ts_record *r = &snap->recs[to + i];
+
+		if (reported(snap->recs, from, to, r->tgid, r->start_ns))
+			continue;
+		r->flags |= w->recf;
+		if (n != to + i)
+			snap->recs[n] = *r;
+		n++;
+	}
+	snap->ans->count = n;
 }
 
 /* Every group of the reader's namespace, in tgid order, in chunks. */
@@ -237,9 +556,10 @@ static int walk_all(struct walk *w)
 	struct task_struct *leader;
 	struct pid *pid = NULL;
 	u32 nr = 1, i;
+	int ret = 0;
 
 	do {
-		rcu_read_lock();
+		span_begin(&w->spans);
 		for (i = 0; i < WALK_CHUNK && !w->full; i++, nr++) {
 			pid = ptop_find_ge_pid(nr, ns);
 			if (!pid)
@@ -247,9 +567,13 @@ static int walk_all(struct walk *w)
 			nr = pid_nr_ns(pid, ns);
 			leader = pid_task(pid, PIDTYPE_TGID);
 			if (leader)
-				walk_group(w, leader, nr);
+				ret = walk_group(w, leader, nr);
+			if (ret)
+				break;
 		}
-		rcu_read_unlock();
+		span_end(&w->spans);
+		if (ret)
+			return ret;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
@@ -261,11 +585,14 @@ static int walk_all(struct walk *w)
 static int walk_marked(struct walk *w, const struct ptop_ts_act_sel *sel)
 {
 	u32 i;
+	int ret;
 
 	for (i = 0; i < sel->n && !w->full; i++) {
-		rcu_read_lock();
-		walk_group(w, sel->pick[i].leader, sel->pick[i].nr);
-		rcu_read_unlock();
+		span_begin(&w->spans);
+		ret = walk_group(w, sel->pick[i].leader, sel->pick[i].nr);
+		span_end(&w->spans);
+		if (ret)
+			return ret;
 		if (i % WALK_CHUNK == WALK_CHUNK - 1) {
 			if (fatal_signal_pending(current))
 				return -EINTR;
@@ -281,19 +608,30 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-/* Tasks now: records a full walk needs, with a margin for forks. */
-static u32 count_all(bool threads)
+/*
+ * Tasks of the namespace now: records a full walk needs, with a margin
+ * for forks. By pid in chunks, as walk_all().
+ */
+static u32 count_all(struct pid_namespace *ns, bool threads,
+		     struct rcu_spans *sp)
 {
-	u32 groups = 0, nthreads = 0, n;
-	struct task_struct *p;
+	u32 groups = 0, tasks = 0, nr = 1, i, n;
+	struct pid *pid;
 
-	rcu_read_lock();
-	for_each_process(p) {
-		groups++;
-		nthreads += get_nr_threads(p);
-	}
-	rcu_read_unlock();
-	n = (threads ? nthreads : 0) + groups;
+	do {
+		span_begin(sp);
+		for (i = 0; i < WALK_CHUNK; i++, nr++) {
+			pid = ptop_find_ge_pid(nr, ns);
+			if (!pid)
+				break;
+			nr = pid_nr_ns(pid, ns);
+			groups += !!pid_task(pid, PIDTYPE_TGID);
+			tasks += !!pid_task(pid, PIDTYPE_PID);
+		}
+		span_end(sp);
+		cond_resched();
+	} while (pid);
+	n = (threads ? tasks : 0) + groups;
 	return n + n / 8 + 64;
 }
 
@@ -320,7 +658,7 @@ static int alloc_answer(const struct ptop_ts_query *q,
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 {
 	u64 since = q->cmd.since_seq, since_pass = 0, from_head = 0;
-	u64 head, pass, t0, b0;
+	u64 head, pass, t0, b0, w0 = ktime_get_ns();
 	u32 nexits = 0, want_recs, cap;
 	u32 ncpu = nr_cpu_ids;
 	struct ptop_ts_act_sel sel = { 0 };
@@ -331,6 +669,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	};
 	bool xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK;
 	bool resync = false, marked;
+	u32 walk_from;
 	int ret, n;
 
 	ptop_ts_snap_free(snap);
@@ -365,7 +704,7 @@ again:
 		want_recs = sel.n + (w.threads ? sel.threads : 0);
 		want_recs += want_recs / 8 + 64;
 	} else {
-		want_recs = count_all(w.threads);
+		want_recs = count_all(q->pid_ns, w.threads, &w.spans);
 		if (marked)
 			want_recs *= 2;		/* cross-check: both walks */
 	}
@@ -433,7 +772,10 @@ again:
 		 * not changed since the reader's last answer read it).
 		 */
 		w.recf |= PTOP_TS_RECF_CROSSCHECK;
+		walk_from = snap->ans->count;
 		ret = walk_all(&w);
+		if (!ret)
+			add_late_groups(&w, walk_from);
 		w.recf &= ~PTOP_TS_RECF_CROSSCHECK;
 		if (ret)
 			goto err_free;
@@ -447,11 +789,15 @@ again:
 			goto err_free;
 	}
 	w.since_pass = marked ? since_pass : 0;
+	walk_from = snap->ans->count;
 	ret = marked ? walk_marked(&w, &sel) : walk_all(&w);
 	if (ret)
 		goto err_free;
+	add_late_groups(&w, walk_from);
 	ptop_ts_act_walked(!marked);
 	ptop_ts_act_sel_free(&sel);
+	WRITE_ONCE(walk_last_ns, ktime_get_ns() - w0);
+	WRITE_ONCE(walk_rcu_max_ns, w.spans.max);
 	if (ptop_ts_runtimes_at_t0()) {
 		/* every runtime is as of its CPU's t0: so are the counters */
 		snap->ans->time_ns = t0;

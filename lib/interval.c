@@ -476,9 +476,19 @@ static void row_total(struct ptop_row *r)
  * Add (sign 1) or take away (sign -1) a row's share of the sum row: in
  * unsigned arithmetic, what is taken away is exactly what was added.
  */
-static void sum_add(struct ptop_row *s, const struct ptop_row *r, int sign)
+static void sum_add(struct ptop_interval *iv, const struct ptop_row *r, int sign)
 {
 	uint64_t m = sign < 0 ? (uint64_t)-1 : 1;
+	struct ptop_row *s = &iv->sum;
+
+	if (iv->threads) {
+		iv->nthreads_all += (size_t)m;
+		iv->nprocs += (size_t)m * (r->pid == r->tgid);
+	} else {
+		iv->nprocs += (size_t)m;
+		iv->nthreads_all += (size_t)m * (r->nthreads ? r->nthreads : 1);
+	}
+	iv->nrunning += (size_t)m * (r->state == 'R');
 
 	s->user += m * r->user;
 	s->sys += m * r->sys;
@@ -508,9 +518,10 @@ static void sum_rows(struct ptop_interval *iv)
 	memset(s, 0, sizeof(*s));
 	strcpy(s->comm, "V:V:S");
 	s->has = iv->caps;
+	iv->nprocs = iv->nthreads_all = iv->nrunning = 0;
 	for (i = 0; i < iv->nrows; i++) {
 		row_total(&iv->rows[i]);
-		sum_add(s, &iv->rows[i], 1);
+		sum_add(iv, &iv->rows[i], 1);
 	}
 }
 
@@ -726,15 +737,29 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 	nd = quick_dirty(iv, cur);
 	if (nd < 0)
 		return (int)nd;
+	if ((size_t)nd > iv->cap_changes) {
+		struct ptop_iv_change *c = realloc(iv->changes, nd * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		iv->changes = c;
+		iv->cap_changes = nd;
+	}
 	/* the sum without the rows that change, before they move */
 	for (k = 0; k < (size_t)nd; k++) {
 		const struct ptop_ts_record *g = &cur->groups[iv->dirty[k]];
 		const struct ptop_ts_record *pg =
 			ptop_snap_find_group(prev, g->pid, g->start_ns);
+		struct ptop_iv_change *c = &iv->changes[k];
 
-		if (pg)
-			sum_add(&iv->sum, &iv->rows[pg - prev->groups], -1);
+		c->row = iv->dirty[k];
+		c->was = pg != NULL;
+		if (pg) {
+			c->old = iv->rows[pg - prev->groups];
+			sum_add(iv, &c->old, -1);
+		}
 	}
+	iv->nchanges = nd;
 	quick_insert(iv, prev, cur);
 	for (k = 0; k < (size_t)nd; k++)
 		quick_reset(iv, prev, cur, iv->dirty[k]);
@@ -754,7 +779,7 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 		struct ptop_row *row = &iv->rows[iv->dirty[k]];
 
 		quick_finish(iv, prev, cur, iv->dirty[k]);
-		sum_add(&iv->sum, row, 1);
+		sum_add(iv, row, 1);
 		if (row_loud(row) && add_loud(iv, row))
 			return -ENOMEM;
 	}
@@ -808,6 +833,8 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 		return -EINVAL;
 	iv->quick = quick_ok(iv, prev, cur, threads);
 	iv->end_snap_id = 0;	/* until this one is complete */
+	iv->from_snap_id = prev->id;
+	iv->nchanges = 0;
 	iv->threads = threads;
 	iv->flags = 0;
 	iv->clamped_ns = 0;
@@ -841,6 +868,7 @@ void ptop_interval_free(struct ptop_interval *iv)
 	free(iv->rows);
 	free(iv->loud);
 	free(iv->dirty);
+	free(iv->changes);
 	memset(iv, 0, sizeof(*iv));
 }
 

@@ -46,6 +46,12 @@ struct ptop_iv_key {
 	uint64_t start_ns;
 };
 
+struct ptop_iv_change {
+	size_t row;
+	bool was;
+	struct ptop_row old;
+};
+
 /* struct ptop_interval.flags */
 #define PTOP_IV_INEXACT		(1U << 0) /* !verdict.exact */
 #define PTOP_IV_LOST		(1U << 1) /* the source lost data */
@@ -62,6 +68,8 @@ struct ptop_interval {
 	size_t nrows;
 	size_t cap;
 	struct ptop_row sum;	/* over every row */
+	/* over every row too: processes, threads, rows in state R */
+	size_t nprocs, nthreads_all, nrunning;
 	/* system-wide parts, ns over the interval */
 	uint64_t idle_ns;	/* idle + iowait */
 	uint64_t iowait_ns;
@@ -87,7 +95,15 @@ struct ptop_interval {
 	 * same cumulative time). quick: this interval was made that way.
 	 */
 	uint64_t end_snap_id;
+	uint64_t from_snap_id;	/* the snapshot this interval started at */
 	bool quick;
+	/*
+	 * quick: the rows that were computed again (index into rows), and
+	 * what each was in the interval before (was: it had a row); every
+	 * other row is as it was. ui/view.c moves only these.
+	 */
+	struct ptop_iv_change *changes;
+	size_t nchanges, cap_changes;
 	struct ptop_iv_key *loud;
 	size_t nloud, cap_loud;
 	size_t *dirty;		/* scratch of the quick path */

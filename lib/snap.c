@@ -5,6 +5,7 @@
  * the answer keep their values, EXIT records remove theirs.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,47 +263,116 @@ static size_t lower_bound(const struct ptop_ts_record *v, size_t lo, size_t n,
 }
 
 /*
- * Merge the previous live set (old) with the answer (upd, sorted) into
- * *v: answer records win, records named by an EXIT record are dropped.
- * The runs of old records between two answer records are copied whole
- * (a "since N" answer brings a few records into thousands), and *idx
- * gets the answer records' places in *v.
+ * Put the sorted records add[0, na) into the sorted array *v (of *n): a
+ * record with the key of one there replaces it, the others go in their
+ * places, and what follows them moves once, from the end (nothing moves
+ * when no record is new). idx (may be NULL): where each went.
+ * -EINVAL when add has a key twice (the caller merges by copying).
+ */
+static int apply_sorted(struct ptop_ts_record **v, size_t *cap, size_t *n,
+			const struct ptop_ts_record *add, size_t na, size_t *idx)
+{
+	size_t *pos, j, m = 0, dst, src, len, from;
+	bool *rep;
+	int ret = -ENOMEM;
+
+	pos = malloc((na ? na : 1) * sizeof(*pos));
+	rep = malloc((na ? na : 1) * sizeof(*rep));
+	if (!pos || !rep)
+		goto out;
+	for (j = 0; j < na; j++) {
+		ret = -EINVAL;
+		if (j && !rec_cmp(&add[j - 1], &add[j]))
+			goto out;
+		pos[j] = lower_bound(*v, j ? pos[j - 1] : 0, *n, add[j].pid,
+				     add[j].start_ns);
+		rep[j] = pos[j] < *n && !rec_cmp(&(*v)[pos[j]], &add[j]);
+		m += !rep[j];
+	}
+	ret = -ENOMEM;
+	if (reserve(v, cap, *n + m))
+		goto out;
+	for (j = na, dst = *n + m, src = *n; j-- > 0;) {
+		from = rep[j] ? pos[j] + 1 : pos[j];
+		len = src - from;
+		if (len && dst - len != from)
+			memmove(*v + dst - len, *v + from, len * sizeof(**v));
+		dst -= len + 1;
+		(*v)[dst] = add[j];
+		if (idx)
+			idx[j] = dst;
+		src = pos[j];
+	}
+	*n += m;
+	ret = 0;
+out:
+	free(pos);
+	free(rep);
+	return ret;
+}
+
+/*
+ * *v becomes the previous live set (old) merged with the answer (upd,
+ * sorted): answer records win, records named by an EXIT record are
+ * dropped; *idx gets the answer records' places in *v. When *v holds
+ * the snapshot that old was itself merged from (base), and that merge
+ * dropped nothing, only what it brought (old_upd) and the answer are
+ * written into *v; otherwise the runs of old between the answer's
+ * records are copied whole. *ndropped: how many records were dropped.
  */
 static int merge(const struct ptop_ts_record *old, size_t nold,
+		 const size_t *old_upd, size_t nold_upd, bool base,
+		 const struct ptop_ts_record *upd, size_t nupd,
 		 struct ptop_ts_record **v, size_t *cap, size_t *n,
 		 const struct ptop_ts_record *exits, size_t nexits,
 		 enum ptop_ts_kind kind, size_t **idx, size_t *cap_idx,
-		 size_t *nidx)
+		 size_t *nidx, size_t *ndropped)
 {
-	struct ptop_ts_record *upd;
-	size_t nupd = *n, i = 0, j, k = 0, e, dead = 0, q;
+	size_t i = 0, j, k = 0, e, dead = 0, q;
 
-	upd = malloc((nupd ? nupd : 1) * sizeof(*upd));
-	if (!upd)
+	if (reserve_idx(idx, cap_idx, nupd ? nupd : 1))
 		return -ENOMEM;
-	if (nupd)	/* *v may be NULL then: memcpy(x, NULL, 0) is UB */
-		memcpy(upd, *v, nupd * sizeof(*upd));
-	if (reserve(v, cap, nold + nupd) ||
-	    reserve_idx(idx, cap_idx, nupd ? nupd : 1)) {
-		free(upd);
-		return -ENOMEM;
-	}
-	*nidx = 0;
-	for (j = 0; j < nupd; j++) {
-		size_t p = lower_bound(old, i, nold, upd[j].pid, upd[j].start_ns);
+	*nidx = nupd;
+	if (base) {
+		struct ptop_ts_record *brought;
+		int ret;
 
-		if (p > i)
-			memcpy(*v + k, old + i, (p - i) * sizeof(*old));
-		k += p - i;
-		i = p;
-		(*idx)[(*nidx)++] = k;
-		(*v)[k++] = upd[j];
-		if (i < nold && !rec_cmp(&old[i], &upd[j]))
-			i++;
+		brought = malloc((nold_upd ? nold_upd : 1) * sizeof(*brought));
+		if (!brought)
+			return -ENOMEM;
+		for (j = 0; j < nold_upd; j++)
+			brought[j] = old[old_upd[j]];
+		ret = apply_sorted(v, cap, n, brought, nold_upd, NULL);
+		free(brought);
+		if (!ret && *n != nold)
+			ret = -EINVAL;	/* not the base after all */
+		if (!ret)
+			ret = apply_sorted(v, cap, n, upd, nupd, *idx);
+		if (ret == -ENOMEM)
+			return ret;
+		base = !ret;
+		k = *n;
 	}
-	if (nold > i)
-		memcpy(*v + k, old + i, (nold - i) * sizeof(*old));
-	k += nold - i;
+	if (!base) {
+		if (reserve(v, cap, nold + nupd))
+			return -ENOMEM;
+		for (j = 0; j < nupd; j++) {
+			size_t p = lower_bound(old, i, nold, upd[j].pid,
+					       upd[j].start_ns);
+
+			if (p > i)
+				memcpy(*v + k, old + i, (p - i) * sizeof(*old));
+			k += p - i;
+			i = p;
+			(*idx)[j] = k;
+			(*v)[k++] = upd[j];
+			if (i < nold && !rec_cmp(&old[i], &upd[j]))
+				i++;
+		}
+		if (nold > i)
+			memcpy(*v + k, old + i, (nold - i) * sizeof(*old));
+		k += nold - i;
+	}
 	/*
 	 * Drop the dead. A record of this answer is live even when an EXIT
 	 * record has its key: after a non-leader exec the exec'er has the
@@ -335,7 +405,6 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 			dead++;
 		}
 	}
-	free(upd);
 	/* the answer's own records are never marked: their places move */
 	for (i = 0, j = 0, q = 0; dead && i < k; i++) {
 		if (q < *nidx && (*idx)[q] == i)
@@ -344,6 +413,7 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 			(*v)[j++] = (*v)[i];
 	}
 	*n = dead ? j : k;
+	*ndropped = dead;
 	return 0;
 }
 
@@ -483,14 +553,24 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	const struct ptop_snap *prev = ptop_snap_cur(s);
 	struct ptop_snap *next = &s->snap[s->taken ? !s->cur : s->cur];
 	int incremental = prev && (sample->flags & PTOP_SAMPLE_INCREMENTAL);
+	bool base;
 	size_t i, k;
 	int ret;
 
-	ret = collect(sample, PTOP_TS_KIND_THREAD, &next->threads,
-		      &next->cap_threads, &next->nthreads);
+	/* next is rewritten: until it is complete, no merge builds on it */
+	base = incremental && next->id && prev->merged_from == next->id &&
+	       !prev->ndropped;
+	next->id = 0;
+	/* an incremental answer aside; a full one is the new set itself */
+	ret = collect(sample, PTOP_TS_KIND_THREAD,
+		      incremental ? &s->ans_threads : &next->threads,
+		      incremental ? &s->cap_ans_threads : &next->cap_threads,
+		      incremental ? &s->nans_threads : &next->nthreads);
 	if (!ret)
-		ret = collect(sample, PTOP_TS_KIND_GROUP, &next->groups,
-			      &next->cap_groups, &next->ngroups);
+		ret = collect(sample, PTOP_TS_KIND_GROUP,
+			      incremental ? &s->ans_groups : &next->groups,
+			      incremental ? &s->cap_ans_groups : &next->cap_groups,
+			      incremental ? &s->nans_groups : &next->ngroups);
 	if (ret)
 		return ret;
 
@@ -506,21 +586,30 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 
 	next->merged_from = 0;
 	next->nupd_threads = next->nupd_groups = 0;
+	next->ndropped = 0;
 	if (incremental) {
-		ret = merge(prev->threads, prev->nthreads, &next->threads,
+		size_t dt, dg;
+
+		ret = merge(prev->threads, prev->nthreads, prev->upd_threads,
+			    prev->nupd_threads, base, s->ans_threads,
+			    s->nans_threads, &next->threads,
 			    &next->cap_threads, &next->nthreads, next->exits,
 			    next->nexits, PTOP_TS_KIND_THREAD,
 			    &next->upd_threads, &next->cap_upd_threads,
-			    &next->nupd_threads);
+			    &next->nupd_threads, &dt);
 		if (!ret)
-			ret = merge(prev->groups, prev->ngroups, &next->groups,
+			ret = merge(prev->groups, prev->ngroups, prev->upd_groups,
+				    prev->nupd_groups, base, s->ans_groups,
+				    s->nans_groups, &next->groups,
 				    &next->cap_groups, &next->ngroups,
 				    next->exits, next->nexits,
 				    PTOP_TS_KIND_GROUP, &next->upd_groups,
-				    &next->cap_upd_groups, &next->nupd_groups);
+				    &next->cap_upd_groups, &next->nupd_groups,
+				    &dg);
 		if (ret)
 			return ret;
 		next->merged_from = prev->id;
+		next->ndropped = dt + dg;
 	}
 
 	next->npending = 0;
@@ -595,6 +684,8 @@ void ptop_snapper_free(struct ptop_snapper *s)
 		free(s->snap[i].upd_threads);
 		free(s->snap[i].upd_groups);
 	}
+	free(s->ans_threads);
+	free(s->ans_groups);
 	ptop_sample_free(&s->sample);
 	memset(s, 0, sizeof(*s));
 }

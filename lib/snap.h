@@ -65,6 +65,7 @@ struct ptop_snap {
 	uint64_t merged_from;
 	size_t *upd_threads, nupd_threads, cap_upd_threads;
 	size_t *upd_groups, nupd_groups, cap_upd_groups;
+	size_t ndropped;	/* records the merge dropped (EXIT, exec) */
 };
 
 struct ptop_snapper {
@@ -73,6 +74,15 @@ struct ptop_snapper {
 	int cur;		/* index of the current snapshot */
 	uint64_t taken;		/* snapshots taken so far */
 	struct ptop_sample sample;
+	/*
+	 * An incremental answer's records, sorted, before the merge. The
+	 * merge writes into the buffer of the snapshot before the current
+	 * one: when the current one was merged from it (and dropped
+	 * nothing), only what that merge brought and the new answer are
+	 * written (lib/snap.c), not the whole set again.
+	 */
+	struct ptop_ts_record *ans_threads, *ans_groups;
+	size_t nans_threads, nans_groups, cap_ans_threads, cap_ans_groups;
 };
 
 void ptop_snapper_init(struct ptop_snapper *s, struct ptop_src *src);

@@ -222,21 +222,10 @@ void ui_cpu_parts(const struct ui_sysinfo *s, unsigned int from,
 void ui_task_counts(const struct ptop_interval *iv, unsigned long *procs,
 		    unsigned long *threads, unsigned long *running)
 {
-	size_t i;
-
-	*procs = *threads = *running = 0;
-	for (i = 0; i < iv->nrows; i++) {
-		const struct ptop_row *r = &iv->rows[i];
-
-		if (iv->threads) {
-			*threads += 1;
-			*procs += r->pid == r->tgid;
-		} else {
-			*procs += 1;
-			*threads += r->nthreads ? r->nthreads : 1;
-		}
-		*running += r->state == 'R';
-	}
+	/* counted by the interval math with its sums (not per draw) */
+	*procs = iv->nprocs;
+	*threads = iv->nthreads_all;
+	*running = iv->nrunning;
 }
 
 void ui_fmt_kb(uint64_t kb, char *buf, size_t len)

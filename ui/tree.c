@@ -35,6 +35,14 @@ static int vrow_cmp(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
+int ui_vrow_cmp(const struct ui_vrow *a, const struct ui_vrow *b, int sort_id,
+		bool asc)
+{
+	struct sort_ctx ctx = { &ptop_cols[sort_id], asc };
+
+	return vrow_cmp(a, b, &ctx);
+}
+
 void ui_vrows_sort(struct ui_vrow *rows, size_t n, int sort_id, bool asc)
 {
 	struct sort_ctx ctx = { &ptop_cols[sort_id], asc };

@@ -170,6 +170,11 @@ void ui_view_free(struct ui_view *v)
 	free(v->rows);
 	free(v->collapsed.pid);
 	free(v->tagged.pid);
+	free(v->built.tagged.pid);
+	free(v->ins);
+	free(v->win);
+	free(v->rem);
+	free(v->ipos);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -345,6 +350,188 @@ static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 	return k;
 }
 
+/* --- the quick build: few rows changed -------------------------------- */
+
+/* What this build used, for the next one to compare (struct ui_view_built). */
+static void remember(struct ui_view *v, const struct ui_view_opts *o,
+		     const struct ptop_interval *iv)
+{
+	struct ui_view_built *b = &v->built;
+
+	v->built_end = 0;
+	if (v->tree || iv->threads || v->nexited_shown || v->nexited_tiny ||
+	    o->npids > sizeof(b->pids) / sizeof(b->pids[0]))
+		return;
+	if (v->tagged.n > b->tagged.cap) {
+		uint32_t *p = realloc(b->tagged.pid, v->tagged.n * sizeof(*p));
+
+		if (!p)
+			return;
+		b->tagged.pid = p;
+		b->tagged.cap = v->tagged.n;
+	}
+	if (v->tagged.n)
+		memcpy(b->tagged.pid, v->tagged.pid, v->tagged.n * sizeof(uint32_t));
+	b->tagged.n = v->tagged.n;
+	b->hide_kthreads = v->hide_kthreads;
+	b->by_user = v->by_user;
+	b->uid = v->uid;
+	b->filter_regex = v->filter_regex;
+	memcpy(b->filter, v->filter, sizeof(b->filter));
+	b->sort_id = o->sort_id;
+	b->sort_asc = o->sort_asc;
+	b->npids = o->npids;
+	if (o->npids)
+		memcpy(b->pids, o->pids, o->npids * sizeof(*o->pids));
+	v->built_end = iv->end_snap_id;
+}
+
+static bool same_settings(const struct ui_view *v, const struct ui_view_opts *o)
+{
+	const struct ui_view_built *b = &v->built;
+
+	return !v->tree && b->hide_kthreads == v->hide_kthreads &&
+	       b->by_user == v->by_user && b->uid == v->uid &&
+	       b->filter_regex == v->filter_regex &&
+	       !strcmp(b->filter, v->filter) && b->sort_id == o->sort_id &&
+	       b->sort_asc == o->sort_asc && b->npids == o->npids &&
+	       (!o->npids || !memcmp(b->pids, o->pids,
+				     o->npids * sizeof(*o->pids))) &&
+	       b->tagged.n == v->tagged.n &&
+	       (!v->tagged.n || !memcmp(b->tagged.pid, v->tagged.pid,
+					v->tagged.n * sizeof(uint32_t)));
+}
+
+static void live_vrow(const struct ui_view *v, struct ui_vrow *vr,
+		      const struct ptop_row *r)
+{
+	memset(vr, 0, sizeof(*vr));
+	vr->r = *r;
+	vr->exit_code = -1;
+	vr->tagged = ui_pidset_has(&v->tagged, r->pid);
+}
+
+static int reserve_vrows(struct ui_vrow **p, size_t *cap, size_t n)
+{
+	struct ui_vrow *nv;
+
+	if (n <= *cap)
+		return 0;
+	nv = realloc(*p, n * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*p = nv;
+	*cap = n;
+	return 0;
+}
+
+static int pos_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first place in rows[0, n) not before vr in the sort order. */
+static size_t lower_bound(const struct ui_view *v, const struct ui_view_opts *o,
+			  const struct ui_vrow *vr, size_t n)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ui_vrow_cmp(&v->rows[mid], vr, o->sort_id, o->sort_asc) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The last build's sorted rows, with the interval's changed rows taken
+ * out (found by what they were) and put back where they go now. Only
+ * the window between the first and the last place touched is written
+ * again; what follows it moves once if the count changed.
+ * 0; -ENOMEM or -ESRCH (a row not where it should be) before anything
+ * changed: the caller builds in full.
+ */
+static int quick_build(struct ui_view *v, const struct ui_view_opts *o,
+		       const struct ptop_interval *iv)
+{
+	size_t n = v->nrows, nrem = 0, nins = 0, k, lo, hi, wn, nwn, i, j, w, r;
+	struct ui_vrow old;
+
+	if (reserve_vrows(&v->ins, &v->cap_ins, iv->nchanges ? iv->nchanges : 1))
+		return -ENOMEM;
+	if (iv->nchanges > v->cap_pos) {
+		size_t *a = realloc(v->rem, iv->nchanges * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		v->rem = a;
+		a = realloc(v->ipos, iv->nchanges * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		v->ipos = a;
+		v->cap_pos = iv->nchanges;
+	}
+	for (k = 0; k < iv->nchanges; k++) {
+		const struct ptop_iv_change *c = &iv->changes[k];
+		const struct ptop_row *now = &iv->rows[c->row];
+
+		if (c->was && pid_wanted(o, &c->old) && ui_view_match(v, &c->old)) {
+			live_vrow(v, &old, &c->old);
+			i = lower_bound(v, o, &old, n);
+			if (i >= n || ui_vrow_cmp(&v->rows[i], &old, o->sort_id,
+						  o->sort_asc))
+				return -ESRCH;
+			v->rem[nrem++] = i;
+		}
+		if (pid_wanted(o, now) && ui_view_match(v, now))
+			live_vrow(v, &v->ins[nins++], now);
+	}
+	if (!nrem && !nins)
+		return 0;
+	if (nrem > 1)
+		qsort(v->rem, nrem, sizeof(*v->rem), pos_cmp);
+	ui_vrows_sort(v->ins, nins, o->sort_id, o->sort_asc);
+	for (j = 0; j < nins; j++)
+		v->ipos[j] = lower_bound(v, o, &v->ins[j], n);
+	lo = nrem ? v->rem[0] : n;
+	hi = nrem ? v->rem[nrem - 1] + 1 : 0;
+	if (nins && v->ipos[0] < lo)
+		lo = v->ipos[0];
+	if (nins && v->ipos[nins - 1] > hi)
+		hi = v->ipos[nins - 1];
+	if (hi < lo)
+		hi = lo;
+	wn = hi - lo;
+	nwn = wn - nrem + nins;
+	if (reserve_vrows(&v->win, &v->cap_win, wn ? wn : 1) ||
+	    grow(v, n - nrem + nins ? n - nrem + nins : 1))
+		return -ENOMEM;
+	if (wn)
+		memcpy(v->win, &v->rows[lo], wn * sizeof(*v->win));
+	if (nwn != wn && n > hi)
+		memmove(&v->rows[lo + nwn], &v->rows[hi],
+			(n - hi) * sizeof(*v->rows));
+	for (i = 0, j = 0, r = 0, w = lo; i < wn; i++) {
+		while (j < nins && v->ipos[j] <= lo + i)
+			v->rows[w++] = v->ins[j++];
+		if (r < nrem && v->rem[r] == lo + i) {
+			r++;
+			continue;
+		}
+		v->rows[w++] = v->win[i];
+	}
+	while (j < nins)
+		v->rows[w++] = v->ins[j++];
+	v->nrows = n - nrem + nins;
+	return 0;
+}
+
 int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 		  const struct ptop_interval *iv, const struct ptop_snap *prev,
 		  const struct ptop_snap *cur)
@@ -352,6 +539,15 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 	size_t n = iv->nrows, k = 0, i;
 	long t;
 
+	/* an interval made from the one this view was built from */
+	v->quick = false;
+	if (iv->quick && v->built_end && v->built_end == iv->from_snap_id &&
+	    same_settings(v, o) && !quick_build(v, o, iv)) {
+		v->quick = true;
+		v->built_end = iv->end_snap_id;
+		return 0;
+	}
+	v->built_end = 0;
 	if (v->show_exited && cur)
 		n += cur->nexits;
 	if (grow(v, n ? n : 1))
@@ -361,16 +557,17 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 
 		if (!pid_wanted(o, r) || !ui_view_match(v, r))
 			continue;
-		memset(&v->rows[k], 0, sizeof(v->rows[k]));
-		v->rows[k].r = *r;
-		v->rows[k].exit_code = -1;
+		live_vrow(v, &v->rows[k], r);
 		k++;
 	}
 	v->nexited_shown = v->nexited_tiny = 0;
-	if (v->show_exited)
+	if (v->show_exited) {
+		i = k;
 		k = add_exited(v, o, iv, prev, cur, k);
-	for (i = 0; i < k; i++)
-		v->rows[i].tagged = ui_pidset_has(&v->tagged, v->rows[i].r.pid);
+		for (; i < k; i++)
+			v->rows[i].tagged = ui_pidset_has(&v->tagged,
+							  v->rows[i].r.pid);
+	}
 	if (v->tree) {
 		t = ui_tree_build(v->rows, k, o->sort_id, o->sort_asc,
 				  &v->collapsed);
@@ -383,5 +580,6 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 		ui_vrows_sort(v->rows, k, o->sort_id, o->sort_asc);
 	}
 	v->nrows = k;
+	remember(v, o, iv);
 	return 0;
 }

@@ -68,6 +68,17 @@ int ui_pidset_add(struct ui_pidset *s, uint32_t pid);
 void ui_pidset_del(struct ui_pidset *s, uint32_t pid);
 void ui_pidset_clear(struct ui_pidset *s);
 
+/* The settings a build used (ui/view.c compares them with the next's). */
+struct ui_view_built {
+	bool hide_kthreads, by_user, filter_regex, sort_asc;
+	uint32_t uid;
+	int sort_id;
+	char filter[128];
+	uint32_t pids[256];
+	size_t npids;		/* > 256: never quick */
+	struct ui_pidset tagged;
+};
+
 struct ui_view {
 	/* what to show */
 	bool tree;
@@ -86,6 +97,20 @@ struct ui_view {
 	size_t nrows, cap;
 	size_t nexited_shown;
 	size_t nexited_tiny;	/* died, but with less than UI_EXITED_MIN_PCT */
+	/*
+	 * What the last build came from, so that the next one, of an
+	 * interval made from that one by its quick path (struct
+	 * ptop_interval.changes) with the same settings, only takes the
+	 * changed rows out of the sorted list and puts them back in their
+	 * new places (quick). built_end 0: the next build is a full one.
+	 */
+	bool quick;
+	uint64_t built_end;
+	struct ui_view_built built;
+	/* the quick build's scratch */
+	struct ui_vrow *ins, *win;
+	size_t *rem, *ipos;
+	size_t cap_ins, cap_win, cap_pos;
 };
 
 /* a dead row with a smaller share (it would show 0.00) is only counted */
@@ -127,6 +152,9 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 		   const struct ui_pidset *collapsed);
 /* Sort rows by column id (descending unless asc), ties by pid. */
 void ui_vrows_sort(struct ui_vrow *rows, size_t n, int sort_id, bool asc);
+/* The order ui_vrows_sort() sorts by: <0, 0, >0 */
+int ui_vrow_cmp(const struct ui_vrow *a, const struct ui_vrow *b, int sort_id,
+		bool asc);
 /*
  * The tree's lines before a row's COMMAND ("│  ├─ "), in UTF-8 when utf8,
  * else ASCII ("|  |- "). Empty for a root that is not collapsed.

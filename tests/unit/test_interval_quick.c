@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "iv_fixture.h"
+#include "ui/view.h"
 
 #define NPROC_MAX 64
 #define NTHR 3
@@ -34,10 +35,12 @@ struct model_proc {
 	int nthr;
 	struct model_thr thr[NTHR];
 	uint64_t xu, xs, cu, cs;
+	char state;		/* changes only with a record in the answer */
 	char comm[16];
 };
 
 struct model {
+	struct iv_fixture *ref;	/* fed full answers of the same tasks */
 	struct model_proc p[NPROC_MAX];
 	int n;
 	uint32_t next_pid;
@@ -69,6 +72,17 @@ static void add_proc(struct model *m)
 	add_thread(m, p);
 }
 
+/* Merged or full, the same live set, record for record. */
+static void assert_same_snap(const struct ptop_snap *a, const struct ptop_snap *b)
+{
+	assert_int_equal(a->nthreads, b->nthreads);
+	assert_int_equal(a->ngroups, b->ngroups);
+	assert_memory_equal(a->threads, b->threads,
+			    a->nthreads * sizeof(*a->threads));
+	assert_memory_equal(a->groups, b->groups,
+			    a->ngroups * sizeof(*a->groups));
+}
+
 /* One process (group + its threads) into the sample, as they are now. */
 static void emit(struct ptop_sample *s, const struct model_proc *p)
 {
@@ -84,6 +98,7 @@ static void emit(struct ptop_sample *s, const struct model_proc *p)
 	}
 	g = fake_group(s, p->tgid);
 	g->nthreads = (uint32_t)p->nthr;
+	g->state = p->state ? p->state : 'R';
 	for (i = 0; i < p->nthr; i++) {
 		g->utime_ns += p->thr[i].u;
 		g->stime_ns += p->thr[i].s;
@@ -102,7 +117,7 @@ static void emit(struct ptop_sample *s, const struct model_proc *p)
 static void step(struct iv_fixture *f, struct model *m, bool full,
 		 bool exits, bool *changed)
 {
-	struct ptop_sample *s;
+	struct ptop_sample *s, *ref;
 	int i, k, nrun;
 
 	m->t_ns += 1000 * MS;
@@ -133,6 +148,7 @@ static void step(struct iv_fixture *f, struct model *m, bool full,
 				p->cs += 2 * MS;
 			if (p->nthr < NTHR && !rnd(m, 6))
 				add_thread(m, p);
+			p->state = rnd(m, 2) ? 'R' : 'S';
 			changed[p - m->p] = true;
 		}
 		if (m->n < NPROC_MAX && !rnd(m, 4)) {
@@ -159,6 +175,21 @@ static void step(struct iv_fixture *f, struct model *m, bool full,
 		if (m->p[i].live && (full || changed[i]))
 			emit(s, &m->p[i]);
 	iv_fixture_update(f);
+	/*
+	 * The reference: the same tasks as one full answer (with the same
+	 * EXIT records), which no merge is involved in.
+	 */
+	fake_script_free(&m->ref->fs);
+	m->ref->fs.next = 0;
+	ref = fake_sample(&m->ref->fs, m->t_ns, 2, m->idle_ns);
+	for (i = 0; i < m->n; i++)
+		if (m->p[i].live)
+			emit(ref, &m->p[i]);
+	for (k = 0; k < (int)s->nrecs; k++)
+		if (s->recs[k].flags & PTOP_TS_RECF_EXIT)
+			*ptop_sample_add(ref, PTOP_TS_KIND_GROUP) = s->recs[k];
+	iv_fixture_update(m->ref);
+	assert_same_snap(ptop_snap_cur(&f->snap), ptop_snap_cur(&m->ref->snap));
 }
 
 static void assert_same_row(const struct ptop_row *a, const struct ptop_row *b)
@@ -185,6 +216,40 @@ static void assert_same_row(const struct ptop_row *a, const struct ptop_row *b)
 	assert_memory_equal(a, b, sizeof(*a));
 }
 
+/*
+ * The view kept across intervals (quick when it can) against one built
+ * afresh with the same settings.
+ */
+static struct {
+	struct ui_view v;
+	struct ui_view_opts o;
+	int nquick;
+} view;
+
+static void assert_same_view(const struct ptop_interval *iv)
+{
+	struct ui_view fresh;
+
+	assert_int_equal(ui_view_build(&view.v, &view.o, iv, NULL, NULL), 0);
+	view.nquick += view.v.quick;
+	ui_view_init(&fresh);
+	fresh.hide_kthreads = view.v.hide_kthreads;
+	assert_int_equal(ui_view_set_filter(&fresh, view.v.filter, false,
+					    NULL, 0), 0);
+	for (size_t i = 0; i < view.v.tagged.n; i++)
+		assert_int_equal(ui_pidset_add(&fresh.tagged,
+					       view.v.tagged.pid[i]), 0);
+	assert_int_equal(ui_view_build(&fresh, &view.o, iv, NULL, NULL), 0);
+	assert_false(fresh.quick);
+	assert_int_equal(view.v.nrows, fresh.nrows);
+	for (size_t i = 0; i < fresh.nrows; i++) {
+		assert_same_row(&view.v.rows[i].r, &fresh.rows[i].r);
+		assert_memory_equal(&view.v.rows[i], &fresh.rows[i],
+				    sizeof(fresh.rows[i]));
+	}
+	ui_view_free(&fresh);
+}
+
 /* f->iv by whatever path it takes; a fresh interval by the full math. */
 static bool compute_both(struct iv_fixture *f)
 {
@@ -204,7 +269,11 @@ static bool compute_both(struct iv_fixture *f)
 	assert_int_equal(f->iv.nexited, full.nexited);
 	assert_int_equal(f->iv.interval_ns, full.interval_ns);
 	assert_int_equal(f->iv.verdict.exact, full.verdict.exact);
+	assert_int_equal(f->iv.nprocs, full.nprocs);
+	assert_int_equal(f->iv.nthreads_all, full.nthreads_all);
+	assert_int_equal(f->iv.nrunning, full.nrunning);
 	ptop_interval_free(&full);
+	assert_same_view(&f->iv);
 	return f->iv.quick;
 }
 
@@ -229,18 +298,61 @@ static void assert_upd_lists(const struct ptop_snap *cur, const bool *changed,
 	}
 }
 
+static struct model *model_new(unsigned int seed, int nproc)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	int i;
+
+	assert_non_null(m);
+	assert_int_equal(iv_fixture_setup((void **)&m->ref), 0);
+	iv_fixture_open(m->ref, CAPS_KMOD);
+	m->seed = seed;
+	m->next_pid = 100;
+	for (i = 0; i < nproc; i++)
+		add_proc(m);
+	ui_view_free(&view.v);
+	ui_view_init(&view.v);
+	memset(&view.o, 0, sizeof(view.o));
+	view.o.sort_id = PTOP_COL_TOTAL;
+	view.nquick = 0;
+	return m;
+}
+
+static void model_free(struct model *m)
+{
+	void *ref = m->ref;
+
+	iv_fixture_teardown(&ref);
+	ui_view_free(&view.v);
+	free(m);
+}
+
+/* The view's settings change now and then (each: a full build, then quick). */
+static void view_settings(int i)
+{
+	static const uint32_t some[] = { 101, 104, 110, 115 };
+
+	view.o.sort_id = i % 20 < 10 ? PTOP_COL_TOTAL :
+			 i % 20 < 15 ? PTOP_COL_PID : PTOP_COL_COMMAND;
+	/* the direction alone changes at 13 */
+	view.o.sort_asc = (i % 20 >= 10 && i % 20 < 13) || i % 20 >= 15;
+	view.o.pids = i % 40 >= 30 ? some : NULL;
+	view.o.npids = i % 40 >= 30 ? 4 : 0;
+	assert_int_equal(ui_view_set_filter(&view.v, i % 30 >= 25 ? "p1" : "",
+					    false, NULL, 0), 0);
+	if (i == 7)
+		assert_int_equal(ui_pidset_add(&view.v.tagged, 103), 0);
+	if (i == 41)
+		ui_pidset_del(&view.v.tagged, 103);
+}
+
 static void run(void **state, unsigned int seed, bool exits)
 {
 	struct iv_fixture *f = *state;
-	struct model *m = calloc(1, sizeof(*m));
+	struct model *m = model_new(seed, 20);
 	bool changed[NPROC_MAX];
 	int i, quick = 0, steps = 60;
 
-	assert_non_null(m);
-	m->seed = seed;
-	m->next_pid = 100;
-	for (i = 0; i < 20; i++)
-		add_proc(m);
 	iv_fixture_open(f, CAPS_KMOD | PTOP_CAP_INCREMENTAL);
 	step(f, m, true, false, changed);
 	step(f, m, false, false, changed);
@@ -248,16 +360,18 @@ static void run(void **state, unsigned int seed, bool exits)
 	for (i = 0; i < steps; i++) {
 		bool full = i % 25 == 24;	/* now and then a full answer */
 
+		view_settings(i);
 		step(f, m, full, exits && i % 3 == 0, changed);
 		if (!full)
 			assert_upd_lists(ptop_snap_cur(&f->snap), changed, m);
 		quick += compute_both(f);
 	}
-	/* the comparison means something only if the quick path ran */
+	/* the comparisons mean something only if the quick paths ran */
 	assert_true(quick >= steps / (exits ? 3 : 2));
+	assert_true(view.nquick >= quick / 2);
 	if (!exits)
 		assert_true(quick < steps);	/* the full answers were not */
-	free(m);
+	model_free(m);
 }
 
 static void test_quick_equals_full(void **state)
@@ -279,15 +393,10 @@ static void test_quick_with_exits(void **state)
 static void test_threads_mode_full(void **state)
 {
 	struct iv_fixture *f = *state;
-	struct model *m = calloc(1, sizeof(*m));
+	struct model *m = model_new(3, 5);
 	bool changed[NPROC_MAX];
 	int i;
 
-	assert_non_null(m);
-	m->seed = 3;
-	m->next_pid = 100;
-	for (i = 0; i < 5; i++)
-		add_proc(m);
 	iv_fixture_open(f, CAPS_KMOD | PTOP_CAP_INCREMENTAL);
 	step(f, m, true, false, changed);
 	for (i = 0; i < 4; i++) {
@@ -301,7 +410,7 @@ static void test_threads_mode_full(void **state)
 	assert_false(f->iv.quick);
 	step(f, m, false, false, changed);
 	assert_true(compute_both(f));
-	free(m);
+	model_free(m);
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fake_src.h"
 #include "ui/meters.h"
 
 #define MS 1000000ULL
@@ -153,28 +154,59 @@ static void test_cpu_parts(void **state)
 	assert_int_equal(whole, 10);
 }
 
+/*
+ * What the meters count, as the interval math counts it: processes,
+ * threads (a group's live ones), rows in state R; in thread mode a row
+ * per thread, a process per leader.
+ */
+static void task_counts_script(struct fake_script *fs, uint64_t t)
+{
+	struct ptop_sample *s = fake_sample(fs, t, 2, 0);
+
+	fake_proc(s, 1, 0, 1, 10 * MS, 0, "a");
+	fake_thread(s, 11, 1, 2, MS, 0);
+	fake_thread(s, 12, 1, 3, MS, 0);
+	fake_group(s, 1)->nthreads = 3;
+	fake_proc(s, 2, 1, 4, MS, 0, "b");
+	fake_group(s, 2)->state = 'S';
+	fake_proc(s, 3, 1, 5, MS, 0, "c");
+	fake_thread(s, 31, 3, 6, MS, 0);
+	fake_group(s, 3)->nthreads = 2;
+}
+
 static void test_task_counts(void **state)
 {
-	struct ptop_row rows[3];
-	struct ptop_interval iv = iv_of(MS, 1);
+	struct fake_script fs = { 0 };
+	struct ptop_src *src;
+	struct ptop_snapper sn;
+	struct ptop_interval iv;
 	unsigned long p, t, r;
 
 	(void)state;
-	memset(rows, 0, sizeof(rows));
-	rows[0] = (struct ptop_row){ .pid = 1, .tgid = 1, .nthreads = 3, .state = 'R' };
-	rows[1] = (struct ptop_row){ .pid = 2, .tgid = 2, .nthreads = 1, .state = 'S' };
-	rows[2] = (struct ptop_row){ .pid = 3, .tgid = 3, .nthreads = 2, .state = 'R' };
-	iv.rows = rows;
-	iv.nrows = 3;
+	task_counts_script(&fs, 1000 * MS);
+	task_counts_script(&fs, 2000 * MS);
+	src = fake_src_open(&fs, PTOP_CAP_NS);
+	assert_non_null(src);
+	ptop_snapper_init(&sn, src);
+	ptop_interval_init(&iv);
+	assert_int_equal(ptop_snap_update(&sn), 0);
+	assert_int_equal(ptop_snap_update(&sn), 0);
+	assert_int_equal(ptop_interval_compute(&iv, ptop_snap_prev(&sn),
+					       ptop_snap_cur(&sn), false), 0);
 	ui_task_counts(&iv, &p, &t, &r);
 	assert_int_equal(p, 3);
 	assert_int_equal(t, 6);
-	assert_int_equal(r, 2);
-	iv.threads = true;
-	rows[2].tgid = 1;
+	assert_int_equal(r, 2);	/* the groups' states */
+	assert_int_equal(ptop_interval_compute(&iv, ptop_snap_prev(&sn),
+					       ptop_snap_cur(&sn), true), 0);
 	ui_task_counts(&iv, &p, &t, &r);
-	assert_int_equal(p, 2);
-	assert_int_equal(t, 3);
+	assert_int_equal(p, 3);
+	assert_int_equal(t, 6);
+	assert_int_equal(r, 6);	/* every thread record says R */
+	ptop_interval_free(&iv);
+	ptop_snapper_free(&sn);
+	ptop_src_close(src);
+	fake_script_free(&fs);
 }
 
 static void test_formats(void **state)

@@ -21,10 +21,11 @@ require_module() {
 
 # state VALUE-NAME: one number from the module's state file
 state() { awk -v k="$1" '$1 == k { print $2 }' "$STATE"; }
-# wait_state NAME VALUE: up to 5 s (netlink releases detach from a work item)
+# wait_state NAME VALUE [SECS]: up to SECS (5) s (netlink releases detach
+# from a work item; a listener starting on a loaded host takes longer)
 wait_state() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq $(( ${3:-5} * 10 ))); do
 		[ "$(state "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done

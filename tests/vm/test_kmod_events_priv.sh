@@ -30,17 +30,33 @@ wait_ready() {
 	done
 }
 
+# wait_line FILE REGEX: up to 60 s for a listener to have logged REGEX
+# (listeners run for 120 s and are killed once what the test looks for is
+# there: a fixed listening time is too short on a loaded host)
+wait_line() {
+	local i
+	for i in $(seq 600); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# stop PID...: end listeners (each line is flushed: nothing is lost)
+stop() { kill -TERM "$@" 2>/dev/null; wait "$@" 2>/dev/null; }
+
 # --- 1: unprivileged join and listen, with a root listener ---------------
-$PY "$H" listen 6 >"$W/root" 2>"$W/root.err" &
+$PY "$H" listen 120 >"$W/root" 2>"$W/root.err" &
 r=$!
-as_nobody $PY "$H" join 6 >"$W/nobody" 2>"$W/nobody.err" &
+as_nobody $PY "$H" join 120 >"$W/nobody" 2>"$W/nobody.err" &
 n1=$!
-as_nobody $PY "$H" listen 6 >"$W/nobody_l" 2>"$W/nobody_l.err" &
+as_nobody $PY "$H" listen 120 >"$W/nobody_l" 2>"$W/nobody_l.err" &
 n2=$!
 wait_ready "$W/root.err" "$W/nobody.err" "$W/nobody_l.err"
-check "root listener: 1 event listener" wait_state event_listeners 1
+check "root listener: 1 event listener" wait_state event_listeners 1 30
 for i in 1 2 3; do "$W/secmarkhost" 0.05; done
-wait $r $n1 $n2
+wait_line "$W/root" '^event exit .*comm=secmarkhost'
+sleep 0.5	# what nobody might wrongly get is sent by then too
+stop $r $n1 $n2
 echo "root: $(head -2 "$W/root" | tr '\n' ' ') $(grep -c '^event' "$W/root") events"
 echo "nobody join: $(head -1 "$W/nobody") $(grep -c '^event' "$W/nobody") events"
 echo "nobody listen: $(head -2 "$W/nobody_l" | tr '\n' ' ') $(grep -c '^event' "$W/nobody_l") events"
@@ -57,20 +73,31 @@ check "nobody receives no event (listen)" \
 check "listeners gone: 0 event listeners" wait_state event_listeners 0
 
 # --- 2: a listener in a child pid namespace -------------------------------
-$PY "$H" listen 8 >"$W/host" 2>"$W/host.err" &
+# the ns listener stops once it has its own secmarkns and the host has run
+# secmarkhost (host.done): it had the chance to (wrongly) see that one
+$PY "$H" listen 120 >"$W/host" 2>"$W/host.err" &
 h=$!
 unshare -pf --mount-proc bash -c "
-	$PY '$H' listen 6 >'$W/ns' 2>'$W/ns.err' &
-	for i in \$(seq 100); do grep -q ready '$W/ns.err' && break; sleep 0.1; done
-	sleep 1
+	$PY '$H' listen 120 >'$W/ns' 2>'$W/ns.err' &
+	l=\$!
+	for i in \$(seq 300); do grep -q ready '$W/ns.err' && break; sleep 0.1; done
 	for i in 1 2 3; do '$W/secmarkns' 0.05; done
+	for i in \$(seq 600); do
+		grep -q '^event exit .*comm=secmarkns' '$W/ns' && [ -e '$W/host.done' ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -TERM \$l
 	echo \$\$ >'$W/ns.bash'
 	wait" &
 u=$!
 wait_ready "$W/host.err" "$W/ns.err"
-sleep 0.5
 for i in 1 2 3; do "$W/secmarkhost" 0.05; done
-wait $u $h
+wait_line "$W/host" '^event exit .*comm=secmarkhost'
+touch "$W/host.done"
+wait $u
+wait_line "$W/host" '^event exit .*comm=secmarkns'
+stop $h
 echo "ns listener: $(head -2 "$W/ns" | tr '\n' ' ') $(grep -c '^event' "$W/ns") events"
 grep '^event' "$W/ns" | head -8
 check "ns listener may listen (root)" grep -qx 'listen ok' "$W/ns"
