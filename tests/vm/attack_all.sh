@@ -238,7 +238,9 @@ if [ -n "$left" ]; then
 		echo "    stack of $c ($(tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | cut -c1-80)):"
 		sed 's/^/        /' "/proc/$c/stack" 2>/dev/null | head -n 12
 	done
-	kill -KILL $left 2>/dev/null
+	# the whole tree: its live descendants would count as leaked tasks
+	kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill -KILL "$1" 2>/dev/null; }
+	for p in $left; do kill_tree "$p"; done
 fi
 wait
 echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
