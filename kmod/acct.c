@@ -445,6 +445,27 @@ void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 			if (r->exec_old_pid)
 				r->flags |= PTOP_TS_RECF_EXEC;
 		}
+	} else if (a) {
+		/*
+		 * Dead, and live in this pass (its EXIT record comes after
+		 * the pass began): c* as the pass reports it (frozen at the
+		 * death, which folded it on). Without it the time of its dead
+		 * descendants was in neither this answer nor, as the fold
+		 * came after the pass began, its receiver's c*.
+		 */
+		const struct ptop_tri *c = a->snap_gen == ptop_acct_gen ?
+					   &a->c_snap : &a->c;
+
+		r->cutime_ns = c->u;
+		r->cstime_ns = c->s;
+		r->csteal_ns = c->st;
+		r->flags |= PTOP_TS_RECF_HAS_C;
+		if (a->parent) {
+			u32 p = pid_nr_ns(a->parent->tgid_pid, ns);
+
+			if (p)
+				r->acct_ptgid = p;
+		}
 	}
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 }

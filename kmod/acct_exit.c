@@ -149,6 +149,9 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 	gr->rec.cstime_ns = cown.s;
 	gr->rec.csteal_ns = cown.st;
 	gr->rec.flags |= PTOP_TS_RECF_HAS_C;
+	/* c* as the pass of this generation reports it (acct.c) */
+	gr->c_pass = a && a->snap_gen == ptop_acct_gen ? a->c_snap : cown;
+	gr->c_gen = ptop_acct_gen;
 	if (to) {
 		gr->fold = get_pid(to->tgid_pid);
 		gr->rec.folded_start_ns = to->start_ns;
@@ -411,6 +414,12 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 out:
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return ret;
+}
+
+/* The generation of c* the pass under way reports (pass lock held). */
+u64 ptop_ts_acct_gen(void)
+{
+	return READ_ONCE(ptop_acct_gen);
 }
 
 /* A pass begins: returns the EXIT ring head it answers up to. */

@@ -34,5 +34,6 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 			       struct ptop_ts_record *r);
 void ptop_ts_acct_free(struct task_struct *p);
 u64 ptop_ts_acct_pass_begin(void);
+u64 ptop_ts_acct_gen(void);
 
 #endif /* _PTOP_TS_ACCT_EXIT_H */

@@ -34,7 +34,12 @@
  * the task after its drain D(N) had taken every CPU's lock, so the mark of
  * a change pass N did not see is not in D(N): it is drained by some
  * D(M), N < M <= now, which gives the entry pass number M > N, and
- * numbers only grow. So the walk for "since N" reaches it. A change seen
+ * numbers only grow. So the walk for "since N" reaches it: the walk
+ * reads a picked group from the leader the group has at that moment, as
+ * a non-leader exec between the pick and the walk (de_thread()) makes the
+ * exec'er the leader and releases the picked one (snapshot.c; reading
+ * the released leader found no sighand and left the group out of the
+ * answer, one of the cross-check's misses). A change seen
  * by pass N whose mark comes after D(N) only reports the task once more.
  * Folds are marked under ptop_acct_lock and drained before
  * ptop_ts_acct_pass_begin() starts the generation whose c* a pass reports

@@ -16,12 +16,14 @@
 #include <linux/kernel_stat.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include "uapi/ptop_taskstats.h"
+#include "record.h"
 #include "cpus.h"
 
 struct pass_cpu {
@@ -149,6 +151,36 @@ void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 		*t0 = base_t + div64_s64(sum_t, n);
 		*b0 = base_b + div64_s64(sum_b, n);
 	}
+}
+
+/* The generation of the latest pass instant. */
+u64 ptop_ts_pass_gen(void)
+{
+	return READ_ONCE(pass_gen);
+}
+
+/*
+ * For the exit probe of p, current on this CPU (preemption off): how long
+ * p has run since this CPU's instant of the latest pass, and that pass's
+ * generation in *gen (0 with 0: this CPU has not read that instant yet,
+ * so p's whole run is before it). p runs without a break since its last
+ * arrival; earlier stretches after the instant are not counted (rare, as
+ * in record.c's runtime_at_t0()).
+ */
+u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
+{
+	struct pass_cpu *pc = this_cpu_ptr(&pass_cpu);
+	u64 now, from;
+
+	*gen = 0;
+	if (!ptop_ts_runtimes_at_t0() || tick_nohz_full_cpu(smp_processor_id()))
+		return 0;
+	if (READ_ONCE(pc->gen) != READ_ONCE(pass_gen))
+		return 0;
+	*gen = pc->gen;
+	now = sched_clock_cpu(smp_processor_id());
+	from = max(pc->t0, READ_ONCE(p->sched_info.last_arrival));
+	return now > from && now - from < NSEC_PER_SEC ? now - from : 0;
 }
 
 /* cpu's sched_clock at this pass's instant; false: it did not read one */

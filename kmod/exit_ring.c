@@ -172,6 +172,27 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 
 #define COPY_BATCH	256	/* records copied per ring_lock hold */
 
+/* e as the reader sees it; false: not visible in its namespace */
+static bool copy_one(const struct ptop_ts_exit_ent *e, struct ptop_ts_record *r,
+		     struct pid_namespace *ns, struct user_namespace *user_ns)
+{
+	*r = e->rec;
+	r->pid = pid_nr_ns(e->pid, ns);
+	r->tgid = pid_nr_ns(e->tgid, ns);
+	if (!r->pid || !r->tgid)
+		return false;
+	r->ppid = pid_nr_ns(e->parent, ns);
+	r->acct_ptgid = r->ppid;
+	if (e->rec.kind == PTOP_TS_KIND_GROUP) {
+		r->folded_into = pid_nr_ns(e->fold, ns);
+		r->acct_ptgid = r->folded_into;
+		if (!r->folded_into)
+			r->folded_start_ns = 0;
+	}
+	r->uid = from_kuid_munged(user_ns, e->uid);
+	return true;
+}
+
 /*
  * Copy the records at positions [from, to) visible to the reader; returns
  * their number, or -ENOSPC when the ring has overwritten some of them.
@@ -199,24 +220,67 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		stop = min(to, pos + COPY_BATCH);
 		for (; pos < stop && n < max; pos++) {
 			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
-			struct ptop_ts_record *r = &out[n];
 
 			if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
 				continue;
-			*r = e->rec;
-			r->pid = pid_nr_ns(e->pid, ns);
-			r->tgid = pid_nr_ns(e->tgid, ns);
-			if (!r->pid || !r->tgid)
+			if (copy_one(e, &out[n], ns, user_ns))
+				n++;
+		}
+		spin_unlock_irqrestore(&ring_lock, flags);
+		cond_resched();
+	} while (pos < to && n < max);
+	return n;
+}
+
+/*
+ * The GROUP records at positions [from, to) as live records of the pass
+ * whose acct generation is c_gen and whose instant has generation t0_gen
+ * (snapshot.c, add_late_groups()): c* as that pass reports it, and
+ * without the exiting thread's run after its CPU's instant of that pass
+ * (that part is in the EXIT record, in the next answer). Returns their
+ * number, or -ENOSPC as above.
+ */
+int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
+			    struct pid_namespace *ns,
+			    struct user_namespace *user_ns,
+			    struct ptop_ts_record *out, u32 max)
+{
+	u64 pos = from, stop;
+	unsigned long flags;
+	u32 n = 0;
+
+	do {
+		spin_lock_irqsave(&ring_lock, flags);
+		if (head - pos > ring_size) {
+			spin_unlock_irqrestore(&ring_lock, flags);
+			return -ENOSPC;
+		}
+		stop = min(to, pos + COPY_BATCH);
+		for (; pos < stop && n < max; pos++) {
+			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
+			struct ptop_ts_record *r = &out[n];
+			u64 own, post;
+
+			if (e->rec.kind != PTOP_TS_KIND_GROUP ||
+			    !copy_one(e, r, ns, user_ns))
 				continue;
-			r->ppid = pid_nr_ns(e->parent, ns);
-			r->acct_ptgid = r->ppid;
-			if (e->rec.kind == PTOP_TS_KIND_GROUP) {
-				r->folded_into = pid_nr_ns(e->fold, ns);
-				r->acct_ptgid = r->folded_into;
-				if (!r->folded_into)
-					r->folded_start_ns = 0;
+			r->flags &= ~PTOP_TS_RECF_EXIT;
+			r->folded_into = 0;
+			r->folded_start_ns = 0;
+			r->exit_code = 0;
+			r->exit_ns = 0;
+			if (e->c_gen == c_gen) {
+				r->cutime_ns = e->c_pass.u;
+				r->cstime_ns = e->c_pass.s;
+				r->csteal_ns = e->c_pass.st;
 			}
-			r->uid = from_kuid_munged(user_ns, e->uid);
+			own = r->utime_ns + r->stime_ns;
+			post = e->t0_gen == t0_gen ? min(e->post_t0, own) : 0;
+			if (post) {
+				r->utime_ns = ptop_ts_scale(own - post,
+							    r->utime_ns, own);
+				r->stime_ns = own - post - r->utime_ns;
+			}
 			n++;
 		}
 		spin_unlock_irqrestore(&ring_lock, flags);

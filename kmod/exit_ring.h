@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include "uapi/ptop_taskstats.h"
+#include "record.h"
 
 struct pid;
 struct pid_namespace;
@@ -19,6 +20,17 @@ struct ptop_ts_exit_ent {
 	struct pid *parent;
 	struct pid *fold;		/* GROUP: the group that received T + C */
 	kuid_t uid;
+	/*
+	 * GROUP, for a pass that cannot see it live (snapshot.c,
+	 * add_late_groups()): the c* of the group as that pass reports c*
+	 * (folds into it since the pass began left out), the acct
+	 * generation that holds for, and the exiting thread's run time after
+	 * its CPU's instant of pass t0_gen (cpus.c).
+	 */
+	struct ptop_tri c_pass;
+	u64 c_gen;
+	u64 post_t0;
+	u64 t0_gen;
 };
 
 int ptop_ts_exits_init(void);
@@ -34,5 +46,9 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       struct pid_namespace *ns, struct user_namespace *user_ns,
 		       struct ptop_ts_record *out, u32 max);
+int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
+			    struct pid_namespace *ns,
+			    struct user_namespace *user_ns,
+			    struct ptop_ts_record *out, u32 max);
 
 #endif /* _PTOP_TS_EXIT_RING_H */

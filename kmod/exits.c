@@ -31,6 +31,7 @@
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
 #include "compat.h"
+#include "cpus.h"
 #include "acct.h"
 #include "acct_exit.h"
 #include "activity_marks.h"
@@ -130,6 +131,8 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	tot.s = gr->rec.stime_ns + gr->rec.xstime_ns;
 	tot.st = gr->rec.steal_ns + gr->rec.xsteal_ns;
 	gr->rec.nthreads = 0;
+	/* for a pass under way that can no longer see p (snapshot.c) */
+	gr->post_t0 = ptop_ts_after_pass_t0(p, &gr->t0_gen);
 	ptop_ts_acct_group_dead(leader, p, p_rt, &tot, gr, twins);
 }
 

@@ -12,6 +12,10 @@
  * earlier one); one whose record comes later is in this answer as live and
  * in the next one as EXIT. So every task a reader has seen ends with
  * exactly one EXIT record, and no answer has a task both live and dead.
+ * A group that dies after the pass began and that the walk cannot read
+ * any more (past exit_notify(), or released) is live in the answer from
+ * its EXIT record (add_late_groups()); a group whose leader changed since
+ * it was picked (a non-leader exec) is read from its leader now.
  *
  * Which tasks a pass visits: "since N" answers walk the groups activity.c
  * marked after pass N, in tgid order; the first answer, RESYNC, and
@@ -187,6 +191,19 @@ static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
 	return true;		/* every thread is past its probe */
 }
 
+/*
+ * The leader now of the group whose leader was picked (under RCU): after a
+ * non-leader exec the tgid belongs to the exec'er. NULL: the group is gone.
+ */
+static struct task_struct *current_leader(const struct walk *w,
+					  struct task_struct *picked, u32 tgid)
+{
+	struct pid *pid = find_pid_ns(tgid, w->q->pid_ns);
+	struct task_struct *t = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
+
+	return t && t != picked && t->signal == picked->signal ? t : NULL;
+}
+
 /* In threads mode, thread t's record, unless it is not wanted. */
 static void walk_thread(struct walk *w, struct task_struct *leader,
 			struct task_struct *t, struct ptop_ts_record **lrec,
@@ -203,8 +220,12 @@ static void walk_thread(struct walk *w, struct task_struct *leader,
 	}
 	memset(&r, 0, sizeof(r));
 	ptop_ts_fill_ident(&r, t, w->q->pid_ns, w->q->user_ns);
+	/* released since thread_gone(): its EXIT record is next */
+	if (!r.pid || !r.tgid)
+		return;
 	ptop_ts_fill_thread(&r, t, true);
-	if (t == leader)
+	/* the leader now (an exec'er may have become it) */
+	if (thread_group_leader(t))
 		*lrec = add(w, &r);
 	else
 		add(w, &r);
@@ -354,7 +375,7 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
 }
 
 /* The record of leader's group, after its threads' (lrec: the leader's) */
-static int group_record(struct walk *w, struct task_struct *leader,
+static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 			struct ptop_ts_record *lrec, bool *truncated)
 	__must_hold(RCU)
 {
@@ -374,8 +395,19 @@ static int group_record(struct walk *w, struct task_struct *leader,
 			return ret;
 	}
 	sh = ptop_ts_lock_sighand(leader, &flags);
-	if (!sh)
-		return 0;
+	if (!sh) {
+		/*
+		 * Released: a group gone for good, or a non-leader exec
+		 * (de_thread()) made another thread the leader since this
+		 * leader was picked (walk_marked(): before the walk); the
+		 * group is then read from its leader now.
+		 */
+		leader = current_leader(w, leader, tgid);
+		sh = leader ? ptop_ts_lock_sighand(leader, &flags) : NULL;
+		if (!sh)
+			return 0;
+		ret = -EAGAIN;	/* summed under this leader's siglock */
+	}
 	if (group_gone_locked(w, leader)) {
 		spin_unlock_irqrestore(&sh->siglock, flags);
 		return 0;
@@ -390,6 +422,15 @@ static int group_record(struct walk *w, struct task_struct *leader,
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+	if (!r.pid || !r.tgid) {
+		/* released since its siglock: as above */
+		leader = current_leader(w, leader, tgid);
+		if (!leader)
+			return 0;	/* its EXIT record is after the head */
+		ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+		if (!r.pid || !r.tgid)
+			return 0;
+	}
 	ptop_ts_fill_mem(&r, leader);
 	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
 	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
@@ -434,7 +475,7 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	if (w->threads)
 		ret = walk_threads(w, leader, &lrec, &truncated);
 	if (!ret)
-		ret = group_record(w, leader, lrec, &truncated);
+		ret = group_record(w, leader, tgid, lrec, &truncated);
 	/*
 	 * Only a group with more threads than the whole answer may hold
 	 * gets here: it cannot be paged by tgid, so say where to go on.
@@ -447,6 +488,65 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	}
 	put_task_struct(leader);
 	return ret;
+}
+
+/* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
+static bool reported(const struct ptop_ts_record *recs, u32 from, u32 to,
+		     u32 tgid, u64 start)
+{
+	u32 lo = from, hi = to, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (recs[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < to && recs[lo].tgid == tgid; lo++)
+		if (recs[lo].kind == PTOP_TS_KIND_GROUP &&
+		    recs[lo].start_ns == start)
+			return true;
+	return false;
+}
+
+/*
+ * A group whose EXIT record comes after the pass began is live in this
+ * answer (and EXIT in the next one), but the walk skips a group once all
+ * its threads are past exit_notify(), and cannot find one already
+ * released (reaped, or self-reaped): such a group would be in neither,
+ * its time since the reader's last answer moved to the next interval
+ * (when a vCPU stalls between the pass's start and the walk: whole
+ * children's lives). So the walk of recs[from, count) is followed by
+ * those groups' records from the ring, as live records of this pass:
+ * c* without the folds since the pass began, times without the exiting
+ * thread's run after its CPU's instant (both are then in the EXIT
+ * record). Process answers that are not paged only (a thread answer keeps
+ * such threads in their group's x*).
+ */
+static void add_late_groups(struct walk *w, u32 from)
+{
+	struct ptop_ts_snap *snap = w->snap;
+	u32 to = snap->ans->count, n = to, i;
+	int got;
+
+	if (w->threads || w->full || w->q->cmd.start_pid > 1 || to >= w->cap)
+		return;
+	got = ptop_ts_exits_copy_live(w->exit_head, ptop_ts_exits_head(),
+				      ptop_ts_acct_gen(), ptop_ts_pass_gen(),
+				      w->q->pid_ns, w->q->user_ns,
+				      &snap->recs[to], w->cap - to);
+	for (i = 0; got > 0 && i < got; i++) {
+		struct ptop_ts_record *r = &snap->recs[to + i];
+
+		if (reported(snap->recs, from, to, r->tgid, r->start_ns))
+			continue;
+		r->flags |= w->recf;
+		if (n != to + i)
+			snap->recs[n] = *r;
+		n++;
+	}
+	snap->ans->count = n;
 }
 
 /* Every group of the reader's namespace, in tgid order, in chunks. */
@@ -569,6 +669,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	};
 	bool xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK;
 	bool resync = false, marked;
+	u32 walk_from;
 	int ret, n;
 
 	ptop_ts_snap_free(snap);
@@ -671,7 +772,10 @@ again:
 		 * not changed since the reader's last answer read it).
 		 */
 		w.recf |= PTOP_TS_RECF_CROSSCHECK;
+		walk_from = snap->ans->count;
 		ret = walk_all(&w);
+		if (!ret)
+			add_late_groups(&w, walk_from);
 		w.recf &= ~PTOP_TS_RECF_CROSSCHECK;
 		if (ret)
 			goto err_free;
@@ -685,9 +789,11 @@ again:
 			goto err_free;
 	}
 	w.since_pass = marked ? since_pass : 0;
+	walk_from = snap->ans->count;
 	ret = marked ? walk_marked(&w, &sel) : walk_all(&w);
 	if (ret)
 		goto err_free;
+	add_late_groups(&w, walk_from);
 	ptop_ts_act_walked(!marked);
 	ptop_ts_act_sel_free(&sel);
 	WRITE_ONCE(walk_last_ns, ktime_get_ns() - w0);

@@ -23,6 +23,11 @@
  *	counters, and nothing else. Prints "crosscheck passes=... misses=..."
  *	(exit 1 on a miss); tasks that only differ in run delay, state or
  *	rss (what a task that does not run can change) are counted apart.
+ *   tsquery -C CGROUP [-r] ...
+ *	the one command between two readings of the cgroup v2 directory's
+ *	cpu.stat usage_usec, printed as "cgroup before_ns=... after_ns=..."
+ *	after the answer (the kernel's count of what the cgroup's tasks used
+ *	just before the pass began and just after it ended).
  *   tsquery -V SECS [-n] [-t]
  *	validate: for SECS seconds since-N answers back to back (-n: over
  *	generic netlink), each checked (sizes, seq, records; a full answer
@@ -769,6 +774,23 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* usage_usec of a cgroup v2 directory, in ns (0: unreadable) */
+static unsigned long long cgroup_ns(const char *dir)
+{
+	char path[4096], key[64];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s %llu", key, &v) == 2 && strcmp(key, "usage_usec"))
+		v = 0;
+	fclose(f);
+	return v * 1000ULL;
+}
+
 static double cpu_s(void)
 {
 	struct timespec t;
@@ -1007,13 +1029,16 @@ int main(int argc, char **argv)
 	long nloop = 0;
 	int full = 0;
 	struct buf b = { 0 };
+	const char *cg = NULL;
+	unsigned long long cg0 = 0, cg1 = 0;
 
-	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FV:")) != -1) {
+	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FV:C:")) != -1) {
 		switch (opt) {
 		case 'X': xsecs = atof(optarg); break;
 		case 'V': vsecs = atof(optarg); break;
 		case 'L': nloop = atol(optarg); break;
 		case 'F': full = 1; break;
+		case 'C': cg = optarg; break;
 		case 'i': every = atof(optarg); break;
 		case 'S': c.flags |= PTOP_TS_CMDF_STEAL; break;
 		case 'H': hold_s = atof(optarg); break;
@@ -1025,7 +1050,7 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t]\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t]\n");
 			return 2;
 		}
 	}
@@ -1035,12 +1060,18 @@ int main(int argc, char **argv)
 		return validate(c, vsecs, nl);
 	if (nloop > 0)
 		return loop(c, nloop, full);
+	if (cg)
+		cg0 = cgroup_ns(cg);
 	ret = nl ? query_nl(&c, &b, -1) : query_proc(&c, &b);
+	if (cg)
+		cg1 = cgroup_ns(cg);
 	if (ret) {
 		fprintf(stderr, "tsquery: %s\n", ename(-ret));
 		return 1;
 	}
 	ret = decode(&b, print);
+	if (cg)
+		printf("cgroup before_ns=%llu after_ns=%llu\n", cg0, cg1);
 	free(b.p);
 	return ret;
 }

@@ -21,6 +21,12 @@ for i in $(seq 1 300); do grep -q ready "$W/sl" && break; sleep 0.2; done
 check "2,000 sleepers started" grep -q 'ready 2000' "$W/sl"
 ptop_churn "$SECS" >"$W/churn" 2>&1 &
 ch=$!
+# more non-leader execs (de_thread() swaps the exec'er's and the leader's
+# pids while a pass may be between picking the group and reading it)
+ptop_churn -p exec "$SECS" >/dev/null 2>&1 &
+ex1=$!
+ptop_churn -p exec,threads "$SECS" >/dev/null 2>&1 &
+ex2=$!
 tsload forkstorm "$SECS" >/dev/null 2>&1 &
 fs=$!
 
@@ -39,7 +45,7 @@ grep -E '^track_' "$STATE"
 # a task that does not switch out for most passes (SCHED_FIFO alone on
 # CPU 1: only RT throttling, 50 ms a second, takes it off): seen as the
 # CPU's current task at each drain
-kill $ch $fs $bz 2>/dev/null; wait $ch $fs $bz 2>/dev/null
+kill $ch $ex1 $ex2 $fs $bz 2>/dev/null; wait $ch $ex1 $ex2 $fs $bz 2>/dev/null
 taskset -c 1 chrt -f 50 tsload busy 1 >/dev/null &
 fifo=$!
 sleep 1
