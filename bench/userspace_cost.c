@@ -57,8 +57,8 @@ static bool is_active(const struct gen *g, unsigned int i)
 static void gen_proc(struct ptop_sample *s, const struct gen *g,
 		     unsigned int i)
 {
-	struct ptop_ts_record *gr = ptop_sample_add(s, PTOP_TS_KIND_GROUP);
-	struct ptop_ts_record *t = ptop_sample_add(s, PTOP_TS_KIND_THREAD);
+	struct ptop_rec *gr = ptop_sample_add(s, PTOP_REC_GROUP);
+	struct ptop_rec *t = ptop_sample_add(s, PTOP_REC_THREAD);
 	uint32_t pid = 1000 + i;
 	/* the active ones ran 5 ms per refresh, the others not this time */
 	uint64_t ran = g->ran[i];
@@ -69,14 +69,14 @@ static void gen_proc(struct ptop_sample *s, const struct gen *g,
 	gr->nthreads = 1;
 	gr->state = is_active(g, i) ? 'R' : 'S';
 	gr->start_ns = 1000 + i;
-	gr->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
+	gr->flags = PTOP_RECF_HAS_X | PTOP_RECF_HAS_C;
 	gr->rss_kb = 1000;
 	snprintf(gr->comm, sizeof(gr->comm), "%s%u",
 		 i < g->active ? "busy" : "task", i);
 	gr->utime_ns = ran + 1 * MS;
 	gr->stime_ns = ran / 2;
 	*t = *gr;
-	t->kind = PTOP_TS_KIND_THREAD;
+	t->kind = PTOP_REC_THREAD;
 	t->flags = 0;
 }
 

@@ -26,9 +26,9 @@ struct work {
 	struct tri *csub;	/* per cur group: prev T+C of groups folded in */
 	struct tri *prev_own;	/* per prev group: own of its live threads */
 	ssize_t *group_row;	/* per cur group: its row (or leader's row) */
-	struct ptop_ts_record *gexits;	/* GROUP EXIT records, sorted */
+	struct ptop_rec *gexits;	/* GROUP EXIT records, sorted */
 	size_t ngexits;
-	const struct ptop_ts_record **execs; /* cur threads with RECF_EXEC */
+	const struct ptop_rec **execs; /* cur threads with RECF_EXEC */
 	size_t nexecs;
 };
 
@@ -40,7 +40,7 @@ static uint64_t sat_sub(uint64_t a, uint64_t b, uint64_t *clamped)
 	return 0;
 }
 
-static uint64_t count_delta(uint64_t cur, const __u64 *prev)
+static uint64_t count_delta(uint64_t cur, const uint64_t *prev)
 {
 	if (!prev || cur < *prev)
 		return cur;	/* new task, or a new incarnation */
@@ -65,17 +65,17 @@ static struct tri tri_delta(struct tri cur, const struct tri *prev,
 	return d;
 }
 
-static struct tri tri_own(const struct ptop_ts_record *r)
+static struct tri tri_own(const struct ptop_rec *r)
 {
 	return (struct tri){ r->utime_ns, r->stime_ns, r->steal_ns };
 }
 
-static struct tri tri_x(const struct ptop_ts_record *r)
+static struct tri tri_x(const struct ptop_rec *r)
 {
 	return (struct tri){ r->xutime_ns, r->xstime_ns, r->xsteal_ns };
 }
 
-static struct tri tri_c(const struct ptop_ts_record *r)
+static struct tri tri_c(const struct ptop_rec *r)
 {
 	return (struct tri){ r->cutime_ns, r->cstime_ns, r->csteal_ns };
 }
@@ -94,8 +94,8 @@ static struct tri tri_sub(struct tri a, struct tri b, uint64_t *clamped)
 			     sat_sub(a.st, b.st, clamped) };
 }
 
-static ssize_t index_of(const struct ptop_ts_record *base,
-			const struct ptop_ts_record *r)
+static ssize_t index_of(const struct ptop_rec *base,
+			const struct ptop_rec *r)
 {
 	return r ? r - base : -1;
 }
@@ -103,7 +103,7 @@ static ssize_t index_of(const struct ptop_ts_record *base,
 static ssize_t cur_group_index(const struct work *w, uint32_t tgid,
 			       uint64_t start_ns, bool start_known)
 {
-	const struct ptop_ts_record *g;
+	const struct ptop_rec *g;
 
 	g = start_known ? ptop_snap_find_group(w->cur, tgid, start_ns) :
 			  ptop_snap_find_tgid(w->cur, tgid);
@@ -112,7 +112,7 @@ static ssize_t cur_group_index(const struct work *w, uint32_t tgid,
 
 static int gexit_cmp(const void *a, const void *b)
 {
-	const struct ptop_ts_record *x = a, *y = b;
+	const struct ptop_rec *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -121,10 +121,10 @@ static int gexit_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static const struct ptop_ts_record *find_gexit(const struct work *w,
+static const struct ptop_rec *find_gexit(const struct work *w,
 					       uint32_t tgid, uint64_t start_ns)
 {
-	struct ptop_ts_record key = { .pid = tgid, .start_ns = start_ns };
+	struct ptop_rec key = { .pid = tgid, .start_ns = start_ns };
 
 	if (!w->ngexits)
 		return NULL;
@@ -136,15 +136,15 @@ static const struct ptop_ts_record *find_gexit(const struct work *w,
  * (module, taskstats) or the accounting parent of the previous snapshot
  * (procfs) until a group that is alive now. -1: nowhere we can see.
  */
-static ssize_t fold_target(const struct work *w, const struct ptop_ts_record *d)
+static ssize_t fold_target(const struct work *w, const struct ptop_rec *d)
 {
 	uint32_t tgid = d->pid;
 	uint64_t start = d->start_ns;
 	unsigned int hops;
 
 	for (hops = 0; hops < 4096; hops++) {
-		const struct ptop_ts_record *e = find_gexit(w, tgid, start);
-		const struct ptop_ts_record *p;
+		const struct ptop_rec *e = find_gexit(w, tgid, start);
+		const struct ptop_rec *p;
 		uint32_t to;
 		uint64_t to_start;
 		bool known;
@@ -199,8 +199,8 @@ static int grow(struct ptop_interval *iv, size_t n)
 	return 0;
 }
 
-static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
-			 const struct ptop_ts_record *g)
+static void row_identity(struct ptop_row *row, const struct ptop_rec *r,
+			 const struct ptop_rec *g)
 {
 	memset(row, 0, sizeof(*row));
 	row->pid = r->pid;
@@ -216,8 +216,8 @@ static void row_identity(struct ptop_row *row, const struct ptop_ts_record *r,
 	row->rss_kb = g ? g->rss_kb : 0;
 }
 
-static void row_add_own(struct ptop_row *row, const struct ptop_ts_record *t,
-			const struct ptop_ts_record *pt, uint64_t *clamped)
+static void row_add_own(struct ptop_row *row, const struct ptop_rec *t,
+			const struct ptop_rec *pt, uint64_t *clamped)
 {
 	struct tri ptri, d;
 
@@ -258,9 +258,9 @@ static int make_rows(struct work *w)
 	iv->nrows = iv->threads ? 0 : cur->ngroups;
 
 	for (i = 0; i < cur->nthreads; i++) {
-		const struct ptop_ts_record *t = &cur->threads[i];
-		const struct ptop_ts_record *pt = ptop_snap_prev_thread(prev, t);
-		const struct ptop_ts_record *g = ptop_snap_find_tgid(cur, t->tgid);
+		const struct ptop_rec *t = &cur->threads[i];
+		const struct ptop_rec *pt = ptop_snap_prev_thread(prev, t);
+		const struct ptop_rec *g = ptop_snap_find_tgid(cur, t->tgid);
 		ssize_t gi = index_of(cur->groups, g);
 		struct ptop_row *row;
 
@@ -293,9 +293,9 @@ static int make_rows(struct work *w)
  * non-leader exec, the exec'er (with the old leader's key) continues its
  * own old record, and the old leader is dead.
  */
-static bool thread_lives_on(const struct work *w, const struct ptop_ts_record *t)
+static bool thread_lives_on(const struct work *w, const struct ptop_rec *t)
 {
-	const struct ptop_ts_record *c;
+	const struct ptop_rec *c;
 	size_t i;
 
 	c = ptop_snap_find_thread(w->cur, t->pid, t->start_ns);
@@ -320,7 +320,7 @@ static int late_exits(struct work *w)
 	size_t i;
 
 	for (i = 0; i < cur->nexits && prev->npending; i++) {
-		const struct ptop_ts_record *x = &cur->exits[i];
+		const struct ptop_rec *x = &cur->exits[i];
 		const struct ptop_snap_pending *p;
 		struct tri shown;
 		ssize_t gi;
@@ -329,7 +329,7 @@ static int late_exits(struct work *w)
 		if (!p)
 			continue;
 		shown = (struct tri){ p->shown_u, p->shown_s, p->shown_st };
-		if (x->kind == PTOP_TS_KIND_THREAD) {
+		if (x->kind == PTOP_REC_THREAD) {
 			/* one late exit per process: its group's, if gone */
 			gi = index_of(cur->groups,
 				      ptop_snap_find_tgid(cur, x->tgid));
@@ -355,19 +355,19 @@ static int dead_work(struct work *w)
 	size_t i, k;
 
 	for (i = 0, k = 0; i < cur->nthreads; i++)
-		k += !!(cur->threads[i].flags & PTOP_TS_RECF_EXEC);
+		k += !!(cur->threads[i].flags & PTOP_RECF_EXEC);
 	w->execs = malloc((k ? k : 1) * sizeof(*w->execs));
 	if (!w->execs)
 		return -ENOMEM;
 	for (i = 0; i < cur->nthreads; i++)
-		if (cur->threads[i].flags & PTOP_TS_RECF_EXEC)
+		if (cur->threads[i].flags & PTOP_RECF_EXEC)
 			w->execs[w->nexecs++] = &cur->threads[i];
 
 	/* own time of each previous group's live threads, for T_d(k-1) */
 	for (i = 0; i < prev->nthreads; i++) {
-		const struct ptop_ts_record *t = &prev->threads[i];
+		const struct ptop_rec *t = &prev->threads[i];
 		ssize_t pgi = index_of(prev->groups, ptop_snap_find_tgid(prev, t->tgid));
-		const struct ptop_ts_record *pg;
+		const struct ptop_rec *pg;
 		ssize_t gi;
 
 		if (pgi < 0)
@@ -376,7 +376,7 @@ static int dead_work(struct work *w)
 		if (thread_lives_on(w, t))
 			continue;
 		/* gone, its EXIT record not here yet: x* has not moved */
-		if (ptop_snap_find_pending(cur, PTOP_TS_KIND_THREAD, t->pid,
+		if (ptop_snap_find_pending(cur, PTOP_REC_THREAD, t->pid,
 					   t->start_ns)) {
 			/* one late exit per process: its group's, if gone */
 			if (cur_group_index(w, prev->groups[pgi].pid,
@@ -392,12 +392,12 @@ static int dead_work(struct work *w)
 	}
 
 	for (i = 0, k = 0; i < cur->nexits; i++)
-		k += cur->exits[i].kind == PTOP_TS_KIND_GROUP;
+		k += cur->exits[i].kind == PTOP_REC_GROUP;
 	w->gexits = malloc((k ? k : 1) * sizeof(*w->gexits));
 	if (!w->gexits)
 		return -ENOMEM;
 	for (i = 0, k = 0; i < cur->nexits; i++)
-		if (cur->exits[i].kind == PTOP_TS_KIND_GROUP)
+		if (cur->exits[i].kind == PTOP_REC_GROUP)
 			w->gexits[k++] = cur->exits[i];
 	w->ngexits = k;
 	w->iv->ntask_exits = cur->nexits - k;
@@ -407,14 +407,14 @@ static int dead_work(struct work *w)
 
 	/* dead groups: what k-1 showed of them is not new in the target's c */
 	for (i = 0; i < prev->ngroups; i++) {
-		const struct ptop_ts_record *d = &prev->groups[i];
+		const struct ptop_rec *d = &prev->groups[i];
 		struct tri shown = w->prev_own[i];
 		ssize_t gi;
 
 		if (ptop_snap_find_group(cur, d->pid, d->start_ns))
 			continue;
 		/* its EXIT record is late: nothing was folded yet */
-		if (ptop_snap_find_pending(cur, PTOP_TS_KIND_GROUP, d->pid,
+		if (ptop_snap_find_pending(cur, PTOP_REC_GROUP, d->pid,
 					   d->start_ns)) {
 			w->iv->nlate++;
 			continue;
@@ -432,37 +432,47 @@ static int dead_work(struct work *w)
 	return late_exits(w);
 }
 
+/*
+ * The x* and c* of group g's row: the growth since pg (its previous
+ * record; NULL: born in the interval) less what was already shown of
+ * the dead in them (xsub, csub).
+ */
+static void row_xc(struct ptop_row *row, const struct ptop_rec *g,
+		   const struct ptop_rec *pg, struct tri xsub, struct tri csub,
+		   uint64_t *clamped)
+{
+	struct tri px, pc, dx, dc;
+
+	if (pg) {
+		px = tri_x(pg);
+		pc = tri_c(pg);
+	}
+	dx = tri_delta(tri_x(g), pg ? &px : NULL, clamped);
+	dc = tri_delta(tri_c(g), pg ? &pc : NULL, clamped);
+	dx = tri_sub(dx, xsub, clamped);
+	dc = tri_sub(dc, csub, clamped);
+	row->xuser = dx.u;
+	row->xsys = dx.s;
+	row->xste = dx.st;
+	row->cuser = dc.u;
+	row->csys = dc.s;
+	row->cste = dc.st;
+	row->time_ns += ptop_rec_x(g);
+}
+
 static void apply_xc(struct work *w)
 {
 	const struct ptop_snap *cur = w->cur, *prev = w->prev;
-	struct ptop_interval *iv = w->iv;
 	size_t i;
 
 	for (i = 0; i < cur->ngroups; i++) {
-		const struct ptop_ts_record *g = &cur->groups[i];
-		const struct ptop_ts_record *pg =
-			ptop_snap_find_group(prev, g->pid, g->start_ns);
-		struct tri px, pc, dx, dc;
-		struct ptop_row *row;
+		const struct ptop_rec *g = &cur->groups[i];
 
 		if (w->group_row[i] < 0)
 			continue;
-		row = &iv->rows[w->group_row[i]];
-		if (pg) {
-			px = tri_x(pg);
-			pc = tri_c(pg);
-		}
-		dx = tri_delta(tri_x(g), pg ? &px : NULL, &iv->clamped_ns);
-		dc = tri_delta(tri_c(g), pg ? &pc : NULL, &iv->clamped_ns);
-		dx = tri_sub(dx, w->xsub[i], &iv->clamped_ns);
-		dc = tri_sub(dc, w->csub[i], &iv->clamped_ns);
-		row->xuser = dx.u;
-		row->xsys = dx.s;
-		row->xste = dx.st;
-		row->cuser = dc.u;
-		row->csys = dc.s;
-		row->cste = dc.st;
-		row->time_ns += ptop_rec_x(g);
+		row_xc(&w->iv->rows[w->group_row[i]], g,
+		       ptop_snap_find_group(prev, g->pid, g->start_ns),
+		       w->xsub[i], w->csub[i], &w->iv->clamped_ns);
 	}
 }
 
@@ -592,16 +602,16 @@ static bool quick_ok(const struct ptop_interval *iv,
 	    cur->nexits || cur->npending || prev->npending)
 		return false;
 	for (k = 0; k < cur->nupd_threads; k++) {
-		const struct ptop_ts_record *t = &cur->threads[cur->upd_threads[k]];
+		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
 
-		if ((t->flags & PTOP_TS_RECF_EXEC) ||
+		if ((t->flags & PTOP_RECF_EXEC) ||
 		    !ptop_snap_find_tgid(cur, t->tgid))
 			return false;
 	}
 	for (k = 0; k < cur->nupd_groups; k++) {
-		const struct ptop_ts_record *g = &cur->groups[cur->upd_groups[k]];
+		const struct ptop_rec *g = &cur->groups[cur->upd_groups[k]];
 
-		if (g->flags & PTOP_TS_RECF_EXEC)
+		if (g->flags & PTOP_RECF_EXEC)
 			return false;
 		if (!ptop_snap_find_group(prev, g->pid, g->start_ns) &&
 		    ptop_snap_find_tgid(prev, g->pid))
@@ -667,7 +677,7 @@ static void quick_insert(struct ptop_interval *iv, const struct ptop_snap *prev,
 
 	while (k-- > 0) {
 		size_t pos = cur->upd_groups[k], len;
-		const struct ptop_ts_record *g = &cur->groups[pos];
+		const struct ptop_rec *g = &cur->groups[pos];
 
 		if (ptop_snap_find_group(prev, g->pid, g->start_ns))
 			continue;
@@ -683,47 +693,19 @@ static void quick_insert(struct ptop_interval *iv, const struct ptop_snap *prev,
 
 /*
  * Row gi again, first part: the row as it was (the own time of its
- * unchanged threads included) without its figures.
+ * unchanged threads included) without its figures. pg: the group's
+ * previous record (NULL: new).
  */
-static void quick_reset(struct ptop_interval *iv, const struct ptop_snap *prev,
-			const struct ptop_snap *cur, size_t gi)
+static void quick_reset(struct ptop_interval *iv, const struct ptop_snap *cur,
+			size_t gi, const struct ptop_rec *pg)
 {
-	const struct ptop_ts_record *g = &cur->groups[gi];
-	const struct ptop_ts_record *pg = ptop_snap_find_group(prev, g->pid,
-							       g->start_ns);
 	struct ptop_row *row = &iv->rows[gi];
 	uint64_t own_before = pg ? row->time_ns - ptop_rec_x(pg) : 0;
 
-	row_identity(row, g, g);
+	row_identity(row, &cur->groups[gi], &cur->groups[gi]);
 	row->has = cur->caps;
 	row->is_new = !pg;
 	row->time_ns = own_before;
-}
-
-/* Last part: x* and c* (nothing died: nothing to take away from them). */
-static void quick_finish(struct ptop_interval *iv, const struct ptop_snap *prev,
-			 const struct ptop_snap *cur, size_t gi)
-{
-	const struct ptop_ts_record *g = &cur->groups[gi];
-	const struct ptop_ts_record *pg = ptop_snap_find_group(prev, g->pid,
-							       g->start_ns);
-	struct ptop_row *row = &iv->rows[gi];
-	struct tri px, pc, dx, dc;
-
-	if (pg) {
-		px = tri_x(pg);
-		pc = tri_c(pg);
-	}
-	dx = tri_delta(tri_x(g), pg ? &px : NULL, &iv->clamped_ns);
-	dc = tri_delta(tri_c(g), pg ? &pc : NULL, &iv->clamped_ns);
-	row->xuser = dx.u;
-	row->xsys = dx.s;
-	row->xste = dx.st;
-	row->cuser = dc.u;
-	row->csys = dc.s;
-	row->cste = dc.st;
-	row->time_ns += ptop_rec_x(g);
-	row_total(row);
 }
 
 static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
@@ -747,8 +729,8 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 	}
 	/* the sum without the rows that change, before they move */
 	for (k = 0; k < (size_t)nd; k++) {
-		const struct ptop_ts_record *g = &cur->groups[iv->dirty[k]];
-		const struct ptop_ts_record *pg =
+		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
+		const struct ptop_rec *pg =
 			ptop_snap_find_group(prev, g->pid, g->start_ns);
 		struct ptop_iv_change *c = &iv->changes[k];
 
@@ -761,12 +743,16 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 	}
 	iv->nchanges = nd;
 	quick_insert(iv, prev, cur);
-	for (k = 0; k < (size_t)nd; k++)
-		quick_reset(iv, prev, cur, iv->dirty[k]);
+	for (k = 0; k < (size_t)nd; k++) {
+		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
+
+		quick_reset(iv, cur, iv->dirty[k],
+			    ptop_snap_find_group(prev, g->pid, g->start_ns));
+	}
 	/* the answer's threads, as make_rows() adds them */
 	for (k = 0; k < cur->nupd_threads; k++) {
-		const struct ptop_ts_record *t = &cur->threads[cur->upd_threads[k]];
-		const struct ptop_ts_record *pt = ptop_snap_prev_thread(prev, t);
+		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
+		const struct ptop_rec *pt = ptop_snap_prev_thread(prev, t);
 		struct ptop_row *row = &iv->rows[ptop_snap_find_tgid(cur, t->tgid) -
 						 cur->groups];
 
@@ -777,8 +763,13 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 	iv->nloud = 0;
 	for (k = 0; k < (size_t)nd; k++) {
 		struct ptop_row *row = &iv->rows[iv->dirty[k]];
+		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
+		const struct tri none = { 0, 0, 0 };
 
-		quick_finish(iv, prev, cur, iv->dirty[k]);
+		/* nothing died: nothing to take away from x* and c* */
+		row_xc(row, g, ptop_snap_find_group(prev, g->pid, g->start_ns),
+		       none, none, &iv->clamped_ns);
+		row_total(row);
 		sum_add(iv, row, 1);
 		if (row_loud(row) && add_loud(iv, row))
 			return -ENOMEM;

@@ -20,7 +20,7 @@ struct ptop_row {
 	uint32_t uid;
 	uint32_t nthreads;
 	char state;
-	char comm[PTOP_TS_COMM_LEN];
+	char comm[PTOP_COMM_LEN];
 	uint64_t start_ns;
 	bool is_thread;
 	bool is_new;		/* born in the interval */

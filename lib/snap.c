@@ -26,12 +26,12 @@ static int key_cmp(uint32_t a_pid, uint64_t a_start, uint32_t b_pid,
 
 static int rec_cmp(const void *a, const void *b)
 {
-	const struct ptop_ts_record *x = a, *y = b;
+	const struct ptop_rec *x = a, *y = b;
 
 	return key_cmp(x->pid, x->start_ns, y->pid, y->start_ns);
 }
 
-static const struct ptop_ts_record *find(const struct ptop_ts_record *v,
+static const struct ptop_rec *find(const struct ptop_rec *v,
 					 size_t n, uint32_t pid,
 					 uint64_t start_ns)
 {
@@ -51,43 +51,43 @@ static const struct ptop_ts_record *find(const struct ptop_ts_record *v,
 	return NULL;
 }
 
-const struct ptop_ts_record *ptop_snap_find_thread(const struct ptop_snap *sn,
+const struct ptop_rec *ptop_snap_find_thread(const struct ptop_snap *sn,
 						   uint32_t pid,
 						   uint64_t start_ns)
 {
 	return find(sn->threads, sn->nthreads, pid, start_ns);
 }
 
-static int same_exec(const struct ptop_ts_record *a,
-		     const struct ptop_ts_record *b)
+static int same_exec(const struct ptop_rec *a,
+		     const struct ptop_rec *b)
 {
-	return (a->flags & PTOP_TS_RECF_EXEC) && (b->flags & PTOP_TS_RECF_EXEC) &&
+	return (a->flags & PTOP_RECF_EXEC) && (b->flags & PTOP_RECF_EXEC) &&
 	       a->exec_old_pid == b->exec_old_pid &&
 	       a->exec_old_start_ns == b->exec_old_start_ns;
 }
 
-const struct ptop_ts_record *ptop_snap_prev_thread(const struct ptop_snap *prev,
-						   const struct ptop_ts_record *t)
+const struct ptop_rec *ptop_snap_prev_thread(const struct ptop_snap *prev,
+						   const struct ptop_rec *t)
 {
-	const struct ptop_ts_record *p;
+	const struct ptop_rec *p;
 
 	if (!prev)
 		return NULL;
 	p = ptop_snap_find_thread(prev, t->pid, t->start_ns);
-	if (!(t->flags & PTOP_TS_RECF_EXEC) || (p && same_exec(p, t)))
+	if (!(t->flags & PTOP_RECF_EXEC) || (p && same_exec(p, t)))
 		return p;
 	/* the interval of the exec: continue the exec'er's old record */
 	return ptop_snap_find_thread(prev, t->exec_old_pid, t->exec_old_start_ns);
 }
 
-const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
+const struct ptop_rec *ptop_snap_find_group(const struct ptop_snap *sn,
 						  uint32_t tgid,
 						  uint64_t start_ns)
 {
 	return find(sn->groups, sn->ngroups, tgid, start_ns);
 }
 
-const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
+const struct ptop_rec *ptop_snap_find_tgid(const struct ptop_snap *sn,
 						 uint32_t tgid)
 {
 	size_t lo = 0, hi = sn->ngroups;
@@ -110,22 +110,33 @@ const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
 	return NULL;
 }
 
-static int reserve(struct ptop_ts_record **v, size_t *cap, size_t n)
+/*
+ * Room for n elements of size bytes in the array *vp (a pointer to the
+ * array's pointer) of capacity *cap, doubling from first.
+ */
+static int reserve_elems(void *vp, size_t *cap, size_t n, size_t size,
+			 size_t first)
 {
-	struct ptop_ts_record *nv;
+	void *v, *nv;
 	size_t ncap;
 
 	if (n <= *cap)
 		return 0;
-	ncap = *cap ? *cap : 256;
+	ncap = *cap ? *cap : first;
 	while (ncap < n)
 		ncap *= 2;
-	nv = realloc(*v, ncap * sizeof(*nv));
+	memcpy(&v, vp, sizeof(v));
+	nv = realloc(v, ncap * size);
 	if (!nv)
 		return -ENOMEM;
-	*v = nv;
+	memcpy(vp, &nv, sizeof(nv));
 	*cap = ncap;
 	return 0;
+}
+
+static int reserve(struct ptop_rec **v, size_t *cap, size_t n)
+{
+	return reserve_elems(v, cap, n, sizeof(**v), 256);
 }
 
 /*
@@ -134,9 +145,9 @@ static int reserve(struct ptop_ts_record **v, size_t *cap, size_t n)
  * kernel's cputime_adjust() does. A total that went backwards is left
  * alone: the interval math treats it as a new incarnation.
  */
-static void keep_monotonic(__u64 *u, __u64 *s, __u64 pu, __u64 ps)
+static void keep_monotonic(uint64_t *u, uint64_t *s, uint64_t pu, uint64_t ps)
 {
-	__u64 total = *u + *s;
+	uint64_t total = *u + *s;
 
 	if (total < pu + ps)
 		return;
@@ -159,11 +170,11 @@ static void keep_monotonic(__u64 *u, __u64 *s, __u64 pu, __u64 ps)
  */
 #define OWN_DIP_MAX_NS 100000000ULL
 
-static void hold_own_dip(struct ptop_ts_record *r, const struct ptop_ts_record *p)
+static void hold_own_dip(struct ptop_rec *r, const struct ptop_rec *p)
 {
 	uint64_t now = ptop_rec_own(r), before = ptop_rec_own(p);
 
-	if ((r->flags & PTOP_TS_RECF_EXEC) || now >= before ||
+	if ((r->flags & PTOP_RECF_EXEC) || now >= before ||
 	    before - now > OWN_DIP_MAX_NS)
 		return;
 	r->utime_ns = p->utime_ns;
@@ -171,13 +182,13 @@ static void hold_own_dip(struct ptop_ts_record *r, const struct ptop_ts_record *
 	r->steal_ns = p->steal_ns;
 }
 
-static void fix_split(struct ptop_ts_record *r, const struct ptop_ts_record *p)
+static void fix_split(struct ptop_rec *r, const struct ptop_rec *p)
 {
 	if (!p)
 		return;
 	hold_own_dip(r, p);
 	keep_monotonic(&r->utime_ns, &r->stime_ns, p->utime_ns, p->stime_ns);
-	if (r->kind != PTOP_TS_KIND_GROUP)
+	if (r->kind != PTOP_REC_GROUP)
 		return;
 	/*
 	 * x* and c* of the same group (same pid and start time) only grow.
@@ -202,14 +213,14 @@ static void fix_split(struct ptop_ts_record *r, const struct ptop_ts_record *p)
 		       p->cstime_ns);
 }
 
-static int is_exit(const struct ptop_ts_record *r)
+static int is_exit(const struct ptop_rec *r)
 {
-	return r->flags & PTOP_TS_RECF_EXIT;
+	return r->flags & PTOP_RECF_EXIT;
 }
 
 /* Collect the sample's live records of one kind, sorted. */
-static int collect(const struct ptop_sample *sample, enum ptop_ts_kind kind,
-		   struct ptop_ts_record **v, size_t *cap, size_t *n)
+static int collect(const struct ptop_sample *sample, enum ptop_rec_kind kind,
+		   struct ptop_rec **v, size_t *cap, size_t *n)
 {
 	size_t i, k = 0;
 
@@ -230,23 +241,11 @@ static int collect(const struct ptop_sample *sample, enum ptop_ts_kind kind,
 
 static int reserve_idx(size_t **v, size_t *cap, size_t n)
 {
-	size_t *nv, ncap;
-
-	if (n <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 64;
-	while (ncap < n)
-		ncap *= 2;
-	nv = realloc(*v, ncap * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
+	return reserve_elems(v, cap, n, sizeof(**v), 64);
 }
 
 /* The first index in v[lo, n) whose key is not below (pid, start_ns). */
-static size_t lower_bound(const struct ptop_ts_record *v, size_t lo, size_t n,
+static size_t lower_bound(const struct ptop_rec *v, size_t lo, size_t n,
 			  uint32_t pid, uint64_t start_ns)
 {
 	size_t hi = n;
@@ -269,8 +268,8 @@ static size_t lower_bound(const struct ptop_ts_record *v, size_t lo, size_t n,
  * when no record is new). idx (may be NULL): where each went.
  * -EINVAL when add has a key twice (the caller merges by copying).
  */
-static int apply_sorted(struct ptop_ts_record **v, size_t *cap, size_t *n,
-			const struct ptop_ts_record *add, size_t na, size_t *idx)
+static int apply_sorted(struct ptop_rec **v, size_t *cap, size_t *n,
+			const struct ptop_rec *add, size_t na, size_t *idx)
 {
 	size_t *pos, j, m = 0, dst, src, len, from;
 	bool *rep;
@@ -320,12 +319,12 @@ out:
  * written into *v; otherwise the runs of old between the answer's
  * records are copied whole. *ndropped: how many records were dropped.
  */
-static int merge(const struct ptop_ts_record *old, size_t nold,
+static int merge(const struct ptop_rec *old, size_t nold,
 		 const size_t *old_upd, size_t nold_upd, bool base,
-		 const struct ptop_ts_record *upd, size_t nupd,
-		 struct ptop_ts_record **v, size_t *cap, size_t *n,
-		 const struct ptop_ts_record *exits, size_t nexits,
-		 enum ptop_ts_kind kind, size_t **idx, size_t *cap_idx,
+		 const struct ptop_rec *upd, size_t nupd,
+		 struct ptop_rec **v, size_t *cap, size_t *n,
+		 const struct ptop_rec *exits, size_t nexits,
+		 enum ptop_rec_kind kind, size_t **idx, size_t *cap_idx,
 		 size_t *nidx, size_t *ndropped)
 {
 	size_t i = 0, j, k = 0, e, dead = 0, q;
@@ -334,7 +333,7 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 		return -ENOMEM;
 	*nidx = nupd;
 	if (base) {
-		struct ptop_ts_record *brought;
+		struct ptop_rec *brought;
 		int ret;
 
 		brought = malloc((nold_upd ? nold_upd : 1) * sizeof(*brought));
@@ -379,29 +378,29 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 	 * old leader's pid and start time (see ptop_snap_prev_thread()).
 	 */
 	for (e = 0; e < nexits; e++) {
-		const struct ptop_ts_record *x = &exits[e];
-		struct ptop_ts_record *hit;
+		const struct ptop_rec *x = &exits[e];
+		struct ptop_rec *hit;
 
 		if (x->kind != kind || find(upd, nupd, x->pid, x->start_ns))
 			continue;
-		hit = (struct ptop_ts_record *)find(*v, k, x->pid, x->start_ns);
+		hit = (struct ptop_rec *)find(*v, k, x->pid, x->start_ns);
 		if (hit && !is_exit(hit)) {
-			hit->flags |= PTOP_TS_RECF_EXIT;
+			hit->flags |= PTOP_RECF_EXIT;
 			dead++;
 		}
 	}
 	/* an exec'er's old record is continued by its new one: not live */
 	for (j = 0; j < nupd; j++) {
-		const struct ptop_ts_record *x = &upd[j];
-		struct ptop_ts_record *hit;
+		const struct ptop_rec *x = &upd[j];
+		struct ptop_rec *hit;
 
-		if (!(x->flags & PTOP_TS_RECF_EXEC) ||
+		if (!(x->flags & PTOP_RECF_EXEC) ||
 		    find(upd, nupd, x->exec_old_pid, x->exec_old_start_ns))
 			continue;
-		hit = (struct ptop_ts_record *)find(*v, k, x->exec_old_pid,
+		hit = (struct ptop_rec *)find(*v, k, x->exec_old_pid,
 						     x->exec_old_start_ns);
 		if (hit && !is_exit(hit)) {
-			hit->flags |= PTOP_TS_RECF_EXIT;
+			hit->flags |= PTOP_RECF_EXIT;
 			dead++;
 		}
 	}
@@ -418,14 +417,14 @@ static int merge(const struct ptop_ts_record *old, size_t nold,
 }
 
 const struct ptop_snap_pending *ptop_snap_find_pending(const struct ptop_snap *sn,
-						       enum ptop_ts_kind kind,
+						       enum ptop_rec_kind kind,
 						       uint32_t pid,
 						       uint64_t start_ns)
 {
 	size_t i;
 
 	for (i = 0; sn && i < sn->npending; i++) {
-		const struct ptop_ts_record *r = &sn->pending[i].rec;
+		const struct ptop_rec *r = &sn->pending[i].rec;
 
 		if (r->kind == kind && r->pid == pid && r->start_ns == start_ns)
 			return &sn->pending[i];
@@ -433,8 +432,8 @@ const struct ptop_snap_pending *ptop_snap_find_pending(const struct ptop_snap *s
 	return NULL;
 }
 
-static const struct ptop_ts_record *find_exit(const struct ptop_snap *sn,
-					      enum ptop_ts_kind kind,
+static const struct ptop_rec *find_exit(const struct ptop_snap *sn,
+					      enum ptop_rec_kind kind,
 					      uint32_t pid, uint64_t start_ns)
 {
 	size_t i;
@@ -464,12 +463,12 @@ static int add_pending(struct ptop_snap *next, const struct ptop_snap_pending *p
 
 /* Was thread t of prev continued by a non-leader exec in next? */
 static int exec_continued(const struct ptop_snap *next,
-			  const struct ptop_ts_record *t)
+			  const struct ptop_rec *t)
 {
 	size_t i;
 
 	for (i = 0; i < next->nthreads; i++)
-		if ((next->threads[i].flags & PTOP_TS_RECF_EXEC) &&
+		if ((next->threads[i].flags & PTOP_RECF_EXEC) &&
 		    next->threads[i].exec_old_pid == t->pid &&
 		    next->threads[i].exec_old_start_ns == t->start_ns)
 			return 1;
@@ -488,12 +487,12 @@ static int note_pending(const struct ptop_snap *prev, struct ptop_snap *next)
 
 	next->npending = 0;
 	for (i = 0; i < prev->npending; i++) {
-		const struct ptop_ts_record *r = &prev->pending[i].rec;
+		const struct ptop_rec *r = &prev->pending[i].rec;
 
 		if (prev->pending[i].age + 1 >= PTOP_SNAP_PENDING_GENS ||
 		    find_exit(next, r->kind, r->pid, r->start_ns) ||
-		    find(r->kind == PTOP_TS_KIND_GROUP ? next->groups :
-			 next->threads, r->kind == PTOP_TS_KIND_GROUP ?
+		    find(r->kind == PTOP_REC_GROUP ? next->groups :
+			 next->threads, r->kind == PTOP_REC_GROUP ?
 			 next->ngroups : next->nthreads, r->pid, r->start_ns))
 			continue;
 		p = prev->pending[i];
@@ -503,10 +502,10 @@ static int note_pending(const struct ptop_snap *prev, struct ptop_snap *next)
 			return ret;
 	}
 	for (i = 0; i < prev->nthreads; i++) {
-		const struct ptop_ts_record *t = &prev->threads[i];
+		const struct ptop_rec *t = &prev->threads[i];
 
 		if (find(next->threads, next->nthreads, t->pid, t->start_ns) ||
-		    find_exit(next, PTOP_TS_KIND_THREAD, t->pid, t->start_ns) ||
+		    find_exit(next, PTOP_REC_THREAD, t->pid, t->start_ns) ||
 		    exec_continued(next, t))
 			continue;
 		memset(&p, 0, sizeof(p));
@@ -519,16 +518,16 @@ static int note_pending(const struct ptop_snap *prev, struct ptop_snap *next)
 			return ret;
 	}
 	for (i = 0; i < prev->ngroups; i++) {
-		const struct ptop_ts_record *g = &prev->groups[i];
+		const struct ptop_rec *g = &prev->groups[i];
 
 		if (find(next->groups, next->ngroups, g->pid, g->start_ns) ||
-		    find_exit(next, PTOP_TS_KIND_GROUP, g->pid, g->start_ns))
+		    find_exit(next, PTOP_REC_GROUP, g->pid, g->start_ns))
 			continue;
 		memset(&p, 0, sizeof(p));
 		p.rec = *g;
 		p.rec.utime_ns = p.rec.stime_ns = p.rec.steal_ns = 0;
 		for (j = 0; j < prev->nthreads; j++) {
-			const struct ptop_ts_record *t = &prev->threads[j];
+			const struct ptop_rec *t = &prev->threads[j];
 
 			if (t->tgid != g->pid ||
 			    ptop_snap_find_tgid(prev, t->tgid) != g)
@@ -562,12 +561,12 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	       !prev->ndropped;
 	next->id = 0;
 	/* an incremental answer aside; a full one is the new set itself */
-	ret = collect(sample, PTOP_TS_KIND_THREAD,
+	ret = collect(sample, PTOP_REC_THREAD,
 		      incremental ? &s->ans_threads : &next->threads,
 		      incremental ? &s->cap_ans_threads : &next->cap_threads,
 		      incremental ? &s->nans_threads : &next->nthreads);
 	if (!ret)
-		ret = collect(sample, PTOP_TS_KIND_GROUP,
+		ret = collect(sample, PTOP_REC_GROUP,
 			      incremental ? &s->ans_groups : &next->groups,
 			      incremental ? &s->cap_ans_groups : &next->cap_groups,
 			      incremental ? &s->nans_groups : &next->ngroups);
@@ -594,7 +593,7 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 			    prev->nupd_threads, base, s->ans_threads,
 			    s->nans_threads, &next->threads,
 			    &next->cap_threads, &next->nthreads, next->exits,
-			    next->nexits, PTOP_TS_KIND_THREAD,
+			    next->nexits, PTOP_REC_THREAD,
 			    &next->upd_threads, &next->cap_upd_threads,
 			    &next->nupd_threads, &dt);
 		if (!ret)
@@ -603,7 +602,7 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 				    s->nans_groups, &next->groups,
 				    &next->cap_groups, &next->ngroups,
 				    next->exits, next->nexits,
-				    PTOP_TS_KIND_GROUP, &next->upd_groups,
+				    PTOP_REC_GROUP, &next->upd_groups,
 				    &next->cap_upd_groups, &next->nupd_groups,
 				    &dg);
 		if (ret)

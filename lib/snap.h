@@ -23,7 +23,7 @@
 #define PTOP_SNAP_PENDING_GENS	2
 
 struct ptop_snap_pending {
-	struct ptop_ts_record rec;
+	struct ptop_rec rec;
 	uint64_t shown_u, shown_s, shown_st;
 	unsigned int age;	/* 0: gone from this very snapshot */
 };
@@ -41,13 +41,13 @@ struct ptop_snap {
 	unsigned int tol_ppm;
 	uint64_t res_ns;
 	/* live tasks, sorted by (pid, start_ns) */
-	struct ptop_ts_record *threads;
+	struct ptop_rec *threads;
 	size_t nthreads;
 	/* live thread groups, sorted by (tgid, start_ns) */
-	struct ptop_ts_record *groups;
+	struct ptop_rec *groups;
 	size_t ngroups;
 	/* EXIT records that arrived with this snapshot (died since prev) */
-	struct ptop_ts_record *exits;
+	struct ptop_rec *exits;
 	size_t nexits;
 	/* gone without their EXIT record so far (see above) */
 	struct ptop_snap_pending *pending;
@@ -81,7 +81,7 @@ struct ptop_snapper {
 	 * nothing), only what that merge brought and the new answer are
 	 * written (lib/snap.c), not the whole set again.
 	 */
-	struct ptop_ts_record *ans_threads, *ans_groups;
+	struct ptop_rec *ans_threads, *ans_groups;
 	size_t nans_threads, nans_groups, cap_ans_threads, cap_ans_groups;
 };
 
@@ -104,23 +104,23 @@ static inline const struct ptop_snap *ptop_snap_prev(const struct ptop_snapper *
 }
 
 /* Lookup in a snapshot's sorted arrays; NULL when absent. */
-const struct ptop_ts_record *ptop_snap_find_thread(const struct ptop_snap *sn,
+const struct ptop_rec *ptop_snap_find_thread(const struct ptop_snap *sn,
 						   uint32_t pid,
 						   uint64_t start_ns);
 /*
  * The previous record of live thread t of a later snapshot: the one with
  * its (pid, start_ns), except after a non-leader exec (t has
- * PTOP_TS_RECF_EXEC): the exec'er took the leader's pid and start time,
+ * PTOP_RECF_EXEC): the exec'er took the leader's pid and start time,
  * and continues the thread it was before (exec_old_pid/start), not the
  * old leader, whose EXIT record has the same key. NULL: a new thread.
  */
-const struct ptop_ts_record *ptop_snap_prev_thread(const struct ptop_snap *prev,
-						   const struct ptop_ts_record *t);
-const struct ptop_ts_record *ptop_snap_find_group(const struct ptop_snap *sn,
+const struct ptop_rec *ptop_snap_prev_thread(const struct ptop_snap *prev,
+						   const struct ptop_rec *t);
+const struct ptop_rec *ptop_snap_find_group(const struct ptop_snap *sn,
 						  uint32_t tgid,
 						  uint64_t start_ns);
 /* The live group with this tgid, whatever its start time; NULL if none. */
-const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
+const struct ptop_rec *ptop_snap_find_tgid(const struct ptop_snap *sn,
 						 uint32_t tgid);
 
 /*
@@ -128,22 +128,22 @@ const struct ptop_ts_record *ptop_snap_find_tgid(const struct ptop_snap *sn,
  * ptop_snap_pending); NULL when there is none.
  */
 const struct ptop_snap_pending *ptop_snap_find_pending(const struct ptop_snap *sn,
-						       enum ptop_ts_kind kind,
+						       enum ptop_rec_kind kind,
 						       uint32_t pid,
 						       uint64_t start_ns);
 
 /* Own time of a record (user + system + steal), ns. */
-static inline uint64_t ptop_rec_own(const struct ptop_ts_record *r)
+static inline uint64_t ptop_rec_own(const struct ptop_rec *r)
 {
 	return r->utime_ns + r->stime_ns + r->steal_ns;
 }
 
-static inline uint64_t ptop_rec_x(const struct ptop_ts_record *r)
+static inline uint64_t ptop_rec_x(const struct ptop_rec *r)
 {
 	return r->xutime_ns + r->xstime_ns + r->xsteal_ns;
 }
 
-static inline uint64_t ptop_rec_c(const struct ptop_ts_record *r)
+static inline uint64_t ptop_rec_c(const struct ptop_rec *r)
 {
 	return r->cutime_ns + r->cstime_ns + r->csteal_ns;
 }

@@ -135,7 +135,7 @@ void ptop_sample_init(struct ptop_sample *s)
 
 void ptop_sample_reset(struct ptop_sample *s)
 {
-	struct ptop_ts_record *recs = s->recs;
+	struct ptop_rec *recs = s->recs;
 	size_t cap = s->cap;
 
 	memset(s, 0, sizeof(*s));
@@ -149,14 +149,35 @@ void ptop_sample_free(struct ptop_sample *s)
 	memset(s, 0, sizeof(*s));
 }
 
-struct ptop_ts_record *ptop_sample_add(struct ptop_sample *s,
-				       enum ptop_ts_kind kind)
+int ptop_sample_copy(struct ptop_sample *out, const struct ptop_sample *in)
 {
-	struct ptop_ts_record *r;
+	struct ptop_rec *recs = out->recs;
+	size_t cap = out->cap;
+
+	if (in->nrecs > cap) {
+		recs = realloc(out->recs, in->nrecs * sizeof(*recs));
+		if (!recs)
+			return -ENOMEM;
+		cap = in->nrecs;
+	}
+	*out = *in;
+	out->recs = recs;
+	out->cap = cap;
+	if (in->nrecs)
+		memcpy(out->recs, in->recs, in->nrecs * sizeof(*recs));
+	out->tol_ppm = 0;
+	out->res_ns = 0;
+	return 0;
+}
+
+struct ptop_rec *ptop_sample_add(struct ptop_sample *s,
+				       enum ptop_rec_kind kind)
+{
+	struct ptop_rec *r;
 
 	if (s->nrecs == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 1024;
-		struct ptop_ts_record *n = realloc(s->recs, ncap * sizeof(*n));
+		struct ptop_rec *n = realloc(s->recs, ncap * sizeof(*n));
 
 		if (!n)
 			return NULL;
@@ -165,8 +186,6 @@ struct ptop_ts_record *ptop_sample_add(struct ptop_sample *s,
 	}
 	r = &s->recs[s->nrecs++];
 	memset(r, 0, sizeof(*r));
-	r->version = PTOP_TS_RECORD_VERSION;
-	r->size = sizeof(*r);
 	r->kind = kind;
 	return r;
 }

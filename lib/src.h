@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Sources (gatherers): one vtable, several backends. A source fills a
- * struct ptop_sample with struct ptop_ts_record entries (the module's uapi
- * record is the one sample type) plus system-wide CPU counters.
+ * struct ptop_sample with struct ptop_rec entries (lib/rec.h: user
+ * space's own record; the module's uapi record is decoded into it by
+ * lib/src/kmod_answer.c) plus system-wide CPU counters.
  *
  * lib/ never prints or exits: functions return 0 / -errno and keep a
  * message in src->err for the caller.
@@ -13,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../kmod/uapi/ptop_taskstats.h"
+#include "rec.h"
 
 /*
  * Data fields: the one set of bits for what a source has (its caps), what
@@ -84,7 +85,7 @@ struct ptop_sample {
 	/* the source's tolerance, copied from struct ptop_src by read */
 	unsigned int tol_ppm;
 	uint64_t res_ns;
-	struct ptop_ts_record *recs;
+	struct ptop_rec *recs;
 	size_t nrecs;
 	size_t cap;
 };
@@ -164,9 +165,15 @@ void ptop_src_close(struct ptop_src *src);
 void ptop_sample_init(struct ptop_sample *s);
 void ptop_sample_reset(struct ptop_sample *s);
 void ptop_sample_free(struct ptop_sample *s);
-/* Append a zeroed record with version/size/kind set; NULL on ENOMEM. */
-struct ptop_ts_record *ptop_sample_add(struct ptop_sample *s,
-				       enum ptop_ts_kind kind);
+/*
+ * *out (reset) becomes a copy of in, records and all but the source's
+ * tolerance (ptop_src_read() sets that): a source that replays samples
+ * (tests' fake). 0 or -ENOMEM.
+ */
+int ptop_sample_copy(struct ptop_sample *out, const struct ptop_sample *in);
+/* Append a zeroed record of this kind; NULL on ENOMEM. */
+struct ptop_rec *ptop_sample_add(struct ptop_sample *s,
+				       enum ptop_rec_kind kind);
 
 /* printf-style helper for src->err */
 void ptop_src_set_err(struct ptop_src *src, const char *fmt, ...)

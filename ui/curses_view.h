@@ -80,7 +80,7 @@ struct cv {
 	/* the signal menu's targets, as they were when it opened */
 	uint32_t sig_pids[256];
 	int sig_n;
-	char sig_comm[PTOP_TS_COMM_LEN];
+	char sig_comm[PTOP_COMM_LEN];
 	/* help and setup */
 	int help_top;
 	int help_lines;

@@ -265,8 +265,8 @@ static uint64_t sub0(uint64_t a, uint64_t b)
  * (the final counters less what the previous snapshot had of it; all of
  * them when it was born in the interval), its exit status.
  */
-static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
-		       const struct ptop_ts_record *p,
+static void exited_row(struct ui_vrow *vr, const struct ptop_rec *e,
+		       const struct ptop_rec *p,
 		       const struct ptop_interval *iv)
 {
 	struct ptop_row *r = &vr->r;
@@ -287,7 +287,7 @@ static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
 	r->user = sub0(e->utime_ns, p ? p->utime_ns : 0);
 	r->sys = sub0(e->stime_ns, p ? p->stime_ns : 0);
 	r->ste = sub0(e->steal_ns, p ? p->steal_ns : 0);
-	if (e->kind == PTOP_TS_KIND_GROUP) {
+	if (e->kind == PTOP_REC_GROUP) {
 		/*
 		 * A dead group's threads are all dead: its time is its own
 		 * (live threads then, x* at the end), shown as own, T(k) -
@@ -308,7 +308,7 @@ static void exited_row(struct ui_vrow *vr, const struct ptop_ts_record *e,
 	r->total = r->user + r->sys + r->ste + r->xuser + r->xsys + r->xste +
 		   r->cuser + r->csys + r->cste;
 	r->time_ns = ptop_rec_own(e) +
-		     (e->kind == PTOP_TS_KIND_GROUP ? ptop_rec_x(e) : 0);
+		     (e->kind == PTOP_REC_GROUP ? ptop_rec_x(e) : 0);
 	r->nthreads = 0;
 	vr->exited = true;
 	vr->exit_code = (int)e->exit_code;
@@ -319,17 +319,17 @@ static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 			 const struct ptop_snap *prev,
 			 const struct ptop_snap *cur, size_t k)
 {
-	uint16_t kind = iv->threads ? PTOP_TS_KIND_THREAD : PTOP_TS_KIND_GROUP;
+	uint16_t kind = iv->threads ? PTOP_REC_THREAD : PTOP_REC_GROUP;
 	size_t i;
 
 	v->nexited_shown = v->nexited_tiny = 0;
 	for (i = 0; cur && i < cur->nexits; i++) {
-		const struct ptop_ts_record *e = &cur->exits[i], *p = NULL;
+		const struct ptop_rec *e = &cur->exits[i], *p = NULL;
 
 		if (e->kind != kind)
 			continue;
 		if (prev)
-			p = kind == PTOP_TS_KIND_GROUP ?
+			p = kind == PTOP_REC_GROUP ?
 				ptop_snap_find_group(prev, e->pid, e->start_ns) :
 				ptop_snap_find_thread(prev, e->pid, e->start_ns);
 		exited_row(&v->rows[k], e, p, iv);

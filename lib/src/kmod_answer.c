@@ -101,6 +101,66 @@ void ptop_kmod_add_cpus(const struct ptop_ts_cpu *cpus, uint32_t n,
 	}
 }
 
+_Static_assert(sizeof(((struct ptop_rec *)0)->comm) == PTOP_TS_COMM_LEN,
+	       "a comm is the same size in the ABI and in user space");
+
+/* The module's flags in user space's terms (lib/rec.h) */
+static const struct {
+	uint16_t wire, rec;
+} rec_flags[] = {
+	{ PTOP_TS_RECF_EXIT, PTOP_RECF_EXIT },
+	{ PTOP_TS_RECF_HAS_X, PTOP_RECF_HAS_X },
+	{ PTOP_TS_RECF_HAS_C, PTOP_RECF_HAS_C },
+	{ PTOP_TS_RECF_HAS_STEAL, PTOP_RECF_HAS_STEAL },
+	{ PTOP_TS_RECF_HAS_RDELAY, PTOP_RECF_HAS_RDELAY },
+	{ PTOP_TS_RECF_C_PARTIAL, PTOP_RECF_C_PARTIAL },
+	{ PTOP_TS_RECF_EXEC, PTOP_RECF_EXEC },
+};
+
+/* One record of the ABI (w, zero past what the module sent) into r. */
+static void decode_rec(const struct ptop_ts_record *w, struct ptop_rec *r)
+{
+	size_t i;
+
+	r->kind = w->kind == PTOP_TS_KIND_THREAD ? PTOP_REC_THREAD :
+		  w->kind == PTOP_TS_KIND_GROUP ? PTOP_REC_GROUP : 0;
+	r->flags = 0;
+	for (i = 0; i < sizeof(rec_flags) / sizeof(rec_flags[0]); i++)
+		if (w->flags & rec_flags[i].wire)
+			r->flags |= rec_flags[i].rec;
+	r->pid = w->pid;
+	r->tgid = w->tgid;
+	r->ppid = w->ppid;
+	r->acct_ptgid = w->acct_ptgid;
+	r->uid = w->uid;
+	r->nthreads = w->nthreads;
+	r->folded_into = w->folded_into;
+	r->exit_code = w->exit_code;
+	r->state = w->state;
+	memcpy(r->comm, w->comm, sizeof(r->comm));
+	r->start_ns = w->start_ns;
+	r->folded_start_ns = w->folded_start_ns;
+	r->exit_ns = w->exit_ns;
+	r->utime_ns = w->utime_ns;
+	r->stime_ns = w->stime_ns;
+	r->steal_ns = w->steal_ns;
+	r->rdelay_ns = w->rdelay_ns;
+	r->xutime_ns = w->xutime_ns;
+	r->xstime_ns = w->xstime_ns;
+	r->xsteal_ns = w->xsteal_ns;
+	r->cutime_ns = w->cutime_ns;
+	r->cstime_ns = w->cstime_ns;
+	r->csteal_ns = w->csteal_ns;
+	r->nvcsw = w->nvcsw;
+	r->nivcsw = w->nivcsw;
+	r->minflt = w->minflt;
+	r->majflt = w->majflt;
+	r->rss_kb = w->rss_kb;
+	r->hiwater_rss_kb = w->hiwater_rss_kb;
+	r->exec_old_pid = w->exec_old_pid;
+	r->exec_old_start_ns = w->exec_old_start_ns;
+}
+
 int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
 			  int skip_exits, struct ptop_sample *out)
 {
@@ -112,19 +172,18 @@ int ptop_kmod_add_records(const void *recs, uint32_t count, size_t rec_size,
 	if (rec_size < PTOP_KMOD_REC_MIN)
 		return -EPROTO;
 	for (i = 0; i < count; i++, p += rec_size) {
-		struct ptop_ts_record *r;
-		uint16_t kind, flags;
+		struct ptop_ts_record w;
+		struct ptop_rec *r;
 
-		memcpy(&kind, p + offsetof(struct ptop_ts_record, kind),
-		       sizeof(kind));
-		memcpy(&flags, p + offsetof(struct ptop_ts_record, flags),
-		       sizeof(flags));
-		if (skip_exits && (flags & PTOP_TS_RECF_EXIT))
+		/* unknown tail bytes are not read, missing ones stay zero */
+		memset(&w, 0, sizeof(w));
+		memcpy(&w, p, n);
+		if (skip_exits && (w.flags & PTOP_TS_RECF_EXIT))
 			continue;
-		r = ptop_sample_add(out, (enum ptop_ts_kind)kind);
+		r = ptop_sample_add(out, PTOP_REC_THREAD);
 		if (!r)
 			return -ENOMEM;
-		memcpy(r, p, n);	/* unknown tail bytes stay zero */
+		decode_rec(&w, r);
 	}
 	return 0;
 }

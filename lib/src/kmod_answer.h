@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "../../kmod/uapi/ptop_taskstats.h"
 #include "../src.h"
 
 #define PTOP_KMOD_CAPS (PTOP_CAP_NS | PTOP_DATA_X | PTOP_DATA_RDELAY | \
@@ -56,7 +57,8 @@ void ptop_kmod_add_cpus(const struct ptop_ts_cpu *cpus, uint32_t n,
 			struct ptop_sample *out);
 
 /*
- * Append count records of rec_size bytes each, passed through as-is;
+ * Append count records of rec_size bytes each, decoded into struct
+ * ptop_rec (lib/rec.h; the fields the module did not send are zero);
  * skip_exits drops EXIT records (pages after the first of a paged answer:
  * the next answer, since the first page, brings them). recs needs no
  * alignment (netlink attributes are only 4-aligned). -EPROTO when

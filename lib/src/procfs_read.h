@@ -43,7 +43,7 @@ struct ptop_pfs_stat {
 	int pid;
 	int ppid;
 	char state;
-	char comm[PTOP_TS_COMM_LEN];
+	char comm[PTOP_COMM_LEN];
 	uint64_t minflt, majflt;
 	uint64_t utime, stime;		/* ticks */
 	uint64_t cutime, cstime;	/* ticks */

@@ -58,7 +58,7 @@ struct procfs_priv {
 	uint8_t *hot_thread;	/* per sample record: read it again */
 	size_t hot_thread_cap;
 	struct ptop_pfs_marks marks;	/* who did not run (procfs_read.h) */
-	struct ptop_ts_record *last;	/* the last read's records */
+	struct ptop_rec *last;	/* the last read's records */
 	size_t nlast, last_cap;
 };
 
@@ -108,7 +108,7 @@ static int seen_add(struct pfs_seen_set *set, uint32_t tid, uint64_t start,
  * or not, stays at its walk value unless it wakes meanwhile (what it
  * runs then goes to the next interval).
  */
-static int thread_is_hot(struct procfs_priv *pp, const struct ptop_ts_record *r)
+static int thread_is_hot(struct procfs_priv *pp, const struct ptop_rec *r)
 {
 	const struct pfs_seen_set *prev = &pp->seen[!pp->cur];
 	struct pfs_seen key = { r->pid, r->start_ns, 0 };
@@ -162,7 +162,7 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	struct ptop_pfs *p = &sc->pp->pfs;
 	struct ptop_pfs_status status;
 	struct ptop_pfs_stat st;
-	struct ptop_ts_record *r;
+	struct ptop_rec *r;
 	uint64_t run, delay;
 	ssize_t n;
 	int ret;
@@ -170,7 +170,7 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	ret = ptop_pfs_read_stat(p, dfd, &st);
 	if (ret <= 0)
 		return ret;	/* gone or torn by an exit: skip it */
-	r = ptop_sample_add(sc->out, PTOP_TS_KIND_THREAD);
+	r = ptop_sample_add(sc->out, PTOP_REC_THREAD);
 	if (!r)
 		return -ENOMEM;
 	r->pid = tid;
@@ -207,7 +207,7 @@ static int procfs_thread(void *arg, int tid, int dfd)
 		n = ptop_pfs_read_at(p, dfd, "schedstat");
 		if (n >= 0 && !ptop_pfs_parse_schedstat(p->buf, &run, &delay)) {
 			r->rdelay_ns = delay;
-			r->flags |= PTOP_TS_RECF_HAS_RDELAY;
+			r->flags |= PTOP_RECF_HAS_RDELAY;
 		}
 	}
 	return 0;
@@ -224,7 +224,7 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	struct ptop_pfs *p = &sc->pp->pfs;
 	struct ptop_pfs_status status;
 	struct ptop_pfs_stat st;
-	struct ptop_ts_record *r;
+	struct ptop_rec *r;
 	size_t mark = sc->out->nrecs;
 	struct ptop_pfs_mark mk = { .tgid = tgid, .ino = sc->ino };
 	int have_mark = 0;
@@ -261,11 +261,11 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	if (ret)
 		return ret;
 
-	r = ptop_sample_add(sc->out, PTOP_TS_KIND_GROUP);
+	r = ptop_sample_add(sc->out, PTOP_REC_GROUP);
 	if (!r)
 		return -ENOMEM;
-	r->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C |
-		   PTOP_TS_RECF_C_PARTIAL;
+	r->flags = PTOP_RECF_HAS_X | PTOP_RECF_HAS_C |
+		   PTOP_RECF_C_PARTIAL;
 	r->pid = tgid;
 	r->tgid = tgid;
 	r->ppid = st.ppid;
@@ -307,7 +307,7 @@ static int procfs_quiet(void *arg, int tgid, uint64_t ino)
 	struct procfs_priv *pp = sc->pp;
 	const struct ptop_pfs_mark *was;
 	struct ptop_pfs_mark mk;
-	struct ptop_ts_record *r;
+	struct ptop_rec *r;
 	int ret, i;
 
 	sc->ino = ino;
@@ -315,8 +315,8 @@ static int procfs_quiet(void *arg, int tgid, uint64_t ino)
 		return 0;
 	was = ptop_pfs_marks_quiet(&pp->pfs, &pp->marks, tgid, ino);
 	if (!was || was->data + 1 >= pp->nlast ||
-	    pp->last[was->data].kind != PTOP_TS_KIND_THREAD ||
-	    pp->last[was->data + 1].kind != PTOP_TS_KIND_GROUP ||
+	    pp->last[was->data].kind != PTOP_REC_THREAD ||
+	    pp->last[was->data + 1].kind != PTOP_REC_GROUP ||
 	    pp->last[was->data + 1].pid != (uint32_t)tgid)
 		return 0;
 	mk = *was;
@@ -356,7 +356,7 @@ static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
 			const struct pfs_hot *h)
 {
 	struct ptop_pfs *p = &pp->pfs;
-	struct ptop_ts_record *g = &out->recs[h->group];
+	struct ptop_rec *g = &out->recs[h->group];
 	struct ptop_pfs_stat st;
 	uint64_t sum_u = 0, sum_s = 0;
 	char path[64];
@@ -364,7 +364,7 @@ static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
 	int ret;
 
 	for (i = h->first; i < h->group; i++) {
-		struct ptop_ts_record *r = &out->recs[i];
+		struct ptop_rec *r = &out->recs[i];
 
 		if (i < pp->hot_thread_cap && pp->hot_thread[i]) {
 			snprintf(path, sizeof(path), "%d/task/%u/stat", h->tgid,
@@ -485,7 +485,7 @@ static int procfs_keep_last(struct procfs_priv *pp,
 	}
 	ptop_pfs_marks_end(m);
 	if (out->nrecs > pp->last_cap) {
-		struct ptop_ts_record *n = realloc(pp->last, out->nrecs *
+		struct ptop_rec *n = realloc(pp->last, out->nrecs *
 						   sizeof(*n));
 
 		if (!n)

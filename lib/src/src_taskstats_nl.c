@@ -85,11 +85,11 @@ static void tn_counters(const struct tn_priv *p,
 			(st->utime_us + st->stime_us) * 1000;
 	c->raw_user = st->utime_us;
 	c->raw_sys = st->stime_us;
-	c->rdelay_ns = p->precise ? st->cpu_delay_ns : 0;
-	c->nvcsw = st->nvcsw;
-	c->nivcsw = st->nivcsw;
-	c->minflt = st->minflt;
-	c->majflt = st->majflt;
+	c->counts = (struct ptop_rec_counts){
+		.rdelay_ns = p->precise ? st->cpu_delay_ns : 0,
+		.nvcsw = st->nvcsw, .nivcsw = st->nivcsw,
+		.minflt = st->minflt, .majflt = st->majflt,
+	};
 	c->hiwater_kb = st->hiwater_rss_kb;
 	c->uid = st->uid;
 	c->ppid = st->ppid;
@@ -500,7 +500,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	/* tasks running now: their accounting parent is their ppid */
 	ptop_tsacct_init(&p->acct, ptop_pfs_ticks_ns(&p->pfs, 1));
 	if (p->precise)
-		p->acct.thread_flags = PTOP_TS_RECF_HAS_RDELAY;
+		p->acct.thread_flags = PTOP_RECF_HAS_RDELAY;
 	ptop_sample_init(&scratch);
 	p->acct.out = &scratch;
 	p->acct.gen = 1;

@@ -20,12 +20,12 @@ void ptop_tsacct_init(struct ptop_tsacct *a, uint64_t tick_ns)
 	a->tick_ns = tick_ns ? tick_ns : 1;
 }
 
-/* comm: at most PTOP_TS_COMM_LEN - 1 chars, NUL padded */
+/* comm: at most PTOP_COMM_LEN - 1 chars, NUL padded */
 static void ta_comm(char *dst, const char *src)
 {
-	size_t n = strnlen(src, PTOP_TS_COMM_LEN - 1);
+	size_t n = strnlen(src, PTOP_COMM_LEN - 1);
 
-	memset(dst, 0, PTOP_TS_COMM_LEN);
+	memset(dst, 0, PTOP_COMM_LEN);
 	memcpy(dst, src, n);
 }
 
@@ -185,14 +185,14 @@ void ptop_tsacct_free(struct ptop_tsacct *a)
  * A GROUP record of g with what a live and a dead one both say (identity,
  * x*, c*, peak RSS); the caller adds state and what only its kind has.
  */
-static struct ptop_ts_record *ta_group_rec(struct ptop_tsacct *a, group_t *g,
+static struct ptop_rec *ta_group_rec(struct ptop_tsacct *a, group_t *g,
 					   unsigned int flags)
 {
-	struct ptop_ts_record *r = ptop_sample_add(a->out, PTOP_TS_KIND_GROUP);
+	struct ptop_rec *r = ptop_sample_add(a->out, PTOP_REC_GROUP);
 
 	if (!r)
 		return NULL;
-	r->flags = flags | PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
+	r->flags = flags | PTOP_RECF_HAS_X | PTOP_RECF_HAS_C;
 	r->pid = g->tgid;
 	r->tgid = g->tgid;
 	r->ppid = g->ppid;
@@ -209,11 +209,11 @@ static struct ptop_ts_record *ta_group_rec(struct ptop_tsacct *a, group_t *g,
 }
 
 /* A THREAD record of t, own times user_ns/sys_ns; the caller adds state. */
-static struct ptop_ts_record *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
+static struct ptop_rec *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
 					    unsigned int flags, uint64_t user_ns,
 					    uint64_t sys_ns)
 {
-	struct ptop_ts_record *r = ptop_sample_add(a->out, PTOP_TS_KIND_THREAD);
+	struct ptop_rec *r = ptop_sample_add(a->out, PTOP_REC_THREAD);
 	group_t *g = t->g;
 
 	if (!r)
@@ -228,11 +228,7 @@ static struct ptop_ts_record *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
 	r->start_ns = t->start_ns;
 	r->utime_ns = user_ns;
 	r->stime_ns = sys_ns;
-	r->rdelay_ns = t->rdelay_ns;
-	r->nvcsw = t->nvcsw;
-	r->nivcsw = t->nivcsw;
-	r->minflt = t->minflt;
-	r->majflt = t->majflt;
+	r->counts = t->counts;
 	return r;
 }
 
@@ -241,7 +237,7 @@ static struct ptop_ts_record *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
 static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
 			uint64_t exit_ns)
 {
-	struct ptop_ts_record *r;
+	struct ptop_rec *r;
 	group_t *to;
 
 	g->dead = 1;
@@ -253,7 +249,7 @@ static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
 		to->cu += g->xu + g->cu;
 		to->cs += g->xs + g->cs;
 	}
-	r = ta_group_rec(a, g, PTOP_TS_RECF_EXIT);
+	r = ta_group_rec(a, g, PTOP_RECF_EXIT);
 	if (r) {
 		r->state = 'X';
 		r->exit_ns = exit_ns;
@@ -269,11 +265,7 @@ static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
 
 static void ta_take_counters(thread_t *t, const struct ptop_tsacct_counters *c)
 {
-	t->rdelay_ns = c->rdelay_ns;
-	t->nvcsw = c->nvcsw;
-	t->nivcsw = c->nivcsw;
-	t->minflt = c->minflt;
-	t->majflt = c->majflt;
+	t->counts = c->counts;
 	if (c->hiwater_kb > t->g->hwm_kb)
 		t->g->hwm_kb = c->hiwater_kb;
 }
@@ -287,7 +279,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 			 uint64_t exit_ns)
 {
 	group_t *g = t->g;
-	struct ptop_ts_record *r;
+	struct ptop_rec *r;
 	uint64_t u = t->split.user_ns, s = t->split.sys_ns;
 	uint32_t code = 0;
 
@@ -313,7 +305,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 	t->dead_gen = a->gen;
 	g->xu += u;
 	g->xs += s;
-	r = ta_thread_rec(a, t, PTOP_TS_RECF_EXIT, u, s);
+	r = ta_thread_rec(a, t, PTOP_RECF_EXIT, u, s);
 	if (!r)
 		return -ENOMEM;
 	r->state = 'X';
@@ -685,7 +677,7 @@ int ptop_tsacct_sweep(struct ptop_tsacct *a)
 
 int ptop_tsacct_emit(struct ptop_tsacct *a)
 {
-	struct ptop_ts_record *r;
+	struct ptop_rec *r;
 	size_t i;
 
 	for (i = 0; i < PTOP_TSACCT_HASH; i++) {

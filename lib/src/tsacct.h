@@ -48,7 +48,7 @@ struct ptop_tsacct_group {
 	uint64_t rss_kb, hwm_kb;
 	uint64_t seen_gen;	/* generation of the last scan that met it */
 	uint64_t scan_gen;	/* created by the scan of that generation */
-	char comm[PTOP_TS_COMM_LEN];
+	char comm[PTOP_COMM_LEN];
 	char state;
 	/* reported: in a snapshot (emitted) at least once */
 	unsigned int dead : 1, start_exact : 1, want_parent : 1, reported : 1;
@@ -60,9 +60,9 @@ struct ptop_tsacct_thread {
 	uint32_t tid;
 	uint64_t start_ns;
 	struct ptop_cputime_prev split;	/* own user/sys as last reported */
-	uint64_t rdelay_ns, nvcsw, nivcsw, minflt, majflt;
+	struct ptop_rec_counts counts;	/* as last reported */
 	uint64_t seen_gen, dead_gen, born_gen;
-	char comm[PTOP_TS_COMM_LEN];
+	char comm[PTOP_COMM_LEN];
 	char state;
 	/* closed_lost: closed without final counters, which may still come */
 	unsigned int dead : 1, start_exact : 1, reported : 1, closed_lost : 1;
@@ -72,11 +72,10 @@ struct ptop_tsacct_thread {
 struct ptop_tsacct_counters {
 	uint64_t runtime_ns;		/* the total to report */
 	uint64_t raw_user, raw_sys;	/* any unit: only their ratio counts */
-	uint64_t rdelay_ns;
-	uint64_t nvcsw, nivcsw, minflt, majflt;
+	struct ptop_rec_counts counts;
 	uint64_t hiwater_kb;
 	uint32_t uid, ppid, exit_code;
-	char comm[PTOP_TS_COMM_LEN];
+	char comm[PTOP_COMM_LEN];
 };
 
 struct ptop_tsacct {

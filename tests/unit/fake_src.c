@@ -21,9 +21,9 @@ struct ptop_sample *fake_sample(struct fake_script *fs, uint64_t t_ns,
 	return s;
 }
 
-static struct ptop_ts_record *add(struct ptop_sample *s, enum ptop_ts_kind k)
+static struct ptop_rec *add(struct ptop_sample *s, enum ptop_rec_kind k)
 {
-	struct ptop_ts_record *r = ptop_sample_add(s, k);
+	struct ptop_rec *r = ptop_sample_add(s, k);
 
 	assert(r);
 	return r;
@@ -32,14 +32,14 @@ static struct ptop_ts_record *add(struct ptop_sample *s, enum ptop_ts_kind k)
 void fake_proc(struct ptop_sample *s, uint32_t tgid, uint32_t ppid,
 	       uint64_t start, uint64_t u, uint64_t st, const char *comm)
 {
-	struct ptop_ts_record *g = add(s, PTOP_TS_KIND_GROUP);
+	struct ptop_rec *g = add(s, PTOP_REC_GROUP);
 
 	g->pid = g->tgid = tgid;
 	g->ppid = g->acct_ptgid = ppid;
 	g->start_ns = start;
 	g->nthreads = 1;
 	g->state = 'R';
-	g->flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
+	g->flags = PTOP_RECF_HAS_X | PTOP_RECF_HAS_C;
 	snprintf(g->comm, sizeof(g->comm), "%s", comm);
 	fake_thread(s, tgid, tgid, start, u, st);
 	snprintf(s->recs[s->nrecs - 1].comm, sizeof(g->comm), "%s", comm);
@@ -48,7 +48,7 @@ void fake_proc(struct ptop_sample *s, uint32_t tgid, uint32_t ppid,
 void fake_thread(struct ptop_sample *s, uint32_t pid, uint32_t tgid,
 		 uint64_t start, uint64_t u, uint64_t st)
 {
-	struct ptop_ts_record *t = add(s, PTOP_TS_KIND_THREAD);
+	struct ptop_rec *t = add(s, PTOP_REC_THREAD);
 
 	t->pid = pid;
 	t->tgid = tgid;
@@ -58,14 +58,14 @@ void fake_thread(struct ptop_sample *s, uint32_t pid, uint32_t tgid,
 	t->state = 'R';
 }
 
-struct ptop_ts_record *fake_group(struct ptop_sample *s, uint32_t tgid)
+struct ptop_rec *fake_group(struct ptop_sample *s, uint32_t tgid)
 {
 	size_t i;
 
 	for (i = 0; i < s->nrecs; i++)
-		if (s->recs[i].kind == PTOP_TS_KIND_GROUP &&
+		if (s->recs[i].kind == PTOP_REC_GROUP &&
 		    s->recs[i].pid == tgid &&
-		    !(s->recs[i].flags & PTOP_TS_RECF_EXIT))
+		    !(s->recs[i].flags & PTOP_RECF_EXIT))
 			return &s->recs[i];
 	assert(!"no such group");
 	return NULL;
@@ -75,11 +75,11 @@ void fake_exit_group(struct ptop_sample *s, uint32_t tgid, uint64_t start,
 		     uint64_t xu, uint64_t xs, uint64_t cu, uint64_t cs,
 		     uint32_t into, uint64_t into_start)
 {
-	struct ptop_ts_record *g = add(s, PTOP_TS_KIND_GROUP);
+	struct ptop_rec *g = add(s, PTOP_REC_GROUP);
 
 	g->pid = g->tgid = tgid;
 	g->start_ns = start;
-	g->flags = PTOP_TS_RECF_EXIT | PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C;
+	g->flags = PTOP_RECF_EXIT | PTOP_RECF_HAS_X | PTOP_RECF_HAS_C;
 	g->xutime_ns = xu;
 	g->xstime_ns = xs;
 	g->cutime_ns = cu;
@@ -92,7 +92,7 @@ void fake_exit_thread(struct ptop_sample *s, uint32_t pid, uint32_t tgid,
 		      uint64_t start, uint64_t u, uint64_t st)
 {
 	fake_thread(s, pid, tgid, start, u, st);
-	s->recs[s->nrecs - 1].flags |= PTOP_TS_RECF_EXIT;
+	s->recs[s->nrecs - 1].flags |= PTOP_RECF_EXIT;
 }
 
 static int fake_open(struct ptop_src *src)
@@ -115,16 +115,7 @@ static int fake_read(struct ptop_src *src, struct ptop_sample *out)
 		return -ENODATA;
 	in = &fs->samples[fs->next++];
 	/* a copy, as a real source fills the caller's buffer */
-	for (size_t i = 0; i < in->nrecs; i++)
-		*ptop_sample_add(out, PTOP_TS_KIND_THREAD) = in->recs[i];
-	out->time_ns = in->time_ns;
-	out->ncpu = in->ncpu;
-	out->flags = in->flags;
-	out->sys_apart = in->sys_apart;
-	out->cpu = in->cpu;
-	out->window_ns = in->window_ns;
-	out->nlost = in->nlost;
-	return 0;
+	return ptop_sample_copy(out, in);
 }
 
 static const struct ptop_src_ops fake_ops = {

@@ -32,7 +32,7 @@ void fake_proc(struct ptop_sample *s, uint32_t tgid, uint32_t ppid,
 void fake_thread(struct ptop_sample *s, uint32_t pid, uint32_t tgid,
 		 uint64_t start, uint64_t u, uint64_t st);
 /* The group record of tgid in this sample (to set x*, c*). */
-struct ptop_ts_record *fake_group(struct ptop_sample *s, uint32_t tgid);
+struct ptop_rec *fake_group(struct ptop_sample *s, uint32_t tgid);
 /* EXIT records */
 void fake_exit_group(struct ptop_sample *s, uint32_t tgid, uint64_t start,
 		     uint64_t xu, uint64_t xs, uint64_t cu, uint64_t cs,

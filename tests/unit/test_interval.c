@@ -393,11 +393,11 @@ static void test_subreaper_and_selfreaped(void **state)
 static void fake_execer(struct ptop_sample *s, uint32_t tgid, uint64_t start,
 			uint64_t u, uint32_t old_pid, uint64_t old_start)
 {
-	struct ptop_ts_record *t;
+	struct ptop_rec *t;
 
 	fake_thread(s, tgid, tgid, start, u, 0);
 	t = &s->recs[s->nrecs - 1];
-	t->flags |= PTOP_TS_RECF_EXEC;
+	t->flags |= PTOP_RECF_EXEC;
 	t->exec_old_pid = old_pid;
 	t->exec_old_start_ns = old_start;
 }

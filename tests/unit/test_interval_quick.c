@@ -86,7 +86,7 @@ static void assert_same_snap(const struct ptop_snap *a, const struct ptop_snap *
 /* One process (group + its threads) into the sample, as they are now. */
 static void emit(struct ptop_sample *s, const struct model_proc *p)
 {
-	struct ptop_ts_record *g;
+	struct ptop_rec *g;
 	int i;
 
 	fake_proc(s, p->tgid, 1, p->tgid, p->thr[0].u, p->thr[0].s, p->comm);
@@ -186,8 +186,8 @@ static void step(struct iv_fixture *f, struct model *m, bool full,
 		if (m->p[i].live)
 			emit(ref, &m->p[i]);
 	for (k = 0; k < (int)s->nrecs; k++)
-		if (s->recs[k].flags & PTOP_TS_RECF_EXIT)
-			*ptop_sample_add(ref, PTOP_TS_KIND_GROUP) = s->recs[k];
+		if (s->recs[k].flags & PTOP_RECF_EXIT)
+			*ptop_sample_add(ref, PTOP_REC_GROUP) = s->recs[k];
 	iv_fixture_update(m->ref);
 	assert_same_snap(ptop_snap_cur(&f->snap), ptop_snap_cur(&m->ref->snap));
 }
@@ -288,7 +288,7 @@ static void assert_upd_lists(const struct ptop_snap *cur, const bool *changed,
 		n += m->p[i].live && changed[i];
 	assert_int_equal(cur->nupd_groups, n);
 	for (k = 0; k < cur->nupd_groups; k++) {
-		const struct ptop_ts_record *g = &cur->groups[cur->upd_groups[k]];
+		const struct ptop_rec *g = &cur->groups[cur->upd_groups[k]];
 
 		if (k)
 			assert_true(cur->upd_groups[k] > cur->upd_groups[k - 1]);

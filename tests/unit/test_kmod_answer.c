@@ -78,6 +78,62 @@ static void ans_rec(struct ans *a, const struct ptop_ts_record *r)
 	hdr(a)->count++;
 }
 
+/*
+ * w decoded: user space's record (lib/rec.h) has every field of the
+ * module's, its kinds and flags in its own terms.
+ */
+static void assert_decoded(const struct ptop_rec *r,
+			   const struct ptop_ts_record *w)
+{
+	assert_int_equal(r->kind, w->kind == PTOP_TS_KIND_GROUP ?
+		PTOP_REC_GROUP : PTOP_REC_THREAD);
+	assert_int_equal(!!(r->flags & PTOP_RECF_EXIT),
+			 !!(w->flags & PTOP_TS_RECF_EXIT));
+	assert_int_equal(!!(r->flags & PTOP_RECF_HAS_X),
+			 !!(w->flags & PTOP_TS_RECF_HAS_X));
+	assert_int_equal(!!(r->flags & PTOP_RECF_HAS_C),
+			 !!(w->flags & PTOP_TS_RECF_HAS_C));
+	assert_int_equal(!!(r->flags & PTOP_RECF_HAS_STEAL),
+			 !!(w->flags & PTOP_TS_RECF_HAS_STEAL));
+	assert_int_equal(!!(r->flags & PTOP_RECF_HAS_RDELAY),
+			 !!(w->flags & PTOP_TS_RECF_HAS_RDELAY));
+	assert_int_equal(!!(r->flags & PTOP_RECF_C_PARTIAL),
+			 !!(w->flags & PTOP_TS_RECF_C_PARTIAL));
+	assert_int_equal(!!(r->flags & PTOP_RECF_EXEC),
+			 !!(w->flags & PTOP_TS_RECF_EXEC));
+	assert_int_equal(r->pid, w->pid);
+	assert_int_equal(r->tgid, w->tgid);
+	assert_int_equal(r->ppid, w->ppid);
+	assert_int_equal(r->acct_ptgid, w->acct_ptgid);
+	assert_int_equal(r->uid, w->uid);
+	assert_int_equal(r->nthreads, w->nthreads);
+	assert_int_equal(r->folded_into, w->folded_into);
+	assert_int_equal(r->exit_code, w->exit_code);
+	assert_int_equal(r->state, w->state);
+	assert_memory_equal(r->comm, w->comm, sizeof(r->comm));
+	assert_int_equal(r->start_ns, w->start_ns);
+	assert_int_equal(r->folded_start_ns, w->folded_start_ns);
+	assert_int_equal(r->exit_ns, w->exit_ns);
+	assert_int_equal(r->utime_ns, w->utime_ns);
+	assert_int_equal(r->stime_ns, w->stime_ns);
+	assert_int_equal(r->steal_ns, w->steal_ns);
+	assert_int_equal(r->rdelay_ns, w->rdelay_ns);
+	assert_int_equal(r->xutime_ns, w->xutime_ns);
+	assert_int_equal(r->xstime_ns, w->xstime_ns);
+	assert_int_equal(r->xsteal_ns, w->xsteal_ns);
+	assert_int_equal(r->cutime_ns, w->cutime_ns);
+	assert_int_equal(r->cstime_ns, w->cstime_ns);
+	assert_int_equal(r->csteal_ns, w->csteal_ns);
+	assert_int_equal(r->nvcsw, w->nvcsw);
+	assert_int_equal(r->nivcsw, w->nivcsw);
+	assert_int_equal(r->minflt, w->minflt);
+	assert_int_equal(r->majflt, w->majflt);
+	assert_int_equal(r->rss_kb, w->rss_kb);
+	assert_int_equal(r->hiwater_rss_kb, w->hiwater_rss_kb);
+	assert_int_equal(r->exec_old_pid, w->exec_old_pid);
+	assert_int_equal(r->exec_old_start_ns, w->exec_old_start_ns);
+}
+
 static struct ptop_ts_record rec(uint16_t kind, uint32_t pid, uint32_t tgid,
 				 uint16_t flags)
 {
@@ -176,8 +232,8 @@ static void test_full_answer(void **state)
 	assert_int_equal(c->out.cpu.steal_ns, 5);
 	assert_int_equal(c->out.cpu.irq_ns, 5);
 	assert_int_equal(c->out.nrecs, 3);
-	assert_memory_equal(&c->out.recs[1], &want, sizeof(want));
-	assert_true(c->out.recs[2].flags & PTOP_TS_RECF_EXIT);
+	assert_decoded(&c->out.recs[1], &want);
+	assert_true(c->out.recs[2].flags & PTOP_RECF_EXIT);
 	assert_int_equal(c->out.time_ns, 123456789);
 	assert_int_equal(c->out.flags, 0);	/* since 0: a full answer */
 	assert_int_equal(c->st.seq, 7);
@@ -509,11 +565,47 @@ static void test_unaligned_input(void **state)
 	memcpy(buf + 4, &r, REC);
 	assert_int_equal(ptop_kmod_add_records(buf + 4, 1, REC, 0, &c->out), 0);
 	assert_int_equal(c->out.nrecs, 1);
-	assert_memory_equal(&c->out.recs[0], &r, REC);
+	assert_decoded(&c->out.recs[0], &r);
 	/* a later page drops the exit */
 	assert_int_equal(ptop_kmod_add_records(buf + 4, 1, REC, 1, &c->out), 0);
 	assert_int_equal(c->out.nrecs, 1);
 	free(buf);
+}
+
+/*
+ * Every field of the ABI record reaches user space's record, each flag
+ * as its own (CROSSCHECK is the module's test tool's, not the model's).
+ */
+static void test_decode_every_field(void **state)
+{
+	struct ctx *c = *state;
+	struct ptop_ts_record w;
+	unsigned char *b = (unsigned char *)&w;
+	size_t i;
+
+	for (i = 0; i < sizeof(w); i++)
+		b[i] = (unsigned char)(i * 7 + 1);
+	w.kind = PTOP_TS_KIND_GROUP;
+	w.flags = PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C |
+		  PTOP_TS_RECF_HAS_STEAL | PTOP_TS_RECF_HAS_RDELAY |
+		  PTOP_TS_RECF_C_PARTIAL | PTOP_TS_RECF_EXEC |
+		  PTOP_TS_RECF_CROSSCHECK;
+	assert_int_equal(ptop_kmod_add_records(&w, 1, sizeof(w), 0, &c->out), 0);
+	assert_int_equal(c->out.nrecs, 1);
+	assert_decoded(&c->out.recs[0], &w);
+	assert_int_equal(c->out.recs[0].flags,
+			 PTOP_RECF_HAS_X | PTOP_RECF_HAS_C | PTOP_RECF_HAS_STEAL |
+			 PTOP_RECF_HAS_RDELAY | PTOP_RECF_C_PARTIAL |
+			 PTOP_RECF_EXEC);
+	w.kind = PTOP_TS_KIND_THREAD;
+	w.flags = PTOP_TS_RECF_EXIT;
+	assert_int_equal(ptop_kmod_add_records(&w, 1, sizeof(w), 0, &c->out), 0);
+	assert_decoded(&c->out.recs[1], &w);
+	assert_int_equal(c->out.recs[1].flags, PTOP_RECF_EXIT);
+	/* a kind this ptop does not know is no row of either kind */
+	w.kind = 7;
+	assert_int_equal(ptop_kmod_add_records(&w, 1, sizeof(w), 0, &c->out), 0);
+	assert_int_equal(c->out.recs[2].kind, 0);
 }
 
 /* A netlink record attribute shorter than any record: refused. */
@@ -572,6 +664,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paging_stuck, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_resync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unaligned_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_decode_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_record_attr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_steal_cmd_and_note, setup, teardown),
 	};

@@ -163,7 +163,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct ptop_ts_record *find(const struct ptop_sample *s,
+static const struct ptop_rec *find(const struct ptop_sample *s,
 					 int kind, uint32_t pid)
 {
 	size_t i;
@@ -226,20 +226,19 @@ static void test_records(void **state)
 {
 	struct fx *f = *state;
 	struct ptop_src *src = open_fx(f);
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct ptop_sample s;
 
 	ptop_sample_init(&s);
 	assert_int_equal(ptop_src_read(src, &s), 0);
 	/* 100: group + 2 threads, 200: group + 1 thread; 201, 300 skipped */
 	assert_int_equal(s.nrecs, 5);
-	assert_null(find(&s, PTOP_TS_KIND_THREAD, 201));
-	assert_null(find(&s, PTOP_TS_KIND_GROUP, 300));
+	assert_null(find(&s, PTOP_REC_THREAD, 201));
+	assert_null(find(&s, PTOP_REC_GROUP, 300));
 
-	r = find(&s, PTOP_TS_KIND_GROUP, 100);
+	r = find(&s, PTOP_REC_GROUP, 100);
 	assert_non_null(r);
-	assert_int_equal(r->version, PTOP_TS_RECORD_VERSION);
-	assert_int_equal(r->size, sizeof(*r));
+	assert_int_equal(r->kind, PTOP_REC_GROUP);
 	assert_int_equal(r->tgid, 100);
 	assert_int_equal(r->ppid, 1);
 	assert_int_equal(r->acct_ptgid, 1);
@@ -248,8 +247,8 @@ static void test_records(void **state)
 	assert_int_equal(r->state, 'S');
 	assert_string_equal(r->comm, "a) (b c)");
 	assert_int_equal(r->start_ns, 1234 * f->tick);
-	assert_int_equal(r->flags, PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C |
-			 PTOP_TS_RECF_C_PARTIAL);
+	assert_int_equal(r->flags, PTOP_RECF_HAS_X | PTOP_RECF_HAS_C |
+			 PTOP_RECF_C_PARTIAL);
 	assert_int_equal(r->utime_ns, 0);	/* lib sums threads */
 	assert_int_equal(r->stime_ns, 0);
 	assert_int_equal(r->xutime_ns, (50 - 20 - 10) * f->tick);
@@ -259,7 +258,7 @@ static void test_records(void **state)
 	assert_int_equal(r->rss_kb, 10 * (sysconf(_SC_PAGESIZE) / 1024));
 	assert_int_equal(r->hiwater_rss_kb, 4096);
 
-	r = find(&s, PTOP_TS_KIND_THREAD, 100);
+	r = find(&s, PTOP_REC_THREAD, 100);
 	assert_non_null(r);
 	assert_int_equal(r->tgid, 100);
 	assert_string_equal(r->comm, "a) (b c)");
@@ -267,14 +266,14 @@ static void test_records(void **state)
 	assert_int_equal(r->utime_ns, 20 * f->tick);
 	assert_int_equal(r->stime_ns, 10 * f->tick);
 	assert_int_equal(r->rdelay_ns, 5555);
-	assert_int_equal(r->flags, PTOP_TS_RECF_HAS_RDELAY);
+	assert_int_equal(r->flags, PTOP_RECF_HAS_RDELAY);
 	assert_int_equal(r->nvcsw, 11);
 	assert_int_equal(r->nivcsw, 12);
 	assert_int_equal(r->minflt, 40);
 	assert_int_equal(r->majflt, 2);
 	assert_int_equal(r->uid, 1000);
 
-	r = find(&s, PTOP_TS_KIND_THREAD, 101);
+	r = find(&s, PTOP_REC_THREAD, 101);
 	assert_non_null(r);
 	assert_int_equal(r->tgid, 100);
 	assert_int_equal(r->state, 'R');
@@ -286,7 +285,7 @@ static void test_records(void **state)
 	assert_int_equal(r->nvcsw, 21);
 	assert_int_equal(r->nivcsw, 22);
 
-	r = find(&s, PTOP_TS_KIND_GROUP, 200);
+	r = find(&s, PTOP_REC_GROUP, 200);
 	assert_non_null(r);
 	assert_int_equal(r->ppid, 100);
 	assert_int_equal(r->acct_ptgid, 100);
@@ -297,7 +296,7 @@ static void test_records(void **state)
 	assert_int_equal(r->xstime_ns, 0);
 	assert_int_equal(r->cutime_ns, 1 * f->tick);
 	assert_int_equal(r->cstime_ns, 1 * f->tick);
-	r = find(&s, PTOP_TS_KIND_THREAD, 200);
+	r = find(&s, PTOP_REC_THREAD, 200);
 	assert_non_null(r);
 	assert_int_equal(r->utime_ns, 4 * f->tick);
 	assert_int_equal(r->stime_ns, 2 * f->tick);
@@ -306,7 +305,7 @@ static void test_records(void **state)
 	ptop_sample_reset(&s);
 	assert_int_equal(ptop_src_read(src, &s), 0);
 	assert_int_equal(s.nrecs, 5);
-	r = find(&s, PTOP_TS_KIND_THREAD, 101);
+	r = find(&s, PTOP_REC_THREAD, 101);
 	assert_int_equal(r->start_ns, 1300 * f->tick);
 	ptop_sample_free(&s);
 	ptop_src_close(src);
@@ -328,7 +327,7 @@ static void test_group_vanishes(void **state)
 	ptop_sample_init(&s);
 	assert_int_equal(ptop_src_read(src, &s), 0);
 	assert_int_equal(s.nrecs, 3);
-	assert_null(find(&s, PTOP_TS_KIND_GROUP, 200));
+	assert_null(find(&s, PTOP_REC_GROUP, 200));
 	ptop_sample_free(&s);
 	ptop_src_close(src);
 }
@@ -347,16 +346,16 @@ static struct ptop_src *open_fx_need(struct fx *f, unsigned int need)
 /* 200's own utime, in ticks, as a read of src gives it */
 static uint64_t utime_200(struct fx *f, struct ptop_src *src)
 {
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct ptop_sample s;
 	uint64_t v;
 
 	ptop_sample_init(&s);
 	assert_int_equal(ptop_src_read(src, &s), 0);
 	assert_int_equal(s.nrecs, 5);
-	r = find(&s, PTOP_TS_KIND_THREAD, 200);
+	r = find(&s, PTOP_REC_THREAD, 200);
 	assert_non_null(r);
-	assert_non_null(find(&s, PTOP_TS_KIND_GROUP, 200));
+	assert_non_null(find(&s, PTOP_REC_GROUP, 200));
 	v = r->utime_ns / f->tick;
 	ptop_sample_free(&s);
 	return v;
@@ -453,7 +452,7 @@ static void test_parse_stat(void **state)
 static void test_live_proc(void **state)
 {
 	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct ptop_src *src = NULL;
 	struct ptop_sample s;
 	char err[300];
@@ -462,9 +461,9 @@ static void test_live_proc(void **state)
 				       sizeof(err)), 0);
 	ptop_sample_init(&s);
 	assert_int_equal(ptop_src_read(src, &s), 0);
-	r = find(&s, PTOP_TS_KIND_GROUP, getpid());
+	r = find(&s, PTOP_REC_GROUP, getpid());
 	assert_non_null(r);
-	r = find(&s, PTOP_TS_KIND_THREAD, getpid());
+	r = find(&s, PTOP_REC_THREAD, getpid());
 	assert_non_null(r);
 	assert_true(s.ncpu >= 1);
 	ptop_sample_free(&s);

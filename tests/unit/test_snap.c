@@ -112,7 +112,7 @@ static void test_split_monotonic(void **state)
 {
 	struct fixture *f = *state;
 	const struct ptop_snap *cur;
-	const struct ptop_ts_record *t;
+	const struct ptop_rec *t;
 	struct ptop_sample *s = fake_sample(&f->fs, 1000 * MS, 1, 0);
 
 	fake_proc(s, 100, 1, 10, 100 * MS, 100 * MS, "a");
@@ -156,7 +156,7 @@ static void test_own_dip_held(void **state)
 {
 	struct fixture *f = *state;
 	const struct ptop_snap *cur;
-	const struct ptop_ts_record *t;
+	const struct ptop_rec *t;
 	struct ptop_sample *s = fake_sample(&f->fs, 1000 * MS, 1, 0);
 
 	fake_proc(s, 100, 1, 10, 500 * MS, 100 * MS, "dip");
@@ -166,7 +166,7 @@ static void test_own_dip_held(void **state)
 	fake_proc(s, 100, 1, 10, 499 * MS, 100 * MS, "dip");
 	fake_proc(s, 200, 1, 20, 200 * MS, 100 * MS, "drop");
 	fake_proc(s, 300, 1, 30, 499 * MS, 100 * MS, "exec");
-	s->recs[s->nrecs - 1].flags |= PTOP_TS_RECF_EXEC;	/* its thread */
+	s->recs[s->nrecs - 1].flags |= PTOP_RECF_EXEC;	/* its thread */
 	cur = replay(f, 0);
 
 	t = ptop_snap_find_thread(cur, 100, 10);

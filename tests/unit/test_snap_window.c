@@ -111,14 +111,14 @@ static uint64_t own_now(pid_t pid, int ticks)
 	return (uint64_t)(ut + st) * (1000000000ULL / sysconf(_SC_CLK_TCK));
 }
 
-static const struct ptop_ts_record *find_thread(const struct ptop_sample *s,
+static const struct ptop_rec *find_thread(const struct ptop_sample *s,
 						pid_t pid)
 {
 	size_t i;
 
 	for (i = 0; i < s->nrecs; i++)
-		if (s->recs[i].kind == PTOP_TS_KIND_THREAD &&
-		    !(s->recs[i].flags & PTOP_TS_RECF_EXIT) &&
+		if (s->recs[i].kind == PTOP_REC_THREAD &&
+		    !(s->recs[i].flags & PTOP_RECF_EXIT) &&
 		    s->recs[i].pid == (uint32_t)pid)
 			return &s->recs[i];
 	return NULL;
@@ -140,7 +140,7 @@ static void check_source(const char *name, int ticks)
 	src->cfg.rt_window = geteuid() == 0;
 	ptop_sample_init(&s);
 	for (i = 0; i < 5; i++) {
-		const struct ptop_ts_record *r;
+		const struct ptop_rec *r;
 		uint64_t t0, t_after, after, reading, since;
 
 		usleep(100000);

@@ -136,16 +136,16 @@ static void parent_main(int fd, int go)
 	_exit(0);
 }
 
-static const struct ptop_ts_record *find(const struct ptop_sample *s, int kind,
+static const struct ptop_rec *find(const struct ptop_sample *s, int kind,
 					 uint32_t pid, int exit)
 {
 	size_t i;
 
 	for (i = 0; i < s->nrecs; i++) {
-		const struct ptop_ts_record *r = &s->recs[i];
+		const struct ptop_rec *r = &s->recs[i];
 
 		if (r->kind == kind && r->pid == pid &&
-		    !!(r->flags & PTOP_TS_RECF_EXIT) == exit)
+		    !!(r->flags & PTOP_RECF_EXIT) == exit)
 			return r;
 	}
 	return NULL;
@@ -158,10 +158,10 @@ static int count(const struct ptop_sample *s, int kind, uint32_t pid,
 	int n = 0;
 
 	for (i = 0; i < s->nrecs; i++) {
-		const struct ptop_ts_record *r = &s->recs[i];
+		const struct ptop_rec *r = &s->recs[i];
 
 		n += r->kind == kind && r->pid == pid &&
-		     !!(r->flags & PTOP_TS_RECF_EXIT) == exit;
+		     !!(r->flags & PTOP_RECF_EXIT) == exit;
 	}
 	return n;
 }
@@ -270,12 +270,12 @@ static void run_workload(struct live *l)
 		}
 }
 
-static uint64_t rec_t(const struct ptop_ts_record *r)
+static uint64_t rec_t(const struct ptop_rec *r)
 {
 	return r->utime_ns + r->stime_ns + r->xutime_ns + r->xstime_ns;
 }
 
-static uint64_t rec_c(const struct ptop_ts_record *r)
+static uint64_t rec_c(const struct ptop_rec *r)
 {
 	return r->cutime_ns + r->cstime_ns;
 }
@@ -283,7 +283,7 @@ static uint64_t rec_c(const struct ptop_ts_record *r)
 static void test_live(void **state)
 {
 	struct live *l = *state;
-	const struct ptop_ts_record *r, *g, *q;
+	const struct ptop_rec *r, *g, *q;
 	uint64_t sum[5] = { 0 }, got[5] = { 0 }, c0, total, t0, t1, own;
 	uint64_t pc_parent, c_before, c_after;
 	int i, kind, ticked = 0, same = 0, nkind[5] = { 0 };
@@ -300,7 +300,7 @@ static void test_live(void **state)
 	assert_true(l->ts->caps & PTOP_CAP_C_COMPLETE);
 
 	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-	r = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	r = find(&l->s_ts, PTOP_REC_GROUP, getpid(), 0);
 	assert_non_null(r);
 	c0 = rec_c(r);
 
@@ -315,12 +315,12 @@ static void test_live(void **state)
 	/* every burner: one THREAD+EXIT and one GROUP+EXIT into P */
 	for (i = 0; i < l->nb; i++) {
 		kind = l->b[i].kind;
-		r = find(&l->s_ts, PTOP_TS_KIND_THREAD, l->b[i].pid, 1);
-		g = find(&l->s_ts, PTOP_TS_KIND_GROUP, l->b[i].pid, 1);
+		r = find(&l->s_ts, PTOP_REC_THREAD, l->b[i].pid, 1);
+		g = find(&l->s_ts, PTOP_REC_GROUP, l->b[i].pid, 1);
 		if (!r || !g)
 			fail_msg("no exit records for pid %d (kind %d)",
 				 l->b[i].pid, kind);
-		assert_int_equal(count(&l->s_ts, PTOP_TS_KIND_THREAD,
+		assert_int_equal(count(&l->s_ts, PTOP_REC_THREAD,
 				       l->b[i].pid, 1), 1);
 		assert_int_equal(r->tgid, l->b[i].pid);
 		assert_int_equal(rec_t(g), r->utime_ns + r->stime_ns);
@@ -347,7 +347,7 @@ static void test_live(void **state)
 
 	/* P's c* holds all of it: within 2% of the burned total */
 	total = sum[K_WAITED] + sum[K_SELF] + sum[K_ORPHAN];
-	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, l->parent, 0);
+	g = find(&l->s_ts, PTOP_REC_GROUP, l->parent, 0);
 	assert_non_null(g);
 	print_message("P c* %llu ns (burned %llu ns)\n",
 		      (unsigned long long)rec_c(g), (unsigned long long)total);
@@ -357,17 +357,17 @@ static void test_live(void **state)
 	assert_int_equal(g->acct_ptgid, getpid());
 
 	/* procfs misses the self-reaped (and the orphan) */
-	q = find(&l->s_pfs, PTOP_TS_KIND_GROUP, l->parent, 0);
+	q = find(&l->s_pfs, PTOP_REC_GROUP, l->parent, 0);
 	assert_non_null(q);
 	pc_parent = rec_c(q);
 	print_message("procfs P c* %llu ns, self-reaped %llu ns\n",
 		      (unsigned long long)pc_parent,
 		      (unsigned long long)sum[K_SELF]);
 	assert_true(pc_parent + sum[K_SELF] <= total);
-	assert_true(q->flags & PTOP_TS_RECF_C_PARTIAL);
+	assert_true(q->flags & PTOP_RECF_C_PARTIAL);
 
 	/* live threads: ns runtimes, same identity in both sources */
-	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, gettid(), 0);
+	r = find(&l->s_ts, PTOP_REC_THREAD, gettid(), 0);
 	assert_non_null(r);
 	own = r->utime_ns + r->stime_ns;
 	print_message("this thread: taskstats %llu ns, clock %llu..%llu ns\n",
@@ -377,12 +377,12 @@ static void test_live(void **state)
 	assert_true(own <= t1 + 20000000ULL && own + 20000000ULL >= t0);
 	for (k = 0; k < l->s_ts.nrecs; k++) {
 		r = &l->s_ts.recs[k];
-		if (r->kind != PTOP_TS_KIND_THREAD ||
-		    (r->flags & PTOP_TS_RECF_EXIT))
+		if (r->kind != PTOP_REC_THREAD ||
+		    (r->flags & PTOP_RECF_EXIT))
 			continue;
 		if ((r->utime_ns + r->stime_ns) % 1000)
 			ticked++;	/* not a whole us: ns precision */
-		q = find(&l->s_pfs, PTOP_TS_KIND_THREAD, r->pid, 0);
+		q = find(&l->s_pfs, PTOP_REC_THREAD, r->pid, 0);
 		if (q) {
 			assert_int_equal(q->start_ns, r->start_ns);
 			assert_int_equal(q->tgid, r->tgid);
@@ -393,22 +393,22 @@ static void test_live(void **state)
 	assert_true(same > 10);
 
 	/* P exits: folded into us, our c* grows by exactly its T + C */
-	r = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	r = find(&l->s_ts, PTOP_REC_GROUP, getpid(), 0);
 	assert_non_null(r);
 	c_before = rec_c(r);
 	assert_int_equal(c_before, c0);	/* P still alive: nothing yet */
 	close(l->go_fd);
 	assert_int_equal(waitpid(l->parent, NULL, 0), l->parent);
 	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, l->parent, 1);
+	g = find(&l->s_ts, PTOP_REC_GROUP, l->parent, 1);
 	assert_non_null(g);
 	assert_int_equal(g->folded_into, getpid());
-	r = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	r = find(&l->s_ts, PTOP_REC_GROUP, getpid(), 0);
 	assert_non_null(r);
 	assert_int_equal(g->folded_start_ns, r->start_ns);
 	c_after = rec_c(r);
 	assert_int_equal(c_after - c_before, rec_t(g) + rec_c(g));
-	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, l->parent, 1);
+	r = find(&l->s_ts, PTOP_REC_THREAD, l->parent, 1);
 	assert_non_null(r);
 	assert_int_equal(r->utime_ns + r->stime_ns, rec_t(g));
 }
@@ -493,7 +493,7 @@ static int count_tasks(pid_t pid)
 static void test_threads(void **state)
 {
 	struct live *l = *state;
-	const struct ptop_ts_record *g, *r, *me;
+	const struct ptop_rec *g, *r, *me;
 	int rep[2], start[2], go[2], i, n, nl;
 	uint64_t xa, xb, dead = 0, measured = 0, c_before;
 	char buf[512];
@@ -526,11 +526,11 @@ static void test_threads(void **state)
 		usleep(1000);
 	assert_int_equal(count_tasks(pid), 4);
 	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 0);
+	g = find(&l->s_ts, PTOP_REC_GROUP, pid, 0);
 	assert_non_null(g);
 	assert_int_equal(g->nthreads, 4);
 	xa = g->xutime_ns + g->xstime_ns;
-	me = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	me = find(&l->s_ts, PTOP_REC_GROUP, getpid(), 0);
 	assert_non_null(me);
 	c_before = rec_c(me);
 
@@ -553,11 +553,11 @@ static void test_threads(void **state)
 	usleep(20000);
 
 	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 0);
+	g = find(&l->s_ts, PTOP_REC_GROUP, pid, 0);
 	assert_non_null(g);
 	assert_int_equal(g->nthreads, 1);
-	assert_null(find(&l->s_ts, PTOP_TS_KIND_THREAD, pid, 0));
-	r = find(&l->s_ts, PTOP_TS_KIND_THREAD, pid, 1);
+	assert_null(find(&l->s_ts, PTOP_REC_THREAD, pid, 0));
+	r = find(&l->s_ts, PTOP_REC_THREAD, pid, 1);
 	assert_non_null(r);	/* the leader's exit */
 	dead += r->utime_ns + r->stime_ns;
 	/* the burners that exited: their exit records; one stays alive */
@@ -571,10 +571,10 @@ static void test_threads(void **state)
 			assert_int_equal(sscanf(p, "%d %llu", &tid, &v), 2);
 			p = strchr(p, '\n') + 1;
 		}
-		r = find(&l->s_ts, PTOP_TS_KIND_THREAD, tid, 1);
+		r = find(&l->s_ts, PTOP_REC_THREAD, tid, 1);
 		if (!r) {
 			/* the one that stays */
-			assert_non_null(find(&l->s_ts, PTOP_TS_KIND_THREAD,
+			assert_non_null(find(&l->s_ts, PTOP_REC_THREAD,
 					     tid, 0));
 			continue;
 		}
@@ -603,12 +603,12 @@ static void test_threads(void **state)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	close(rep[0]);
 	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-	g = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 1);
+	g = find(&l->s_ts, PTOP_REC_GROUP, pid, 1);
 	assert_non_null(g);
 	assert_int_equal(g->folded_into, getpid());
 	assert_int_equal(g->utime_ns + g->stime_ns, 0);
 	assert_true(g->xutime_ns + g->xstime_ns > xb);
-	me = find(&l->s_ts, PTOP_TS_KIND_GROUP, getpid(), 0);
+	me = find(&l->s_ts, PTOP_REC_GROUP, getpid(), 0);
 	assert_non_null(me);
 	assert_int_equal(rec_c(me) - c_before, rec_t(g) + rec_c(g));
 }
@@ -635,12 +635,12 @@ static void test_zombie(void **state)
 		usleep(1000);
 	assert_int_equal(task_state(pid, pid), 'Z');
 	for (i = 0; i < 5; i++) {
-		const struct ptop_ts_record *r;
+		const struct ptop_rec *r;
 
 		assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-		assert_null(find(&l->s_ts, PTOP_TS_KIND_THREAD, pid, 0));
-		assert_null(find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 0));
-		r = find(&l->s_ts, PTOP_TS_KIND_GROUP, pid, 1);
+		assert_null(find(&l->s_ts, PTOP_REC_THREAD, pid, 0));
+		assert_null(find(&l->s_ts, PTOP_REC_GROUP, pid, 0));
+		r = find(&l->s_ts, PTOP_REC_GROUP, pid, 1);
 		if (r) {
 			exits++;
 			/*

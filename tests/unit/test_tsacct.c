@@ -107,32 +107,32 @@ static void scan(struct fx *f, const struct task *t, int n)
 	assert_int_equal(ptop_tsacct_emit(&f->a), 0);
 }
 
-static const struct ptop_ts_record *rec(struct fx *f, int kind, uint32_t pid,
+static const struct ptop_rec *rec(struct fx *f, int kind, uint32_t pid,
 					int exit)
 {
 	size_t i;
 
 	for (i = 0; i < f->s.nrecs; i++) {
-		const struct ptop_ts_record *r = &f->s.recs[i];
+		const struct ptop_rec *r = &f->s.recs[i];
 
 		if (r->kind == kind && r->pid == pid &&
-		    !!(r->flags & PTOP_TS_RECF_EXIT) == exit)
+		    !!(r->flags & PTOP_RECF_EXIT) == exit)
 			return r;
 	}
 	return NULL;
 }
 
-static uint64_t own(const struct ptop_ts_record *r)
+static uint64_t own(const struct ptop_rec *r)
 {
 	return r->utime_ns + r->stime_ns;
 }
 
-static uint64_t xt(const struct ptop_ts_record *r)
+static uint64_t xt(const struct ptop_rec *r)
 {
 	return r->xutime_ns + r->xstime_ns;
 }
 
-static uint64_t ct(const struct ptop_ts_record *r)
+static uint64_t ct(const struct ptop_rec *r)
 {
 	return r->cutime_ns + r->cstime_ns;
 }
@@ -172,23 +172,23 @@ static void open_and_first(struct fx *f)
 static void test_live_records(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	assert_int_equal(f->s.nrecs, 4 + 3);
-	r = rec(f, PTOP_TS_KIND_THREAD, 200, 0);
+	r = rec(f, PTOP_REC_THREAD, 200, 0);
 	assert_non_null(r);
 	assert_int_equal(r->utime_ns, 250);
 	assert_int_equal(r->stime_ns, 750);
 	assert_int_equal(r->start_ns, 3 * TICK);
 	assert_int_equal(r->acct_ptgid, 100);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_non_null(r);
 	assert_int_equal(r->nthreads, 2);
 	assert_int_equal(r->acct_ptgid, 100);
-	assert_int_equal(r->flags, PTOP_TS_RECF_HAS_X | PTOP_TS_RECF_HAS_C);
+	assert_int_equal(r->flags, PTOP_RECF_HAS_X | PTOP_RECF_HAS_C);
 	assert_int_equal(xt(r) + ct(r), 0);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(r->acct_ptgid, 1);
 	assert_int_equal(f->a.lost, 0);
 }
@@ -206,7 +206,7 @@ static void test_scan_same(void **state)
 		{ 201, 200, 100, 4 * TICK, 2500, 1, 1, 0 },
 	};
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
@@ -218,22 +218,22 @@ static void test_scan_same(void **state)
 	scan(f, moved, 2);
 	assert_int_equal(f->s.nrecs, 4 + 3);
 	assert_int_equal(f->a.lost, 0);
-	r = rec(f, PTOP_TS_KIND_THREAD, 100, 0);
+	r = rec(f, PTOP_REC_THREAD, 100, 0);
 	assert_non_null(r);
 	assert_int_equal(own(r), 4000);
 	assert_int_equal(r->start_ns, 2 * TICK);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_non_null(r);
 	assert_int_equal(r->nthreads, 1);
 	assert_int_equal(r->acct_ptgid, 1);
-	r = rec(f, PTOP_TS_KIND_THREAD, 200, 0);
+	r = rec(f, PTOP_REC_THREAD, 200, 0);
 	assert_int_equal(own(r), 1500);
 	/* 100 gone (neither taken as it was nor scanned): lost, closed */
 	gen(f);
 	assert_int_equal(ptop_tsacct_scan_same(&f->a, 1), 1);
 	scan(f, moved, 2);
 	assert_int_equal(f->a.lost, 1);
-	r = rec(f, PTOP_TS_KIND_THREAD, 100, 1);
+	r = rec(f, PTOP_REC_THREAD, 100, 1);
 	assert_non_null(r);
 	assert_int_equal(own(r), 4000);
 	/* not met by the last scan: scanned in full */
@@ -244,42 +244,42 @@ static void test_scan_same(void **state)
 static void test_thread_exit_x(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
 	assert_int_equal(do_exit(f, 201, 200, 100, 2600), 0);
 	scan(f, base, 3);
-	r = rec(f, PTOP_TS_KIND_THREAD, 201, 1);
+	r = rec(f, PTOP_REC_THREAD, 201, 1);
 	assert_non_null(r);
 	assert_int_equal(own(r), 2600);
 	assert_int_equal(r->start_ns, 4 * TICK);	/* as reported alive */
 	assert_true(r->utime_ns >= 1000 && r->stime_ns >= 1000);
-	assert_null(rec(f, PTOP_TS_KIND_THREAD, 201, 0));
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_null(rec(f, PTOP_REC_THREAD, 201, 0));
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_int_equal(xt(r), 2600);
 	assert_int_equal(r->nthreads, 1);
-	assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+	assert_null(rec(f, PTOP_REC_GROUP, 200, 1));
 }
 
 static void test_group_exit_folds(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r, *g;
+	const struct ptop_rec *r, *g;
 
 	open_and_first(f);
 	gen(f);
 	assert_int_equal(do_exit(f, 201, 200, 100, 2500), 0);
 	assert_int_equal(do_exit(f, 200, 200, 100, 1200), 0);
 	scan(f, base, 2);
-	g = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	g = rec(f, PTOP_REC_GROUP, 200, 1);
 	assert_non_null(g);
 	assert_int_equal(own(g), 0);
 	assert_int_equal(xt(g), 3700);
 	assert_int_equal(g->folded_into, 100);
 	assert_int_equal(g->folded_start_ns, 2 * TICK);
 	assert_int_equal(g->exit_code, 0x100);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 3700);
 }
 
@@ -287,7 +287,7 @@ static void test_group_exit_folds(void **state)
 static void test_orphan_through_dead_middle(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	static const struct task later[] = {
 		{ 1, 1, 0, 1 * TICK, 5000, 1, 1, 0 },
 		{ 100, 100, 1, 2 * TICK, 4000, 1, 3, 0 },
@@ -303,22 +303,22 @@ static void test_orphan_through_dead_middle(void **state)
 	assert_int_equal(do_exit(f, 201, 200, 100, 2000), 0);
 	assert_int_equal(do_exit(f, 200, 200, 100, 1000), 0);
 	scan(f, later, 3);
-	r = rec(f, PTOP_TS_KIND_GROUP, 300, 1);
+	r = rec(f, PTOP_REC_GROUP, 300, 1);
 	assert_int_equal(r->folded_into, 100);
-	r = rec(f, PTOP_TS_KIND_GROUP, 301, 0);
+	r = rec(f, PTOP_REC_GROUP, 301, 0);
 	assert_non_null(r);
 	assert_int_equal(r->ppid, 1);
 	assert_int_equal(r->acct_ptgid, 100);	/* nearest live, not init */
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 50 + 3000);
 
 	gen(f);
 	assert_int_equal(do_exit(f, 301, 301, 1, 900), 0);
 	scan(f, later, 2);
-	r = rec(f, PTOP_TS_KIND_GROUP, 301, 1);
+	r = rec(f, PTOP_REC_GROUP, 301, 1);
 	assert_int_equal(r->folded_into, 100);
 	assert_int_equal(xt(r), 900);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 50 + 3000 + 900);
 	assert_int_equal(r->acct_ptgid, 1);
 	assert_int_equal(f->a.lost, 0);
@@ -328,7 +328,7 @@ static void test_orphan_through_dead_middle(void **state)
 static void test_dead_chain(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
@@ -339,12 +339,12 @@ static void test_dead_chain(void **state)
 	assert_int_equal(do_exit(f, 400, 400, 100, 11), 0);	/* into 100 */
 	assert_int_equal(do_exit(f, 401, 401, 1, 13), 0);	/* 400 dead */
 	scan(f, base, 4);
-	r = rec(f, PTOP_TS_KIND_GROUP, 402, 1);
+	r = rec(f, PTOP_REC_GROUP, 402, 1);
 	assert_int_equal(r->folded_into, 401);
-	r = rec(f, PTOP_TS_KIND_GROUP, 401, 1);
+	r = rec(f, PTOP_REC_GROUP, 401, 1);
 	assert_int_equal(r->folded_into, 100);
 	assert_int_equal(xt(r) + ct(r), 13 + 7);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 7 + 11 + 13);
 }
 
@@ -352,17 +352,17 @@ static void test_dead_chain(void **state)
 static void test_unknown_exit(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
 	assert_int_equal(do_exit(f, 700, 700, 100, 333), 0);
 	scan(f, base, 4);
-	r = rec(f, PTOP_TS_KIND_THREAD, 700, 1);
+	r = rec(f, PTOP_REC_THREAD, 700, 1);
 	assert_non_null(r);
 	assert_int_equal(r->start_ns, 5 * TICK);	/* tick-truncated */
 	assert_int_equal(own(r), 333);
-	r = rec(f, PTOP_TS_KIND_GROUP, 700, 1);
+	r = rec(f, PTOP_REC_GROUP, 700, 1);
 	assert_int_equal(r->folded_into, 100);
 	assert_int_equal(r->acct_ptgid, 100);
 }
@@ -371,25 +371,25 @@ static void test_unknown_exit(void **state)
 static void test_lost_thread(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
 	scan(f, base, 3);	/* 201 vanished */
 	assert_int_equal(f->a.lost, 1);
-	r = rec(f, PTOP_TS_KIND_THREAD, 201, 1);
+	r = rec(f, PTOP_REC_THREAD, 201, 1);
 	assert_non_null(r);
 	assert_int_equal(own(r), 2000);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_int_equal(xt(r), 2000);
 	/* the whole group vanishes: closed and folded */
 	gen(f);
 	scan(f, base, 2);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	r = rec(f, PTOP_REC_GROUP, 200, 1);
 	assert_non_null(r);
 	assert_int_equal(xt(r), 3000);
 	assert_int_equal(r->folded_into, 100);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 3000);
 }
 
@@ -397,7 +397,7 @@ static void test_lost_thread(void **state)
 static void test_pid_reuse(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct task t[4];
 
 	open_and_first(f);
@@ -408,15 +408,15 @@ static void test_pid_reuse(void **state)
 	gen(f);
 	scan(f, t, 4);
 	assert_int_equal(f->a.lost, 1);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	r = rec(f, PTOP_REC_GROUP, 200, 1);
 	assert_non_null(r);
 	assert_int_equal(r->start_ns, 3 * TICK);
 	assert_int_equal(xt(r), 3000);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_non_null(r);
 	assert_int_equal(r->start_ns, 50 * TICK);
 	assert_int_equal(xt(r), 0);
-	r = rec(f, PTOP_TS_KIND_THREAD, 200, 0);
+	r = rec(f, PTOP_REC_THREAD, 200, 0);
 	assert_int_equal(own(r), 10);
 }
 
@@ -434,13 +434,13 @@ static void test_zombie(void **state)
 	assert_int_equal(do_exit(f, 200, 200, 100, 1000), 0);
 	t[2].state = 'Z';
 	scan(f, t, 3);
-	assert_non_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+	assert_non_null(rec(f, PTOP_REC_GROUP, 200, 1));
 	for (i = 0; i < 5; i++) {
 		gen(f);
 		scan(f, t, 3);
-		assert_null(rec(f, PTOP_TS_KIND_THREAD, 200, 0));
-		assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 0));
-		assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
+		assert_null(rec(f, PTOP_REC_THREAD, 200, 0));
+		assert_null(rec(f, PTOP_REC_GROUP, 200, 0));
+		assert_null(rec(f, PTOP_REC_GROUP, 200, 1));
 	}
 }
 
@@ -448,7 +448,7 @@ static void test_zombie(void **state)
 static void test_zombie_leader(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct task t[4];
 	int i;
 
@@ -459,8 +459,8 @@ static void test_zombie_leader(void **state)
 	t[2].state = 'Z';
 	scan(f, t, 4);
 	for (i = 0; i < 4; i++) {
-		assert_null(rec(f, PTOP_TS_KIND_THREAD, 200, 0));
-		r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+		assert_null(rec(f, PTOP_REC_THREAD, 200, 0));
+		r = rec(f, PTOP_REC_GROUP, 200, 0);
 		assert_non_null(r);
 		assert_int_equal(xt(r), 1500);
 		assert_int_equal(r->nthreads, 1);
@@ -473,7 +473,7 @@ static void test_zombie_leader(void **state)
 static void test_fork_after_scan(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct task t[5];
 
 	open_and_first(f);
@@ -487,9 +487,9 @@ static void test_fork_after_scan(void **state)
 	gen(f);
 	assert_int_equal(do_exit(f, 600, 600, 1, 40), 0);
 	scan(f, base, 4);
-	r = rec(f, PTOP_TS_KIND_GROUP, 600, 1);
+	r = rec(f, PTOP_REC_GROUP, 600, 1);
 	assert_int_equal(r->folded_into, 200);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_int_equal(ct(r), 45);
 }
 
@@ -497,12 +497,12 @@ static void test_fork_after_scan(void **state)
 static void test_split_monotonic(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct task t[4];
 	uint64_t u, s;
 
 	open_and_first(f);
-	r = rec(f, PTOP_TS_KIND_THREAD, 100, 0);
+	r = rec(f, PTOP_REC_THREAD, 100, 0);
 	u = r->utime_ns;
 	s = r->stime_ns;
 	memcpy(t, base, sizeof(t));
@@ -511,7 +511,7 @@ static void test_split_monotonic(void **state)
 	t[1].rs = 0;
 	gen(f);
 	scan(f, t, 4);
-	r = rec(f, PTOP_TS_KIND_THREAD, 100, 0);
+	r = rec(f, PTOP_REC_THREAD, 100, 0);
 	assert_int_equal(own(r), 4100);
 	assert_true(r->stime_ns >= s && r->utime_ns >= u);
 }
@@ -523,22 +523,22 @@ static void test_split_monotonic(void **state)
 static void test_late_exit_record(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
 	scan(f, base, 3);	/* 201 gone, its record not read yet */
 	assert_int_equal(f->a.nlost, 1);
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_int_equal(xt(r), 2000);
 	gen(f);
 	assert_int_equal(do_exit(f, 201, 200, 100, 2600), 0);
 	scan(f, base, 3);
 	assert_int_equal(f->a.lost, 0);
-	assert_null(rec(f, PTOP_TS_KIND_THREAD, 201, 1));	/* not again */
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 0);
+	assert_null(rec(f, PTOP_REC_THREAD, 201, 1));	/* not again */
+	r = rec(f, PTOP_REC_GROUP, 200, 0);
 	assert_int_equal(xt(r), 2600);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 0);
 }
 
@@ -546,22 +546,22 @@ static void test_late_exit_record(void **state)
 static void test_late_group_records(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 
 	open_and_first(f);
 	gen(f);
 	scan(f, base, 2);	/* 200 and 201 gone, no records yet */
-	r = rec(f, PTOP_TS_KIND_GROUP, 200, 1);
+	r = rec(f, PTOP_REC_GROUP, 200, 1);
 	assert_int_equal(r->folded_into, 100);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 3000);
 	gen(f);
 	assert_int_equal(do_exit(f, 201, 200, 100, 2600), 0);
 	assert_int_equal(do_exit(f, 200, 200, 100, 1200), 0);
 	scan(f, base, 2);
-	assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 1));
-	assert_null(rec(f, PTOP_TS_KIND_GROUP, 200, 0));
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	assert_null(rec(f, PTOP_REC_GROUP, 200, 1));
+	assert_null(rec(f, PTOP_REC_GROUP, 200, 0));
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 3800);
 }
 
@@ -573,7 +573,7 @@ static void test_late_group_records(void **state)
 static void test_fold_into_reported(void **state)
 {
 	struct fx *f = *state;
-	const struct ptop_ts_record *r;
+	const struct ptop_rec *r;
 	struct task t[5];
 
 	open_and_first(f);
@@ -583,18 +583,18 @@ static void test_fold_into_reported(void **state)
 	assert_int_equal(ptop_tsacct_fork(&f->a, 800, 800, 100, 0), 0);
 	assert_int_equal(ptop_tsacct_fork(&f->a, 801, 801, 800, 0), 0);
 	scan(f, t, 5);	/* 801 met, 800 not */
-	assert_non_null(rec(f, PTOP_TS_KIND_GROUP, 801, 0));
-	assert_null(rec(f, PTOP_TS_KIND_GROUP, 800, 0));
+	assert_non_null(rec(f, PTOP_REC_GROUP, 801, 0));
+	assert_null(rec(f, PTOP_REC_GROUP, 800, 0));
 	gen(f);
 	assert_int_equal(ptop_tsacct_fork(&f->a, 802, 802, 800, 0), 0);
 	assert_int_equal(do_exit(f, 802, 802, 800, 3), 0);
 	assert_int_equal(do_exit(f, 801, 801, 800, 40), 0);
 	scan(f, base, 4);
-	r = rec(f, PTOP_TS_KIND_GROUP, 801, 1);
+	r = rec(f, PTOP_REC_GROUP, 801, 1);
 	assert_int_equal(r->folded_into, 100);
-	r = rec(f, PTOP_TS_KIND_GROUP, 802, 1);
+	r = rec(f, PTOP_REC_GROUP, 802, 1);
 	assert_int_equal(r->folded_into, 800);
-	r = rec(f, PTOP_TS_KIND_GROUP, 100, 0);
+	r = rec(f, PTOP_REC_GROUP, 100, 0);
 	assert_int_equal(ct(r), 40);
 }
 

@@ -225,7 +225,7 @@ static void test_lost_then_exact(void **state)
 static void test_clamped(void **state)
 {
 	struct iv_fixture *f = *state;
-	struct ptop_ts_record *g;
+	struct ptop_rec *g;
 	struct ptop_sample *s;
 
 	s = at(f, 1, 0, 0);

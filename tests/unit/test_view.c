@@ -95,13 +95,13 @@ static void test_const_and_select(void **state)
 	ui_view_free(&v);
 }
 
-static struct ptop_ts_record rec(uint32_t pid, uint64_t start, uint64_t u,
+static struct ptop_rec rec(uint32_t pid, uint64_t start, uint64_t u,
 				 uint64_t xu)
 {
-	struct ptop_ts_record r;
+	struct ptop_rec r;
 
 	memset(&r, 0, sizeof(r));
-	r.kind = PTOP_TS_KIND_GROUP;
+	r.kind = PTOP_REC_GROUP;
 	r.pid = r.tgid = pid;
 	r.ppid = 2;
 	r.acct_ptgid = 2;
@@ -114,8 +114,8 @@ static struct ptop_ts_record rec(uint32_t pid, uint64_t start, uint64_t u,
 
 static void test_exited_rows(void **state)
 {
-	struct ptop_ts_record prev_groups[] = { rec(50, 7, 30 * MS, 0) };
-	struct ptop_ts_record exits[] = {
+	struct ptop_rec prev_groups[] = { rec(50, 7, 30 * MS, 0) };
+	struct ptop_rec exits[] = {
 		rec(50, 7, 0, 80 * MS),		/* lived before: 80 - 30 */
 		rec(60, 9, 10 * MS, 15 * MS),	/* born and died in it */
 		rec(70, 9, 1 * MS, 0),
@@ -131,7 +131,7 @@ static void test_exited_rows(void **state)
 	prev.ngroups = 1;
 	exits[0].exit_code = 0;
 	exits[1].exit_code = 9;			/* SIGKILL */
-	exits[2].kind = PTOP_TS_KIND_THREAD;	/* not a process row */
+	exits[2].kind = PTOP_REC_THREAD;	/* not a process row */
 	cur.exits = exits;
 	cur.nexits = 4;
 	iv.sum.total = 10 * MS;
