@@ -14,7 +14,10 @@
 # the burners' time (on their own rows while alive, then on the workload
 # parent's c* columns, summed over intervals) must be within 2% of what
 # the burners measured themselves (plus, for orphans, what their middle
-# parents used, by the kernel's wait4 rusage).
+# parents used, by the kernel's wait4 rusage); below that only by the
+# exit paths ptop showed on its system line (the stock kernel's exit
+# record comes before the end of the exit path: on a loaded host 40
+# orphans' exit paths came to 2.4% of their time).
 # The same workload under --source=procfs shows what /proc cannot see.
 set -uo pipefail
 B=${B:-build}
@@ -100,7 +103,7 @@ if not m:
 # c* as well (0.2 ms each on a quiet machine, over 1 ms under load)
 burned, parent = (int(m.group(1)) + int(m.group(5))) / 1e9, m.group(3)
 burners = set(m.group(4).split(","))	# not another test's wl-burn
-c_s, c_parent, false_claims, n, noisy, inexact = 0.0, 0.0, 0, 0, 0, 0
+c_s, c_parent, false_claims, n, noisy, inexact, ep_s = 0.0, 0.0, 0, 0, 0, 0, 0.0
 interval = None
 lines = out.splitlines()
 last = max(i for i, l in enumerate(lines) if l.startswith("ptop "))
@@ -112,6 +115,10 @@ for line in lines[:last]:
         verdict = h.group(4)
         continue
     st = re.match(r"idle .* steal ([\d.]+)% .* exited (\d+) .* exit paths ([\d.]+%|in-tasks)", line)
+    if st and interval and st.group(3) != "in-tasks":
+        # what ptop says it could not put on a task: the exit paths after
+        # the stock kernel's exit records (longer on a loaded host)
+        ep_s += float(st.group(3)[:-1]) / 100 * interval
     if st and interval:
         # the guest kernel's steal counter lags behind when the host is
         # oversubscribed (it is credited at most a tick per tick): such an
@@ -143,7 +150,7 @@ for line in lines[:last]:
         c_parent += c
 if noisy:
     print(f"note: {noisy} interval(s) with steal > 1% of capacity not judged", file=sys.stderr)
-print(f"{c_s:.4f} {burned:.4f} {false_claims} {n} {inexact} {c_parent:.4f}")
+print(f"{c_s:.4f} {burned:.4f} {false_claims} {n} {inexact} {c_parent:.4f} {ep_s:.4f}")
 EOF
 	local rc=$?
 	rm -f "$out" "$wl"
@@ -156,8 +163,8 @@ check() {	# NAME SOURCE MODE ARGS...
 	local r c burned claims n inexact pc
 	rm -f "$RESULTS/$name.$source"
 	r=$(run "$source" "$@") || { echo "FAIL $name: run failed"; fail=1; return; }
-	read -r c burned claims n inexact pc <<<"$r"
-	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, $n intervals judged, $inexact inexact, $claims false claims"
+	read -r c burned claims n inexact pc ep <<<"$r"
+	echo "$name [$source]: parent c* = ${c}s, burned = ${burned}s, $n intervals judged, $inexact inexact, $claims false claims, exit paths shown ${ep}s"
 	echo "$r" >"$RESULTS/$name.$source"
 }
 
@@ -169,10 +176,14 @@ within() {	# A B PCT: |A-B| <= PCT% of B
 # judge NAME: the checks on one taskstats run, each miss printed as
 # "$label ..."; non-zero when any missed
 judge() {
-	local name=$1 label=$2 c burned claims n inexact pc bad=0
-	read -r c burned claims n inexact pc <"$RESULTS/$name.taskstats" || return 1
-	if ! within "$c" "$burned" 2; then
-		echo "$label $name: taskstats c* ${c}s not within 2% of burned ${burned}s"
+	local name=$1 label=$2 c burned claims n inexact pc ep bad=0
+	read -r c burned claims n inexact pc ep <"$RESULTS/$name.taskstats" || return 1
+	# within 2%; below that only by what ptop itself showed as exit
+	# paths it could not put on a task (the stock kernel's exit record
+	# comes before the end of the exit path: 40 orphans x 0.3 ms under load)
+	if ! within "$c" "$burned" 2 &&
+	   ! python3 -c "import sys; c,b,e=map(float,sys.argv[1:]); sys.exit(0 if c < b and b - c <= 0.02 * b + e else 1)" "$c" "$burned" "$ep"; then
+		echo "$label $name: taskstats c* ${c}s not within 2% of burned ${burned}s (+ the exit paths ptop showed, ${ep}s)"
 		bad=1
 	fi
 	if [ "$claims" != 0 ]; then
@@ -210,11 +221,11 @@ read -r c burned _ <"$RESULTS/normal.procfs" &&
 # what reaches the parent's c* (the burners' own rows, seen while they
 # live, are more the longer a busy machine makes them live)
 less_than() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2])*float(sys.argv[3]) else 1)" "$@"; }
-read -r _ burned _ _ _ pc <"$RESULTS/selfreap.procfs" &&
+read -r _ burned _ _ _ pc _ <"$RESULTS/selfreap.procfs" &&
 	{ less_than "$pc" 0.1 "$burned" &&
 	  echo "procfs misses self-reaped children: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
 	  { echo "FAIL selfreap: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
-read -r _ burned _ _ _ pc <"$RESULTS/orphan.procfs" &&
+read -r _ burned _ _ _ pc _ <"$RESULTS/orphan.procfs" &&
 	{ less_than "$pc" 0.1 "$burned" &&
 	  echo "procfs misses double-forked orphans once they die: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
 	  { echo "FAIL orphan: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
