@@ -15,73 +15,9 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-me=$$
-
-# the kernel's count of this shell's waited children (bash's `times`,
-# second line, ms): everything folded into this shell between the two
-# answers was waited before the second tsquery started: an upper bound
-# that holds however long the exit paths take on a loaded host
-# (`times` in this shell, not in a $(...) subshell: a fork has its own)
-kids_ns() { awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) {
-	split($i, a, /[ms]/); n += (a[1] * 60 + a[2]) * 1e9 }; printf "%.0f\n", n }' "$1"; }
-times >"$W/times0"
-k0=$(kids_ns "$W/times0")
-s=$(tsquery -t -r | tee "$W/before" | seq_of)
-tsload shortlived 200 5 >"$W/children"
-sleep 0.3		# RCU callbacks: the last exit paths are folded at free
-times >"$W/times1"
-k1=$(kids_ns "$W/times1")
-tsquery -t -s "$s" -r >"$W/after"
-python3 - "$W" "$me" "$((k1 - k0))" <<'PY'
-import sys, re
-w, me, kids = sys.argv[1], sys.argv[2], int(sys.argv[3])
-def recs(f):
-    out = []
-    for l in open(f):
-        if l.startswith("rec "):
-            p = l.split()
-            kv = dict(x.split("=") for x in p if re.match(r"^(c|fold|acct)=", x))
-            out.append((p[1], p[2], int(p[7]), int(p[8]), int(kv["c"]), kv["fold"], kv["acct"], p[12]))
-    return out
-before = {r[1]: r for r in recs(f"{w}/before") if r[0] == "G"}
-after = recs(f"{w}/after")
-burned = sum(int(l.split()[3]) for l in open(f"{w}/children") if l.startswith("child "))
-n = sum(1 for l in open(f"{w}/children") if l.startswith("child "))
-ge = [r for r in after if r[0] == "GE"]
-# by name: on a loaded host a subshell's c* (its tsquery, sed) can exceed
-# half of what 200 x 5 ms children burned
-tsload = [r for r in ge if r[7] == "tsload" and r[4] > burned // 2]
-ok = True
-def say(c, m):
-    global ok
-    print(("ok   - " if c else "FAIL - ") + m)
-    ok &= c
-say(n == 200 and len(tsload) == 1, f"200 children waited for ({n}), tsload's GROUP+EXIT found ({len(tsload)})")
-if tsload:
-    c = tsload[0][4]
-    d = c - burned
-    # more only by the exit tail after the parent's wait (a host-preempted
-    # vCPU charges its stall to the exiting task); less only by the exit
-    # tail of the last child or two, when it is freed after tsload died
-    # (then it goes to tsload's receiver, this shell: checked below)
-    say(-10_000_000 <= d <= max(2_000_000, burned // 50),
-        f"tsload's c* {c} ns = sum of its children's wait4 totals {burned} ns ({d:+d} ns, {d / burned * 100:+.3f}%)")
-me_after = [r for r in after if r[0] == "G" and r[1] == me]
-if me_after and me in before:
-    dc = me_after[0][4] - before[me][4]
-    folded = sum(r[2] + r[3] + r[4] for r in ge if r[5] == me)
-    d = dc - folded
-    nf = sum(1 for r in ge if r[5] == me)
-    # never less than the records folded in (the upper bound, the
-    # kernel's count of the waited children, is test_kmod_acct_shell: a
-    # known defect)
-    say(0 <= d,
-        f"this shell's c* grew {dc} ns = T + C of the {nf} groups folded into it {folded} ns ({d:+d} ns: their exit paths after the EXIT record); the kernel's count of its waited children {kids} ns ({dc - kids:+d} ns, bounded in test_kmod_acct_shell)")
-else:
-    say(False, "this shell's GROUP record in both answers")
-sys.exit(0 if ok else 1)
-PY
-check "waited children: c* = the kernel's wait4 totals; folds add up" [ $? = 0 ]
+ACCT_UPPER=0
+ACCT_CHECK="waited children: c* = the kernel's wait4 totals; folds add up"
+. "$(dirname "$0")/acct_waited.sh"
 
 # orphans and self-reaped children: folded where they came from
 s=$(tsquery -t | seq_of)
