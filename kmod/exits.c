@@ -139,6 +139,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 static void ptop_ts_probe_free(void *data, struct task_struct *p)
 {
 	ptop_ts_acct_free(p);
+	ptop_ts_steal_forget(p);
 }
 
 static void ptop_ts_probe_fork(void *data, struct task_struct *parent,

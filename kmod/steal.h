@@ -15,6 +15,7 @@ int ptop_ts_steal_attach(void);
 void ptop_ts_steal_detach(void);
 u64 ptop_ts_steal_of(struct task_struct *t);
 u64 ptop_ts_steal_take(struct task_struct *t);
+void ptop_ts_steal_forget(struct task_struct *t);
 long ptop_ts_steal_dropped(void);
 long ptop_ts_steal_switches(void);
 

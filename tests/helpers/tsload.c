@@ -15,6 +15,8 @@
  *                          exit path) and "done N"; with a 4th argument
  *                          "thread", each child first runs a thread
  *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
+ *   tsload threadchurn N   N threads one after another, each created and
+ *                          joined (it exits at once); prints "done N"
  */
 #include <pthread.h>
 #include <signal.h>
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
 	long i, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: tsload sleepers|busy|shortlived|forkstorm ARG...\n");
+		fprintf(stderr, "usage: tsload sleepers|busy|threads|shortlived|forkstorm|threadchurn ARG...\n");
 		return 2;
 	}
 	n = atol(argv[2]);
@@ -176,6 +178,21 @@ int main(int argc, char **argv)
 				       ((ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 					(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL));
 			}
+		}
+		printf("done %ld\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "threadchurn")) {
+		pthread_t t;
+
+		for (i = 0; i < n; i++) {
+			int e = pthread_create(&t, NULL, thr, NULL);
+
+			if (e) {
+				fprintf(stderr, "pthread_create: %s\n", strerror(e));
+				return 1;
+			}
+			pthread_join(t, NULL);
 		}
 		printf("done %ld\n", n);
 		return 0;

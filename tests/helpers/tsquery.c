@@ -8,7 +8,8 @@
  *	"rec KIND pid tgid ppid state flags runtime xruntime exit_code start_ns
  *	 nvcsw comm c=CRUNTIME fold=FOLDED_INTO acct=ACCT_PTGID" (KIND: T,
  *	 G, TE, GE).
- *	-S asks for per-task steal (PTOP_TS_CMDF_STEAL); -H SECS keeps the
+ *	-S asks for per-task steal (PTOP_TS_CMDF_STEAL); with -r each record
+ *	is followed by "steal PID TGID STEAL_NS". -H SECS keeps the
  *	file or socket open SECS seconds after the answer (a listener).
  *   tsquery -L N [-F] [-t]
  *	N passes on one open file, each "since" the one before (-F: each a
@@ -281,6 +282,9 @@ static int query_nl(const struct ptop_ts_cmd *cmd, struct buf *out,
 }
 
 /* --- decode --------------------------------------------------------------- */
+/* -S: each printed record followed by its steal */
+static int print_steal;
+
 static int decode(const struct buf *b, int print)
 {
 	const struct ptop_ts_answer *a = (const void *)b->p;
@@ -326,6 +330,9 @@ static int decode(const struct buf *b, int print)
 			       (unsigned long long)r->nvcsw, r->comm,
 			       (unsigned long long)(r->cutime_ns + r->cstime_ns),
 			       r->folded_into, r->acct_ptgid);
+		if (print && print_steal)
+			printf("steal %u %u %llu\n", r->pid, r->tgid,
+			       (unsigned long long)r->steal_ns);
 	}
 	printf("answer seq=%llu count=%u bytes=%zu flags=0x%x ncpu=%u threads=%u groups=%u thread_exits=%u group_exits=%u resync=%d more=%d next_pid=%u time=%llu idle=%llu\n",
 	       (unsigned long long)a->seq_now, a->count, b->len, a->flags,
@@ -1050,7 +1057,7 @@ int main(int argc, char **argv)
 		case 'F': full = 1; break;
 		case 'C': cg = optarg; break;
 		case 'i': every = atof(optarg); break;
-		case 'S': c.flags |= PTOP_TS_CMDF_STEAL; break;
+		case 'S': c.flags |= PTOP_TS_CMDF_STEAL; print_steal = 1; break;
 		case 'H': hold_s = atof(optarg); break;
 		case 'n': nl = 1; break;
 		case 't': c.flags |= PTOP_TS_CMDF_THREADS; break;

@@ -1,5 +1,7 @@
 #!/bin/bash
-# VM harness self-test: hangs; with PTOP_VM_TIMEOUT=5, tests/vm/run must
-# stop it and exit 124.
+# vm-timeout: 5
+# VM harness self-test: hangs; its own timeout of 5 s (the line above;
+# a non-empty PTOP_VM_TIMEOUT overrides it) makes tests/vm/run stop it
+# and exit 124.
 echo "selftest sleep: sleeping 300 s"
 sleep 300
