@@ -125,6 +125,37 @@ graph_trace_off() {
 	echo >$T/set_graph_function
 	echo >$T/set_ftrace_filter
 }
+# trace_holds FUNC: the function_graph tracer on FUNC and the spinlock
+# calls inside it, with absolute timestamps (lock_holds reads them;
+# interrupt handlers not traced), tracing off until turned on
+trace_holds() {
+	graph_trace "$1" _raw_spin_lock_irqsave _raw_spin_unlock_irqrestore &&
+		echo "$1" >$T/set_graph_function || return 1
+	# the tracer's own options exist once it is the current one
+	echo funcgraph-abstime >$T/trace_options &&
+		echo nofuncgraph-irqs >$T/trace_options
+}
+trace_holds_off() {
+	echo nofuncgraph-abstime >$T/trace_options
+	echo funcgraph-irqs >$T/trace_options
+	graph_trace_off
+}
+# lock_holds FUNC: "N MAX_US SUM_US" of the interrupts-off lock holds that
+# FUNC itself takes (lock and unlock calls right under it in the trace of
+# trace_holds; those of a preemption or softirq inside an unlock, or of
+# the functions FUNC calls, are deeper)
+lock_holds() {
+	awk -v f0="$1" '
+	{ k = split($0, f, "|"); fn = f[k]; match(fn, /^ */); d = RLENGTH }
+	index(fn, f0) && fn ~ /[{]/ { base = d; next }
+	d != base + 2 { next }
+	fn ~ /_raw_spin_lock_irqsave/ { t = $1 + 0; inlock = 1; next }
+	fn ~ /_raw_spin_unlock_irqrestore/ {
+		if (inlock) { h = ($1 - t) * 1e6; sum += h; if (h > max) max = h; n++ }
+		inlock = 0
+	}
+	END { printf "%d %.1f %.1f\n", n, max, sum }' $T/trace
+}
 
 # the seq of an answer line printed by tsquery
 seq_of() { sed -n 's/^answer .*seq=\([0-9]*\).*/\1/p'; }
