@@ -12,7 +12,8 @@
 # cache holding more objects than before it was first loaded.
 . "$(dirname "$0")/kmod_common.sh"
 require_module
-ROUNDS=${ROUNDS:-5}
+# PTOP_STORM_ROUNDS: fewer on a slow (debug) kernel
+ROUNDS=${PTOP_STORM_ROUNDS:-5}
 M=$(modinfo -F name "$KO")
 tasks() { awk '$1 == "task_struct" { print $2 }' /proc/slabinfo; }
 shrink_slabs() { local f; for f in /sys/kernel/slab/*/shrink; do echo 1 >"$f"; done 2>/dev/null; }
