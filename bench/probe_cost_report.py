@@ -109,7 +109,7 @@ round, so that the guest's drift falls on all of them alike.
 
 ns per call of the sched_switch probe (local_clock() before and after,
 summed per CPU; an empty timing, {st.median(clock) if clock else 0:.0f} ns
-(median of its least-of-256 per round), subtracted). Ping-pong: `perf bench
+(median over the rounds of the mean of 256 empty pairs), subtracted). Ping-pong: `perf bench
 sched pipe -l {loops}` on CPU 0 (two tasks); messaging: `perf bench sched
 messaging -g 5 -l {msg_loops}` (200 tasks: a mark per new task in the CPU's
 table, not the same slot hit again). Not in it: the tracepoint's call into

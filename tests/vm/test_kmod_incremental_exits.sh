@@ -57,7 +57,7 @@ sleep 1
 c1=$(state switch_probe_calls); n1=$(state switch_probe_ns)
 k=$(state switch_probe_clock_ns)
 check "probe_timing on: switches timed ($c1 calls, $n1 ns, empty timing $k ns)" \
-	[ "$c1" -gt 0 -a "$n1" -gt 0 -a "$k" -gt 0 ]
+	[ "$c1" -gt 0 -a "$n1" -gt 0 -a "$k" -ge 0 ]
 echo 0 >$P
 c2=$(state switch_probe_calls)
 sleep 1
