@@ -64,6 +64,19 @@ static void read_pass_cpu_at(int cpu)
 {
 	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
 
+	/*
+	 * An unstable sched_clock (TSCs not in sync: a VM, qemu's TCG) is
+	 * each CPU's raw clock kept between its last tick's time and one
+	 * tick more: a CPU whose ticks come late (a vCPU the host stopped)
+	 * reads a clock that stands still, behind the time by up to the
+	 * whole stop (258 ms seen), until its next tick. The running
+	 * task's runtime at this instant would then lack that part, which
+	 * the kernel charges at the next tick, in the next interval. The
+	 * tick's own resync, here (as an idle exit does; a no-op on a
+	 * stable clock), puts the instant and the time together.
+	 */
+	if (cpu == smp_processor_id())
+		sched_clock_idle_wakeup_event();
 	pc->t0 = sched_clock_cpu(cpu);
 	pc->time_ns = ktime_get_ns();
 	pc->boottime_ns = ktime_get_boottime_ns();
