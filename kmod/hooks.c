@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include "activity_marks.h"
+#include "cpus.h"
 #include "events.h"
 #include "hooks.h"
 #include "probe.h"
@@ -30,6 +31,7 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 {
 	ptop_ts_act_switch(prev, next);
 	ptop_ts_steal_switch(prev);
+	ptop_ts_pass_switch(next);
 }
 
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
