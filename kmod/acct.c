@@ -302,6 +302,32 @@ void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal)
 }
 
 /*
+ * a's accounting children (dead ones too if with_dead), at most max of
+ * them into tgid[]/start[] (NULL: only count); their number. Under
+ * ptop_acct_lock.
+ */
+static u32 list_children(struct ptop_acct *a, bool with_dead, u32 *tgid,
+			 u64 *start, u32 max)
+	__must_hold(&ptop_acct_lock)
+{
+	struct ptop_acct *c;
+	u32 n = 0;
+
+	list_for_each_entry(c, &a->children, sibling) {
+		if (c->dead && !with_dead)
+			continue;
+		if (tgid) {
+			if (n == max)
+				break;
+			tgid[n] = c->tgid;
+			start[n] = c->start_ns;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
  * The live accounting children of leader's group, at most max of them
  * into tgid[]/start[] (NULL: only count); for activity_orphans.c, whose threads
  * all get a new real_parent when this group dies.
@@ -309,26 +335,15 @@ void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal)
 u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 			  u32 max)
 {
-	struct ptop_acct *a, *c;
+	struct ptop_acct *a;
 	unsigned long flags;
 	u32 n = 0;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
-	if (a) {
-		list_for_each_entry(c, &a->children, sibling) {
-			if (c->dead)
-				continue;
-			if (tgid) {
-				if (n == max)
-					break;
-				tgid[n] = c->tgid;
-				start[n] = c->start_ns;
-			}
-			n++;
-		}
-	}
+	if (a)
+		n = list_children(a, false, tgid, start, max);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	rcu_read_unlock();
 	return n;
@@ -344,27 +359,14 @@ u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 int ptop_ts_acct_kin(struct task_struct *leader, u32 *tgid, u64 *start,
 		     u32 max)
 {
-	struct ptop_acct *a, *c;
+	struct ptop_acct *a;
 	unsigned long flags;
-	int n = 0;
+	int n;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
-	if (!a || a->adopts) {
-		n = -ENOENT;
-		goto out;
-	}
-	list_for_each_entry(c, &a->children, sibling) {
-		if (tgid) {
-			if (n == max)
-				break;
-			tgid[n] = c->tgid;
-			start[n] = c->start_ns;
-		}
-		n++;
-	}
-out:
+	n = !a || a->adopts ? -ENOENT : list_children(a, true, tgid, start, max);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	rcu_read_unlock();
 	return n;
@@ -383,6 +385,28 @@ static bool exec_done(struct pid *old)
 }
 
 /*
+ * a's c* as the pass reports it (c_snap, c before the pass's first fold,
+ * if it had one) and its accounting parent into r. Under ptop_acct_lock.
+ */
+static void read_c(const struct ptop_acct *a, struct ptop_ts_record *r,
+		   struct pid_namespace *ns)
+{
+	const struct ptop_tri *c = a->snap_gen == ptop_acct_gen ?
+				   &a->c_snap : &a->c;
+
+	r->cutime_ns = c->u;
+	r->cstime_ns = c->s;
+	r->csteal_ns = c->st;
+	r->flags |= PTOP_TS_RECF_HAS_C;
+	if (a->parent) {
+		u32 p = pid_nr_ns(a->parent->tgid_pid, ns);
+
+		if (p)
+			r->acct_ptgid = p;
+	}
+}
+
+/*
  * For a pass: c*, accounting parent and the non-leader exec identity of
  * the group led by leader; x is kept from going backwards per part.
  * Under RCU.
@@ -396,8 +420,6 @@ void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
 	if (a && !a->dead) {
-		const struct ptop_tri *c = a->snap_gen == ptop_acct_gen ?
-					   &a->c_snap : &a->c;
 		u64 xt = r->xutime_ns + r->xstime_ns;
 
 		if (a->x_steal && !a->x_own) {
@@ -412,16 +434,7 @@ void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 			xt -= st;
 		}
 
-		r->cutime_ns = c->u;
-		r->cstime_ns = c->s;
-		r->csteal_ns = c->st;
-		r->flags |= PTOP_TS_RECF_HAS_C;
-		if (a->parent) {
-			u32 p = pid_nr_ns(a->parent->tgid_pid, ns);
-
-			if (p)
-				r->acct_ptgid = p;
-		}
+		read_c(a, r, ns);
 		/* as cputime_adjust(): neither part of x goes backwards */
 		if (xt >= a->x_prev.u + a->x_prev.s) {
 			if (r->xutime_ns < a->x_prev.u) {
@@ -453,19 +466,7 @@ void ptop_ts_acct_read(struct task_struct *leader, struct ptop_ts_record *r,
 		 * descendants was in neither this answer nor, as the fold
 		 * came after the pass began, its receiver's c*.
 		 */
-		const struct ptop_tri *c = a->snap_gen == ptop_acct_gen ?
-					   &a->c_snap : &a->c;
-
-		r->cutime_ns = c->u;
-		r->cstime_ns = c->s;
-		r->csteal_ns = c->st;
-		r->flags |= PTOP_TS_RECF_HAS_C;
-		if (a->parent) {
-			u32 p = pid_nr_ns(a->parent->tgid_pid, ns);
-
-			if (p)
-				r->acct_ptgid = p;
-		}
+		read_c(a, r, ns);
 	}
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 }

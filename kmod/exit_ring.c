@@ -193,18 +193,54 @@ static bool copy_one(const struct ptop_ts_exit_ent *e, struct ptop_ts_record *r,
 	return true;
 }
 
+/* what a copy of [from, to) takes and how (copy_range()) */
+struct copy_how {
+	struct pid_namespace *ns;
+	struct user_namespace *user_ns;
+	bool threads;		/* EXIT records: THREAD ones too */
+	bool live;		/* GROUP records as live records of a pass: */
+	u64 c_gen, t0_gen;	/* its acct generation, its instant's */
+};
+
+/* e as a live record of the pass how describes (ptop_ts_exits_copy_live()) */
+static bool copy_live_one(const struct ptop_ts_exit_ent *e,
+			  struct ptop_ts_record *r, const struct copy_how *how)
+{
+	u64 own, post;
+
+	if (e->rec.kind != PTOP_TS_KIND_GROUP ||
+	    !copy_one(e, r, how->ns, how->user_ns))
+		return false;
+	r->flags &= ~PTOP_TS_RECF_EXIT;
+	r->folded_into = 0;
+	r->folded_start_ns = 0;
+	r->exit_code = 0;
+	r->exit_ns = 0;
+	if (e->c_gen == how->c_gen) {
+		r->cutime_ns = e->c_pass.u;
+		r->cstime_ns = e->c_pass.s;
+		r->csteal_ns = e->c_pass.st;
+	}
+	own = r->utime_ns + r->stime_ns;
+	post = e->t0_gen == how->t0_gen ? min(e->post_t0, own) : 0;
+	if (post) {
+		r->utime_ns = ptop_ts_scale(own - post, r->utime_ns, own);
+		r->stime_ns = own - post - r->utime_ns;
+	}
+	return true;
+}
+
 /*
- * Copy the records at positions [from, to) visible to the reader; returns
- * their number, or -ENOSPC when the ring has overwritten some of them.
- * ring_lock is held for COPY_BATCH records at a time (tens of thousands
- * at once kept interrupts off for milliseconds); a record is never
- * changed once written but by a twin's replacement (push()), which a
- * single hold did not order against the copy either. Process context
+ * The records at positions [from, to) that how takes, at most max into
+ * out[]; their number, or -ENOSPC when the ring has overwritten some of
+ * them. ring_lock is held for COPY_BATCH records at a time (tens of
+ * thousands at once kept interrupts off for milliseconds); a record is
+ * never changed once written but by a twin's replacement (push()), which
+ * a single hold did not order against the copy either. Process context
  * (the pass lock held).
  */
-int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
-		       struct pid_namespace *ns, struct user_namespace *user_ns,
-		       struct ptop_ts_record *out, u32 max)
+static int copy_range(u64 from, u64 to, const struct copy_how *how,
+		      struct ptop_ts_record *out, u32 max)
 {
 	u64 pos = from, stop;
 	unsigned long flags;
@@ -220,16 +256,36 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		stop = min(to, pos + COPY_BATCH);
 		for (; pos < stop && n < max; pos++) {
 			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
+			bool taken;
 
-			if (!threads && e->rec.kind == PTOP_TS_KIND_THREAD)
-				continue;
-			if (copy_one(e, &out[n], ns, user_ns))
-				n++;
+			if (how->live)
+				taken = copy_live_one(e, &out[n], how);
+			else
+				taken = (how->threads ||
+					 e->rec.kind != PTOP_TS_KIND_THREAD) &&
+					copy_one(e, &out[n], how->ns,
+						 how->user_ns);
+			n += taken;
 		}
 		spin_unlock_irqrestore(&ring_lock, flags);
 		cond_resched();
 	} while (pos < to && n < max);
 	return n;
+}
+
+/*
+ * Copy the records at positions [from, to) visible to the reader (GROUP
+ * ones only unless threads); their number, or -ENOSPC (copy_range()).
+ */
+int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
+		       struct pid_namespace *ns, struct user_namespace *user_ns,
+		       struct ptop_ts_record *out, u32 max)
+{
+	const struct copy_how how = {
+		.ns = ns, .user_ns = user_ns, .threads = threads,
+	};
+
+	return copy_range(from, to, &how, out, max);
 }
 
 /*
@@ -245,46 +301,10 @@ int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
 			    struct user_namespace *user_ns,
 			    struct ptop_ts_record *out, u32 max)
 {
-	u64 pos = from, stop;
-	unsigned long flags;
-	u32 n = 0;
+	const struct copy_how how = {
+		.ns = ns, .user_ns = user_ns, .live = true,
+		.c_gen = c_gen, .t0_gen = t0_gen,
+	};
 
-	do {
-		spin_lock_irqsave(&ring_lock, flags);
-		if (head - pos > ring_size) {
-			spin_unlock_irqrestore(&ring_lock, flags);
-			return -ENOSPC;
-		}
-		stop = min(to, pos + COPY_BATCH);
-		for (; pos < stop && n < max; pos++) {
-			const struct ptop_ts_exit_ent *e = &ring[pos % ring_size];
-			struct ptop_ts_record *r = &out[n];
-			u64 own, post;
-
-			if (e->rec.kind != PTOP_TS_KIND_GROUP ||
-			    !copy_one(e, r, ns, user_ns))
-				continue;
-			r->flags &= ~PTOP_TS_RECF_EXIT;
-			r->folded_into = 0;
-			r->folded_start_ns = 0;
-			r->exit_code = 0;
-			r->exit_ns = 0;
-			if (e->c_gen == c_gen) {
-				r->cutime_ns = e->c_pass.u;
-				r->cstime_ns = e->c_pass.s;
-				r->csteal_ns = e->c_pass.st;
-			}
-			own = r->utime_ns + r->stime_ns;
-			post = e->t0_gen == t0_gen ? min(e->post_t0, own) : 0;
-			if (post) {
-				r->utime_ns = ptop_ts_scale(own - post,
-							    r->utime_ns, own);
-				r->stime_ns = own - post - r->utime_ns;
-			}
-			n++;
-		}
-		spin_unlock_irqrestore(&ring_lock, flags);
-		cond_resched();
-	} while (pos < to && n < max);
-	return n;
+	return copy_range(from, to, &how, out, max);
 }

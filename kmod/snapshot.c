@@ -259,6 +259,40 @@ static u32 *walked_pids(const struct walk *w, u32 first, u32 *n)
 }
 
 /*
+ * The thread after t, the n-th of the group's list head: after every
+ * WALK_CHUNK threads out of RCU for a moment (cond_resched()) with t
+ * pinned, *ret -EINTR on a fatal signal. *alive false: t was unlinked
+ * meanwhile, its successor unknown (NULL returned); else true.
+ */
+static struct task_struct *next_thread_chunked(struct walk *w,
+					       struct list_head *head,
+					       struct task_struct *t, u32 n,
+					       bool *alive, int *ret)
+	__must_hold(RCU)
+{
+	struct task_struct *next;
+
+	*alive = true;
+	*ret = 0;
+	if (n % WALK_CHUNK)
+		return list_next_or_null_rcu(head, &t->thread_node,
+					     struct task_struct, thread_node);
+	get_task_struct(t);
+	span_end(&w->spans);
+	if (fatal_signal_pending(current))
+		*ret = -EINTR;
+	cond_resched();
+	span_begin(&w->spans);
+	*alive = pid_alive(t);
+	/* not the last reference while still linked */
+	next = *alive ? list_next_or_null_rcu(head, &t->thread_node,
+					      struct task_struct,
+					      thread_node) : NULL;
+	put_task_struct(t);
+	return next;
+}
+
+/*
  * The threads of leader's group, WALK_CHUNK at a time: a group can have
  * tens of thousands, and between chunks the RCU read section ends, with
  * a resched point. The walk resumes after the last thread visited when
@@ -274,7 +308,7 @@ static int walk_threads(struct walk *w, struct task_struct *leader,
 {
 	struct list_head *head = &leader->signal->thread_head;
 	u32 first = w->snap->ans->count, n = 0, nseen = 0;
-	struct task_struct *t, *last;
+	struct task_struct *t;
 	u32 *seen = NULL;
 	bool alive;
 	int ret = 0;
@@ -285,25 +319,7 @@ static int walk_threads(struct walk *w, struct task_struct *leader,
 
 		if (!seen || !bsearch(&nr, seen, nseen, sizeof(*seen), pid_cmp))
 			walk_thread(w, leader, t, lrec, truncated);
-		if (++n % WALK_CHUNK) {
-			t = list_next_or_null_rcu(head, &t->thread_node,
-						  struct task_struct,
-						  thread_node);
-			continue;
-		}
-		last = t;
-		get_task_struct(last);
-		span_end(&w->spans);
-		if (fatal_signal_pending(current))
-			ret = -EINTR;
-		cond_resched();
-		span_begin(&w->spans);
-		alive = pid_alive(last);
-		/* not the last reference while still linked */
-		t = alive ? list_next_or_null_rcu(head, &last->thread_node,
-						  struct task_struct,
-						  thread_node) : NULL;
-		put_task_struct(last);
+		t = next_thread_chunked(w, head, t, ++n, &alive, &ret);
 		if (ret)
 			break;
 		if (alive)
@@ -340,7 +356,7 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
 	struct signal_struct *sig = leader->signal;
 	struct list_head *head = &sig->thread_head;
 	struct ptop_tri gone = { 0 };
-	struct task_struct *t, *last;
+	struct task_struct *t;
 	bool alive;
 	u32 n = 0;
 	int ret;
@@ -349,23 +365,7 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
 	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
 	while (t) {
 		ptop_ts_group_add(r, &gone, t, w->exit_head, NULL, NULL, true);
-		if (++n % WALK_CHUNK) {
-			t = list_next_or_null_rcu(head, &t->thread_node,
-						  struct task_struct,
-						  thread_node);
-			continue;
-		}
-		last = t;
-		get_task_struct(last);
-		span_end(&w->spans);
-		ret = fatal_signal_pending(current) ? -EINTR : 0;
-		cond_resched();
-		span_begin(&w->spans);
-		alive = pid_alive(last);
-		t = alive ? list_next_or_null_rcu(head, &last->thread_node,
-						  struct task_struct,
-						  thread_node) : NULL;
-		put_task_struct(last);
+		t = next_thread_chunked(w, head, t, ++n, &alive, &ret);
 		if (ret)
 			return ret;
 		if (!alive)

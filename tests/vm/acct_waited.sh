@@ -10,17 +10,23 @@ me=$$
 # second line, ms): everything folded into this shell between the two
 # answers was waited before the second tsquery started: an upper bound
 # that holds however long the exit paths take on a loaded host
-# (`times` in this shell, not in a $(...) subshell: a fork has its own)
+# (`times` in this shell, not in a $(...) subshell: a fork has its own).
+# Between the two answers this shell waits for nothing but the commands
+# between the two `times`: the readings are turned into numbers after the
+# second answer, as each $(kids_ns) is a child too (an awk of 100-300 ms
+# under emulation at host load: one before the first answer, in the
+# kernel's count only, and one between `times` and the second answer, in
+# the c* only, moved the difference by up to 0.3 s either way)
 kids_ns() { awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) {
 	split($i, a, /[ms]/); n += (a[1] * 60 + a[2]) * 1e9 }; printf "%.0f\n", n }' "$1"; }
 times >"$W/times0"
-k0=$(kids_ns "$W/times0")
 s=$(tsquery -t -r | tee "$W/before" | seq_of)
 tsload shortlived 200 5 >"$W/children"
 sleep 0.3		# RCU callbacks: the last exit paths are folded at free
 times >"$W/times1"
-k1=$(kids_ns "$W/times1")
 tsquery -t -s "$s" -r >"$W/after"
+k0=$(kids_ns "$W/times0")
+k1=$(kids_ns "$W/times1")
 python3 - "$W" "$me" "$((k1 - k0))" "$ACCT_UPPER" <<'PY'
 import sys, re
 w, me, kids = sys.argv[1], sys.argv[2], int(sys.argv[3])

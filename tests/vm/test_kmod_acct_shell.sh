@@ -1,12 +1,12 @@
 #!/bin/bash
-# c* folds against the kernel's count (split from test_kmod_acct: a known
-# defect, tests/vm/known_defects): this shell's c* grows by the T + C of
-# the groups folded into it plus their exit paths after their EXIT
-# records, never less, and never more than the kernel's count of the
-# shell's waited children (bash's `times`) + 2 ms + 1%. Seen: 1 run in 3
-# at host load 3-5 with the module of 2026-12-01 17:40, +125 ms (2.2%)
-# over the kernel's count; the module of cf51936 stayed within it (4 runs,
-# at most +19 ms).
+# c* folds against the kernel's count (split from test_kmod_acct): this
+# shell's c* grows by the T + C of the groups folded into it plus their
+# exit paths after their EXIT records, never less, and never more than the
+# kernel's count of the shell's waited children (bash's `times`) + 2 ms +
+# 1%. It was a known defect (1 run in 3 up to +125 ms over): the reference
+# itself was off, by the two awk children that turned the `times` readings
+# into numbers (100-300 ms each at host load: one in the kernel's count
+# only, one in the c* only); see docs/reliability.md.
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
