@@ -304,7 +304,13 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
 
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
-	if (a && a->x_own && !a->dead) {
+	/*
+	 * Not when the group's exit report, made by another thread between
+	 * p's siglock and here, already gave p its entry: a second entry
+	 * would count p twice in x* and in the late folds, and stay (only
+	 * one is freed at p's free).
+	 */
+	if (a && a->x_own && !a->dead && !ptop_ts_tail_find(p)) {
 		e = ptop_ts_tail_new(p, th);
 		if (e) {
 			e->owner = a;
@@ -322,7 +328,8 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * Under leader's siglock, after ptop_ts_fill_group_locked(): for an own-x
  * group, x* from the tail entries. An entry counts when its thread is not
  * counted live: released (__exit_signal() cleared its sighand under this
- * same siglock) or gone as of exit_head. false: x* stays the kernel's.
+ * same siglock) or gone as of exit_head (never, for the group's exit
+ * report: PTOP_TS_LINKED_LIVE). false: x* stays the kernel's.
  * Also for a dead group that a pass begun before its EXIT record still
  * reports live: the same count as at its exit report. at_t0 (a walk):
  * each entry as of the pass instant.
@@ -366,8 +373,9 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 
 /*
  * Under siglock, the group's last live-- seen (after
- * ptop_ts_fill_group_locked() with exit_head 0): for an own-x group, the
- * first such report gets x* from the entries, and every thread still
+ * ptop_ts_fill_group_locked() with PTOP_TS_LINKED_LIVE): for an own-x
+ * group, the first such report gets x* from the entries of the released
+ * threads (the linked ones are in the threads' sum), and every thread still
  * linked without an entry (the reporter, and threads between their live--
  * and their probe) gets one now, valued as the report has it: what they
  * run from here on is folded as they run it (fold_dying()), so their own
@@ -396,7 +404,7 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 	}
 	ret = PTOP_OWN_FIRST;
 	a->own_reported = true;		/* under siglock: exactly one first */
-	own_x(a, 0, r, false);
+	own_x(a, PTOP_TS_LINKED_LIVE, r, false);
 	/* what the entries ran so far is in the report's total */
 	list_for_each_entry(e, &a->dying, gnode)
 		e->settled = ptop_ts_tail_ns(e, false);

@@ -27,6 +27,7 @@
 #include "budget.h"
 #include "events.h"
 #include "exit_ring.h"
+#include "hooks.h"
 #include "listen.h"
 #include "main.h"
 #include "pass_ran.h"
@@ -160,6 +161,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
+	u64 sw_calls, sw_ns, sw_clock_ns;
 	unsigned long user_kb, all_kb;
 	size_t nonroot;
 	long refused;
@@ -180,6 +182,11 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "track_full_walks %llu\n", act.full_walks);
 	seq_printf(m, "track_marked_walks %llu\n", act.inc_walks);
 	seq_printf(m, "track_lost %llu\n", act.lost);
+	/* probe_timing=1 (hooks.c): switches timed, their ns, a timing's own */
+	ptop_ts_hooks_switch_time(&sw_calls, &sw_ns, &sw_clock_ns);
+	seq_printf(m, "switch_probe_calls %llu\n", sw_calls);
+	seq_printf(m, "switch_probe_ns %llu\n", sw_ns);
+	seq_printf(m, "switch_probe_clock_ns %llu\n", sw_clock_ns);
 	seq_printf(m, "exit_ring_used %u\n", ptop_ts_exits_used());
 	seq_printf(m, "exit_ring_size %u\n", ptop_ts_exit_ring_size);
 	seq_printf(m, "exits_total %llu\n", ptop_ts_exits_head());

@@ -57,8 +57,14 @@ struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 	e->at_exit.u = th->utime_ns;
 	e->at_exit.s = th->stime_ns;
 	e->at_exit.st = th->steal_ns;
-	e->rt_exit = READ_ONCE(p->se.sum_exec_runtime) +
-		     ptop_ts_running_extra(p);
+	/*
+	 * The runtime the values above were read at, not a reading of now:
+	 * the probe fills th first and makes the entry later (after the
+	 * siglock, the ring, the events), and what p ran in between was
+	 * then in neither part: 5.3 ms of a thread's 7.2 ms, once, when its
+	 * vCPU stalled there. The value is at_exit plus the growth since.
+	 */
+	e->rt_exit = th->utime_ns + th->stime_ns + th->steal_ns;
 	INIT_LIST_HEAD(&e->gnode);
 	hash_add(tail_hash, &e->hnode, hash_ptr(p, 8));
 	tail_live++;

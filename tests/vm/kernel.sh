@@ -56,21 +56,22 @@ km_lookup() {
 
 # The host's Debian mirror (the one apt on this machine uses), and its
 # security mirror; PTOP_DEBIAN_MIRROR / PTOP_DEBIAN_SECURITY override.
-km_mirror() {
-	[ -n "${PTOP_DEBIAN_MIRROR:-}" ] && { echo "$PTOP_DEBIAN_MIRROR"; return; }
+# km_apt_url PATH: the first http(s) URL ending in /PATH of apt's sources
+km_apt_url() {
 	local u
 	u=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 		/etc/apt/sources.list.d/*.sources 2>/dev/null |
-		grep -oE 'https?://[^ ]*/debian/?( |$)' | head -n1 | tr -d ' ')
-	echo "${u%/}" | grep . || echo http://deb.debian.org/debian
+		grep -oE "https?://[^ ]*/$1/?( |\$)" | head -n1 | tr -d ' ')
+	echo "${u%/}"
+}
+km_mirror() {
+	[ -n "${PTOP_DEBIAN_MIRROR:-}" ] && { echo "$PTOP_DEBIAN_MIRROR"; return; }
+	km_apt_url debian | grep . || echo http://deb.debian.org/debian
 }
 km_security() {
 	[ -n "${PTOP_DEBIAN_SECURITY:-}" ] && { echo "$PTOP_DEBIAN_SECURITY"; return; }
 	local u
-	u=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null |
-		grep -oE 'https?://[^ ]*/debian-security/?( |$)' | head -n1 | tr -d ' ')
-	u=${u%/}
+	u=$(km_apt_url debian-security)
 	[ -n "$u" ] || u=$(km_mirror)-security
 	echo "$u"
 }

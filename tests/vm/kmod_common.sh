@@ -32,21 +32,101 @@ wait_state() {
 	return 1
 }
 
-# the seq of an answer line printed by tsquery
+# wait_ready FILE PID [SECS]: until a load generator's output FILE has
+# its "ready" line, its process PID ended, or SECS (120) s went by (a
+# loaded host makes thousands of tasks slowly); true once ready
+wait_ready() {
+	local i
+	for i in $(seq $(( ${3:-120} * 5 ))); do
+		grep -q ready "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.2
+	done
+	grep -q ready "$1" 2>/dev/null
+}
+
+# wait_line FILE REGEX [SECS]: up to SECS (60) s for FILE (a listener's,
+# a holder's log) to have a line matching REGEX
+wait_line() {
+	local i
+	for i in $(seq $(( ${3:-60} * 10 ))); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # start_threads N FILE: tsload holds N threads (kernel.threads-max raised),
 # its output in FILE, its pid in $th; checked once all are ready
 start_threads() {
-	local i
 	sysctl -q -w kernel.threads-max=100000
 	tsload threads "$1" >"$2" &
 	th=$!
-	for i in $(seq 1 600); do
-		grep -q ready "$2" && break
-		kill -0 $th 2>/dev/null || break
-		sleep 0.2
-	done
+	wait_ready "$2" $th
 	check "$1 threads started" grep -q "ready $1" "$2"
 }
+
+# start_sleepers N FILE [SECS]: tsload's N sleeping children, its output
+# in FILE, its pid in $sl; checked once all are ready (within SECS, 60)
+start_sleepers() {
+	tsload sleepers "$1" >"$2" &
+	sl=$!
+	wait_ready "$2" $sl "${3:-60}"
+	check "$1 sleepers started" grep -q "ready $1" "$2"
+}
+
+# start_zombies N SECS FILE: a parent ($zp) of N children that exit at
+# once and are never waited for, for SECS s (then init reaps them); FILE
+# gets its "ready" line once all are zombies (waited for here)
+start_zombies() {
+	python3 -c '
+import os, sys, time
+for i in range(int(sys.argv[1])):
+    if os.fork() == 0:
+        os._exit(0)
+print("ready", flush=True)
+time.sleep(int(sys.argv[2]))
+' "$1" "$2" >"$3" &
+	zp=$!
+	wait_ready "$3" $zp 300
+}
+
+# --- the function_graph tracer: how long a kernel function runs (the
+# Debian kernel has no irqsoff tracer; a function that runs under a lock
+# with interrupts or preemption off is timed whole)
+T=/sys/kernel/tracing
+# tracefs_mount: mounted at $T
+tracefs_mount() { mountpoint -q $T || mount -t tracefs nodev $T; }
+# graph_trace FUNC...: only FUNC... traced (set_ftrace_filter) by the
+# function_graph tracer, tracing off until traced_median turns it on
+graph_trace() {
+	tracefs_mount || return 1
+	echo 0 >$T/tracing_on
+	echo "$*" >$T/set_ftrace_filter || return 1
+	echo function_graph >$T/current_tracer
+}
+# traced_median FUNC FILE CMD...: CMD (its output dropped) with tracing
+# on; FUNC's durations (us) sorted into FILE; prints their median (an
+# empty line if none was traced)
+traced_median() {
+	local fn=$1 out=$2
+	shift 2
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	"$@" >/dev/null
+	echo 0 >$T/tracing_on
+	grep "$fn" $T/trace | sed -n 's/.* \([0-9][0-9.]*\) us .*/\1/p' | sort -n >"$out"
+	awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }' "$out"
+}
+# graph_trace_off: the tracer back to nop, no filters left
+graph_trace_off() {
+	echo nop >$T/current_tracer
+	echo >$T/set_graph_function
+	echo >$T/set_ftrace_filter
+}
+
+# the seq of an answer line printed by tsquery
 seq_of() { sed -n 's/^answer .*seq=\([0-9]*\).*/\1/p'; }
 field() { sed -n "s/^answer .*$1=\\([0-9]*\\).*/\\1/p"; }
 

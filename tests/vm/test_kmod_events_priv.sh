@@ -18,8 +18,8 @@ cp /bin/sleep "$W/secmarkhost"
 cp /bin/sleep "$W/secmarkns"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
-# wait_ready FILE...: each listener printed "ready" on stderr
-wait_ready() {
+# listeners_ready FILE...: each listener printed "ready" on stderr
+listeners_ready() {
 	local f i
 	for f in "$@"; do
 		for i in $(seq 100); do
@@ -30,17 +30,8 @@ wait_ready() {
 	done
 }
 
-# wait_line FILE REGEX: up to 60 s for a listener to have logged REGEX
-# (listeners run for 120 s and are killed once what the test looks for is
-# there: a fixed listening time is too short on a loaded host)
-wait_line() {
-	local i
-	for i in $(seq 600); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# listeners run for 120 s and are killed once what the test looks for is
+# there (wait_line: a fixed listening time is too short on a loaded host)
 # stop PID...: end listeners (each line is flushed: nothing is lost)
 stop() { kill -TERM "$@" 2>/dev/null; wait "$@" 2>/dev/null; }
 
@@ -51,7 +42,7 @@ as_nobody $PY "$H" join 120 >"$W/nobody" 2>"$W/nobody.err" &
 n1=$!
 as_nobody $PY "$H" listen 120 >"$W/nobody_l" 2>"$W/nobody_l.err" &
 n2=$!
-wait_ready "$W/root.err" "$W/nobody.err" "$W/nobody_l.err"
+listeners_ready "$W/root.err" "$W/nobody.err" "$W/nobody_l.err"
 check "root listener: 1 event listener" wait_state event_listeners 1 30
 for i in 1 2 3; do "$W/secmarkhost" 0.05; done
 wait_line "$W/root" '^event exit .*comm=secmarkhost'
@@ -91,7 +82,7 @@ unshare -pf --mount-proc bash -c "
 	echo \$\$ >'$W/ns.bash'
 	wait" &
 u=$!
-wait_ready "$W/host.err" "$W/ns.err"
+listeners_ready "$W/host.err" "$W/ns.err"
 for i in 1 2 3; do "$W/secmarkhost" 0.05; done
 wait_line "$W/host" '^event exit .*comm=secmarkhost'
 touch "$W/host.done"

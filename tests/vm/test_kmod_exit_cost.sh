@@ -16,29 +16,15 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-T=/sys/kernel/tracing
 NP=${NP:-10000}
-mountpoint -q $T || mount -t tracefs nodev $T || { bad "tracefs"; finish test_kmod_exit_cost; }
+tracefs_mount || { bad "tracefs"; finish test_kmod_exit_cost; }
 
 # the probe's durations (us) over 100 exits, median
-exits() {
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 1 >$T/tracing_on
-	tsload shortlived 100 0 >/dev/null
-	echo 0 >$T/tracing_on
-	grep 'ptop_ts_probe_exit' $T/trace |
-		sed -n 's/.* \([0-9][0-9.]*\) us .*/\1/p' | sort -n >"$W/d"
-	awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }' "$W/d"
-}
+exits() { traced_median ptop_ts_probe_exit "$W/d" tsload shortlived 100 0; }
 listener() {
 	python3 "$PTOP_REPO/tests/vm/nl_events.py" listen 600 >"$W/ev" 2>"$W/ready" &
 	lp=$!
-	for i in $(seq 300); do
-		grep -q ready "$W/ready" && break
-		kill -0 $lp 2>/dev/null || break
-		sleep 0.2
-	done
+	wait_ready "$W/ready" $lp 60
 	check "listener set up ($(head -2 "$W/ev" | tr '\n' ' '))" grep -q 'listen ok' "$W/ev"
 }
 
@@ -84,16 +70,8 @@ check "B's exit reparents nothing but G" [ "$(grep -c 'reparent .*comm=ev-[sb]' 
 
 # --- the cost with many processes
 sysctl -q -w kernel.threads-max=100000
-tsload sleepers "$NP" >"$W/sl" &
-sp=$!
-for i in $(seq 1200); do
-	grep -q ready "$W/sl" && break
-	kill -0 $sp 2>/dev/null || break
-	sleep 0.25
-done
-check "$NP sleeping processes" grep -q "ready $NP" "$W/sl"
-echo ptop_ts_probe_exit >$T/set_ftrace_filter || bad "ftrace filter on the module's probe"
-echo function_graph >$T/current_tracer || bad "function_graph tracer"
+start_sleepers "$NP" "$W/sl" 300
+graph_trace ptop_ts_probe_exit || bad "the function_graph tracer on the module's probe"
 base=$(exits)
 nb=$(wc -l <"$W/d")
 check "100 exits traced without a listener ($nb, median ${base} us)" [ "$nb" -ge 100 ]
@@ -105,18 +83,17 @@ echo "exit probe median at $NP processes: ${base} us without a listener, ${with}
 check "100 exits traced with a listener ($nw)" [ "$nw" -ge 100 ]
 check "exit probe with a listener within 5x of without (${with} vs ${base} us)" \
 	awk -v w="$with" -v b="$base" 'BEGIN { exit !(w != "" && b != "" && w <= 5 * (b > 1 ? b : 1)) }'
-echo nop >$T/current_tracer
-echo >$T/set_ftrace_filter
+graph_trace_off
 # the sleepers first, while their parent lives: 10,000 exits at once
 # after it would each check the whole process group in the kernel
 # (will_become_orphaned_pgrp(), with the tasklist lock): an RCU stall
-pkill -KILL -P $sp
+pkill -KILL -P $sl
 for i in $(seq 600); do
 	[ "$(ps -e -o stat= | grep -c '^Z')" -ge "$NP" ] && break
 	sleep 0.2
 done
-kill $sp
-wait $sp 2>/dev/null
+kill $sl
+wait $sl 2>/dev/null
 for i in $(seq 300); do [ "$(ps -e -o stat= | grep -c '^Z')" -lt 10 ] && break; sleep 0.2; done
 check "events failed: $(state events_failed) of $(state events_sent) (listener gone)" \
 	wait_state event_listeners 0

@@ -16,28 +16,17 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-T=/sys/kernel/tracing
-mountpoint -q $T || mount -t tracefs nodev $T || { bad "tracefs"; finish test_kmod_exit_ring_copy; }
-sysctl -q -w kernel.threads-max=100000
+tracefs_mount || { bad "tracefs"; finish test_kmod_exit_ring_copy; }
 NR=${NR:-30000}
 rmmod ptop_taskstats && insmod "$KO" exit_ring_size=65536 ||
 	bad "reload with exit_ring_size=65536"
 since=$(tsquery -t | seq_of)
-tsload threads "$NR" >"$W/th" &
-th=$!
-for i in $(seq 600); do
-	grep -q ready "$W/th" && break
-	kill -0 $th 2>/dev/null || break
-	sleep 0.2
-done
-check "$NR threads started" grep -q "ready $NR" "$W/th"
+start_threads "$NR" "$W/th"
 kill -9 $th
 wait $th 2>/dev/null
-echo 0 >$T/tracing_on
-echo ptop_ts_exits_copy _raw_spin_lock_irqsave _raw_spin_unlock_irqrestore >$T/set_ftrace_filter ||
-	bad "ftrace filter on the copy and the lock"
+graph_trace ptop_ts_exits_copy _raw_spin_lock_irqsave _raw_spin_unlock_irqrestore ||
+	bad "the function_graph tracer on the copy and the lock"
 echo ptop_ts_exits_copy >$T/set_graph_function
-echo function_graph >$T/current_tracer
 # the tracer's own options exist once it is the current one
 echo funcgraph-abstime >$T/trace_options || bad "funcgraph-abstime"
 echo nofuncgraph-irqs >$T/trace_options || bad "nofuncgraph-irqs"
@@ -66,9 +55,7 @@ echo "EXIT ring copy: $nh ring_lock holds, $sum us in all, the longest $maxh us"
 check "at least $((NR / 512)) ring_lock holds for $NR records ($nh; 256 records a hold)" [ "${nh:-0}" -ge $((NR / 512)) ]
 echo nofuncgraph-abstime >$T/trace_options
 echo funcgraph-irqs >$T/trace_options
-echo nop >$T/current_tracer
-echo >$T/set_graph_function
-echo >$T/set_ftrace_filter
+graph_trace_off
 check_idle_state "exit_ring_copy"
 check_dmesg "exit_ring_copy"
 rm -rf "$W"

@@ -31,10 +31,7 @@ CG=$CGROOT/ptop_xwin
 rmdir $CG 2>/dev/null
 mkdir $CG || bad "cgroup $CG"
 
-tsload sleepers 2000 >"$W/sl" &
-sl=$!
-for i in $(seq 1 300); do grep -q ready "$W/sl" && break; sleep 0.2; done
-check "2,000 sleepers started" grep -q 'ready 2000' "$W/sl"
+start_sleepers 2000 "$W/sl"
 
 # the tree's root: a shell that joins the cgroup, then starts the churn
 # and, one after the other, self-reaping children that burn 300 ms each

@@ -6,12 +6,9 @@
 require_module
 W=$(mktemp -d)
 
-tsload sleepers 5000 >"$W/sleepers.out" &
-sl=$!
+start_sleepers 5000 "$W/sleepers.out"
 tsload busy 3 >/dev/null &
 bz=$!
-for i in $(seq 1 300); do grep -q ready "$W/sleepers.out" && break; sleep 0.2; done
-check "5,000 sleepers started" grep -q 'ready 5000' "$W/sleepers.out"
 sleep 1
 
 tsquery -t -r >"$W/full1"

@@ -13,12 +13,9 @@ SECS=${PTOP_XCHECK_SECS:-120}
 rmmod ptop_taskstats && insmod "$KO" crosscheck=1 track_linger=2 ||
 	bad "reload with crosscheck=1"
 
-tsload sleepers 2000 >"$W/sl" &
-sl=$!
+start_sleepers 2000 "$W/sl"
 tsload busy 2 >/dev/null &
 bz=$!
-for i in $(seq 1 300); do grep -q ready "$W/sl" && break; sleep 0.2; done
-check "2,000 sleepers started" grep -q 'ready 2000' "$W/sl"
 ptop_churn "$SECS" >"$W/churn" 2>&1 &
 ch=$!
 # more non-leader execs (de_thread() swaps the exec'er's and the leader's

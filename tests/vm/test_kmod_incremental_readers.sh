@@ -7,10 +7,7 @@
 require_module
 W=$(mktemp -d)
 
-tsload sleepers 2000 >"$W/sl" &
-sl=$!
-for i in $(seq 1 300); do grep -q ready "$W/sl" && break; sleep 0.2; done
-check "2,000 sleepers started" grep -q 'ready 2000' "$W/sl"
+start_sleepers 2000 "$W/sl"
 
 # the host reader keeps its file open (tracking stays on) between answers
 s=$(tsquery -t | seq_of)

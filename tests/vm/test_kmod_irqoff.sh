@@ -13,44 +13,20 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-T=/sys/kernel/tracing
 NZ=${NZ:-20000}
-mountpoint -q $T || mount -t tracefs nodev $T || { bad "tracefs"; finish test_kmod_irqoff; }
+tracefs_mount || { bad "tracefs"; finish test_kmod_irqoff; }
 
-# durations (us) of the traced function over N passes, median
-passes() {
-	local i
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 1 >$T/tracing_on
-	for i in $(seq 20); do tsquery >/dev/null; done
-	echo 0 >$T/tracing_on
-	grep 'ptop_ts_acct_pass_begin' $T/trace |
-		sed -n 's/.* \([0-9][0-9.]*\) us .*/\1/p' | sort -n >"$W/d"
-	awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }' "$W/d"
-}
-echo ptop_ts_acct_pass_begin >$T/set_ftrace_filter || bad "ftrace filter on the module's function"
-echo function_graph >$T/current_tracer || bad "function_graph tracer"
+# durations (us) of the traced function over 20 passes, median
+twenty_passes() { local i; for i in $(seq 20); do tsquery; done; }
+passes() { traced_median ptop_ts_acct_pass_begin "$W/d" twenty_passes; }
+graph_trace ptop_ts_acct_pass_begin || bad "the function_graph tracer on the module's function"
 base=$(passes)
 nb=$(wc -l <"$W/d")
 check "20 passes traced without zombies ($nb, median ${base} us)" [ "$nb" -ge 20 ]
 
 # a 2 GiB guest allows about 15,000 tasks by default
 echo 100000 >/proc/sys/kernel/threads-max
-python3 -c '
-import os, time
-for i in range('$NZ'):
-    if os.fork() == 0:
-        os._exit(0)
-print("ready", flush=True)
-time.sleep(900)
-' >"$W/z" &
-zp=$!
-for i in $(seq 1200); do
-	grep -q ready "$W/z" && break
-	kill -0 $zp 2>/dev/null || break
-	sleep 0.25
-done
+start_zombies "$NZ" 900 "$W/z"
 nz=$(ps -e -o stat= | grep -c '^Z')
 check "$NZ zombies made (got $nz)" [ "$nz" -ge "$NZ" ]
 echo "acct_dead $(state acct_dead) thread_tails $(state thread_tails)"
@@ -61,8 +37,7 @@ echo "pass_begin median: ${base} us without zombies, ${zomb} us with $nz"
 check "20 passes traced with zombies ($nz2)" [ "$nz2" -ge 20 ]
 check "pass_begin with $nz zombies within 20x of without (${zomb} vs ${base} us)" \
 	awk -v z="$zomb" -v b="$base" 'BEGIN { exit !(z != "" && b != "" && z <= 20 * (b > 1 ? b : 1)) }'
-echo nop >$T/current_tracer
-echo >$T/set_ftrace_filter
+graph_trace_off
 kill $zp
 wait $zp 2>/dev/null
 for i in $(seq 100); do [ "$(ps -e -o stat= | grep -c '^Z')" -lt 10 ] && break; sleep 0.2; done

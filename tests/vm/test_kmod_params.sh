@@ -55,18 +55,8 @@ fi
 
 # --- zombies at load --------------------------------------------------------
 NZ=2000
-# a parent that forks NZ children which exit at once and are never waited
-# for, until the parent is killed (then init reaps them)
-python3 -c '
-import os, sys, time
-for i in range('$NZ'):
-    if os.fork() == 0:
-        os._exit(0)
-print("ready", flush=True)
-time.sleep(600)
-' >"$W/z" &
-zp=$!
-for i in $(seq 300); do grep -q ready "$W/z" && break; sleep 0.1; done
+# a parent of NZ zombies, until it is killed (then init reaps them)
+start_zombies "$NZ" 600 "$W/z"
 nz=$(ps -e -o stat= | grep -c '^Z')
 check "$NZ zombies made (got $nz)" [ "$nz" -ge "$NZ" ]
 insmod "$KO" || bad "insmod with zombies around"

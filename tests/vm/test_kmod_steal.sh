@@ -9,14 +9,8 @@
 require_module
 W=$(mktemp -d)
 
-wait_file() {
-	local i
-	for i in $(seq 50); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# a holder's "holding" line, within 5 s
+wait_file() { wait_line "$1" "$2" 5; }
 hexflags() { sed -n 's/^answer .*flags=\(0x[0-9a-f]*\).*/\1/p'; }
 
 check "at load: no steal probe" [ "$(state steal_probe)" = detached ]
