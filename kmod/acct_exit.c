@@ -331,9 +331,11 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * same siglock) or gone as of exit_head (never, for the group's exit
  * report: PTOP_TS_LINKED_LIVE). false: x* stays the kernel's.
  * Also for a dead group that a pass begun before its EXIT record still
- * reports live: the same count as at its exit report.
+ * reports live: the same count as at its exit report. at_t0 (a walk):
+ * each entry as of the pass instant.
  */
-static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r)
+static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r,
+		  bool at_t0)
 {
 	struct ptop_thread_tail *e;
 	struct ptop_tri x = a->x_freed, v;
@@ -342,7 +344,10 @@ static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r)
 		if (rcu_access_pointer(e->p->sighand) &&
 		    !ptop_ts_thread_gone(e->p, exit_head))
 			continue;
-		ptop_ts_tail_value(e, false, &v);
+		if (at_t0)	/* a walk: as of the pass instant */
+			ptop_ts_tail_value_at_t0(e, &v);
+		else
+			ptop_ts_tail_value(e, false, &v);
 		ptop_tri_add(&x, &v);
 	}
 	r->xutime_ns = x.u;
@@ -361,7 +366,7 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 	a = ptop_acct_lookup(leader);
 	own = a && a->x_own;
 	if (own)
-		own_x(a, exit_head, r);
+		own_x(a, exit_head, r, true);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return own;
 }
@@ -399,7 +404,7 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 	}
 	ret = PTOP_OWN_FIRST;
 	a->own_reported = true;		/* under siglock: exactly one first */
-	own_x(a, PTOP_TS_LINKED_LIVE, r);
+	own_x(a, PTOP_TS_LINKED_LIVE, r, false);
 	/* what the entries ran so far is in the report's total */
 	list_for_each_entry(e, &a->dying, gnode)
 		e->settled = ptop_ts_tail_ns(e, false);

@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include "activity_marks.h"
+#include "cpus.h"
 #include "events.h"
 #include "hooks.h"
 #include "probe.h"
@@ -50,6 +51,7 @@ static void switch_body(struct task_struct *prev, struct task_struct *next)
 {
 	ptop_ts_act_switch(prev, next);
 	ptop_ts_steal_switch(prev);
+	ptop_ts_pass_switch(next);
 }
 
 /* under the runqueue lock, interrupts off */

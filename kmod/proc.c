@@ -30,6 +30,8 @@
 #include "hooks.h"
 #include "listen.h"
 #include "main.h"
+#include "pass_ran.h"
+#include "record.h"
 #include "seq.h"
 #include "snapshot.h"
 #include "steal.h"
@@ -193,6 +195,13 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	/* the last pass: its length, its longest RCU read section */
 	seq_printf(m, "walk_last_ns %llu\n", walk_ns);
 	seq_printf(m, "walk_rcu_max_ns %llu\n", rcu_max_ns);
+	/*
+	 * since load: the runs after the instants that reading a task's
+	 * last stretch only would have kept (pass_ran.c); passes whose
+	 * table of those tasks was full (that rule then applied)
+	 */
+	seq_printf(m, "walk_later_runs_ns %llu\n", ptop_ts_later_runs_ns());
+	seq_printf(m, "walk_ran_full %ld\n", ptop_ts_ran_full_passes());
 	ptop_ts_acct_counts(&live, &dead, &nomem, &folds, &unfolded, &late);
 	seq_printf(m, "acct_groups %ld\n", live);
 	seq_printf(m, "acct_dead %ld\n", dead);

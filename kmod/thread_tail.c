@@ -35,6 +35,8 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include "cpus.h"
+#include "pass_ran.h"
 #include "record.h"
 #include "thread_tail.h"
 
@@ -96,6 +98,37 @@ void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 {
 	*v = e->at_exit;
 	v->s += ptop_ts_tail_ns(e, final);
+}
+
+/*
+ * The same as of the pass instant, for a walk: a thread that ran since
+ * (pass_ran.c) is counted with its runtime then; what it ran after the
+ * instant (its exit path, and before its probe too when it exited after
+ * the instant: a thread released during a long walk) is for the next
+ * answer. One that did not run since: its value now.
+ */
+void ptop_ts_tail_value_at_t0(const struct ptop_thread_tail *e,
+			      struct ptop_tri *v)
+{
+	u64 at, less, part;
+
+	if (ptop_ts_ran_lookup(e->p, ptop_ts_pass_gen(), &at) !=
+	    PTOP_TS_RAN_AT) {
+		ptop_ts_tail_value(e, false, v);
+		return;
+	}
+	*v = e->at_exit;
+	if (at >= e->rt_exit) {
+		v->s += at - e->rt_exit;
+		return;
+	}
+	less = e->rt_exit - at;		/* from system time first */
+	part = min(less, v->s);
+	v->s -= part;
+	less -= part;
+	part = min(less, v->u);
+	v->u -= part;
+	v->st -= min(less - part, v->st);
 }
 
 /*
