@@ -228,7 +228,7 @@ bench: all $(HELPER_BINS) $(BENCH_BINS)
 	python3 bench/run $(BENCH_ARGS)
 
 # the module's row: bench/run inside the VM (qemu TCG: ~1 h for all four N;
-# BENCH_VM_ARGS="-n 100 --add": one N per run)
+# BENCH_VM_ARGS="--sources=kmod,kmod_nl -n 100 --add": one N per run)
 BENCH_VM_ARGS ?= --sources=kmod,kmod_nl
 bench-vm: all $(HELPER_BINS)
 	PTOP_VM_TIMEOUT=$${PTOP_VM_TIMEOUT:-5400} PTOP_VM_MEM=$${PTOP_VM_MEM:-4096} \
