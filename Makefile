@@ -128,6 +128,7 @@ UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
+	bench-vm \
 	vm-check-debug vm-attack \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
@@ -225,6 +226,13 @@ integration-check: all $(HELPER_BINS)
 # not part of check: minutes per N (bench/run --help)
 bench: all $(HELPER_BINS) $(BENCH_BINS)
 	python3 bench/run $(BENCH_ARGS)
+
+# the module's row: bench/run inside the VM (qemu TCG: ~1 h for all four N;
+# BENCH_VM_ARGS="--sources=kmod,kmod_nl -n 100 --add": one N per run)
+BENCH_VM_ARGS ?= --sources=kmod,kmod_nl
+bench-vm: all $(HELPER_BINS)
+	PTOP_VM_TIMEOUT=$${PTOP_VM_TIMEOUT:-5400} PTOP_VM_MEM=$${PTOP_VM_MEM:-4096} \
+		tests/vm/run bench/run_vm.sh $(BENCH_VM_ARGS)
 
 # every VM test on the default kernel, the smoke list on the other kernels of
 # tests/vm/kernels (KVERS=all: everything everywhere; KVERS="5.10 sid": those)

@@ -1,91 +1,118 @@
 #!/usr/bin/env bash
-# What the activity probe costs and what it saves (issue 10, point 1), in
-# the VM with the module: tests/vm/run bench/probe_cost.sh [NTASKS] [ROUNDS]
-#  - cost: `perf bench sched pipe` (two tasks ping-pong through pipes on
-#    one CPU: every op is two context switches) without a reader (probe
-#    detached) and with one (a /proc/taskstats file held open: probe
-#    attached), ROUNDS alternating rounds; per switch = half the
-#    difference of the mean usecs/op;
-#  - saving: with NTASKS sleeping tasks, the module's CPU per pass of a
-#    full walk and of a "since N" pass (tsquery -L).
-# Writes bench/results/probe_cost.md.
+# What the sched_switch probe costs per context switch and what it saves
+# per pass (issue 10, point 1), in the VM with the module:
+#   tests/vm/run bench/probe_cost.sh [NTASKS] [ROUNDS]     (10000 20)
+# Three measurements, every one repeated ROUNDS times in alternation so that
+# drift of the (qemu TCG, shared host) guest falls on every state alike:
+#  1. the module's own count (probe_timing=1, the state file's
+#     switch_probe_*): ns of the probe's body per switch, a timing's own
+#     cost (an empty local_clock() pair) subtracted; under a ping-pong
+#     (`perf bench sched pipe` on one CPU: two tasks, every op two
+#     switches) and under `perf bench sched messaging` (hundreds of tasks:
+#     a mark per new task, not one table slot hit again and again); with
+#     tracking off (no reader: the probe only notes each CPU's task) and on
+#     (a reader holds /proc/taskstats open: every switched-out task
+#     marked). What it leaves out: the tracepoint's call into the module;
+#  2. the whole cost, call included: usecs/op of short ping-pong rounds
+#     with the module not loaded, loaded with no reader, and with a reader
+#     (probe_timing=0); per switch = half the median of the paired
+#     differences between states of the same round, with a bootstrap 95%
+#     interval;
+#  3. the saving: with NTASKS sleeping tasks, the reader's CPU per pass of
+#     a full walk and of a "since N" pass (tsquery -t -L; the pass runs in
+#     its write()).
+# Writes bench/results/probe_cost.md (OUT=... elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NTASKS=${1:-10000}
-ROUNDS=${2:-5}
-LOOPS=${LOOPS:-50000}
+ROUNDS=${2:-20}
+LOOPS=${LOOPS:-5000}		# ping-pong ops per round
+MSG_LOOPS=${MSG_LOOPS:-10}	# perf bench sched messaging -l
 KO=${PTOP_VM_KMOD_FILE:?run in the VM: tests/vm/run bench/probe_cost.sh}
-out=bench/results/probe_cost.md
+out=${OUT:-bench/results/probe_cost.md}
+params=/sys/module/ptop_taskstats/parameters
 state() { awk -v k="$1" '$1 == k { print $2 }' /proc/ptop_taskstats_state; }
+log() { echo "probe_cost: $*" >&2; }
 
-rmmod ptop_taskstats && insmod "$KO" track_linger=0
+load_module() {
+	insmod "$KO" track_linger=0 || { log "insmod failed"; exit 1; }
+}
+rmmod ptop_taskstats
+load_module
 sysctl -q -w kernel.threads-max=200000 kernel.pid_max=4194304
 tsload sleepers "$NTASKS" >/tmp/sl &
 sl=$!
-trap 'kill $sl 2>/dev/null' EXIT
+hold=
+trap 'kill $sl $hold 2>/dev/null || true' EXIT
 for _ in $(seq 600); do grep -q ready /tmp/sl && break; sleep 0.5; done
+grep -q ready /tmp/sl || { log "sleepers not ready"; exit 1; }
 
-pipe_us() {	# mean usecs/op of one perf bench sched pipe run on CPU 0
+pipe_us() {	# usecs/op of one ping-pong run on CPU 0
 	taskset -c 0 perf bench sched pipe -l "$LOOPS" 2>/dev/null |
 		awk '/usecs\/op/ { print $1 }'
 }
-off=() on=()
+messaging() {
+	perf bench sched messaging -g 5 -l "$MSG_LOOPS" >/dev/null 2>&1
+}
+reader_on() {	# a reader: tracking on
+	tsquery -H 3600 >/dev/null &
+	hold=$!
+	for _ in $(seq 100); do [ "$(state track_probe)" = attached ] && return; sleep 0.1; done
+	log "tracking did not start with a reader"; exit 1
+}
+reader_off() {
+	kill "$hold"; wait "$hold" 2>/dev/null || true
+	hold=
+	for _ in $(seq 100); do [ "$(state track_probe)" = detached ] && return; sleep 0.1; done
+	log "tracking did not stop (track_linger=0)"; exit 1
+}
+timed() {	# WORKLOAD: "calls ns clock_ns" of the probe during it
+	local c0 n0 c1 n1 k
+	c0=$(state switch_probe_calls); n0=$(state switch_probe_ns)
+	"$@" >/dev/null
+	c1=$(state switch_probe_calls); n1=$(state switch_probe_ns)
+	k=$(state switch_probe_clock_ns)
+	echo "$((c1 - c0)) $((n1 - n0)) $k"
+}
+
+# --- 1. the module's own count --------------------------------------------
+raw=/tmp/probe_cost.raw
+: >"$raw"
+echo 1 >"$params/probe_timing"
 for r in $(seq "$ROUNDS"); do
-	[ "$(state track_probe)" = detached ] || { echo "probe attached with no reader" >&2; exit 1; }
-	off+=("$(pipe_us)")
-	tsquery -H 600 >/dev/null &
-	h=$!
-	for _ in $(seq 50); do [ "$(state track_probe)" = attached ] && break; sleep 0.1; done
-	on+=("$(pipe_us)")
-	kill $h; wait $h 2>/dev/null || true
-	for _ in $(seq 50); do [ "$(state track_probe)" = detached ] && break; sleep 0.1; done
-	echo "round $r: detached ${off[-1]} us/op, attached ${on[-1]} us/op"
+	[ "$(state track_probe)" = detached ] || { log "tracking on with no reader"; exit 1; }
+	echo "timed pipe off $(timed pipe_us)" >>"$raw"
+	echo "timed msg off $(timed messaging)" >>"$raw"
+	reader_on
+	echo "timed pipe on $(timed pipe_us)" >>"$raw"
+	echo "timed msg on $(timed messaging)" >>"$raw"
+	reader_off
+	log "timed round $r: $(tail -n 4 "$raw" | awk '{ printf "%s/%s %.0f ns  ", $2, $3, $5 / $4 - $6 }')"
 done
+echo 0 >"$params/probe_timing"
+[ "$(state switch_probe_clock_ns)" = 0 ] || { log "probe_timing=0 did not stop the timing"; exit 1; }
+
+# --- 2. the whole cost: ping-pong, module out / in / with a reader ---------
+for r in $(seq "$ROUNDS"); do
+	rmmod ptop_taskstats
+	echo "pipe none $(pipe_us)" >>"$raw"
+	load_module
+	echo "pipe off $(pipe_us)" >>"$raw"
+	reader_on
+	echo "pipe on $(pipe_us)" >>"$raw"
+	reader_off
+	log "pipe round $r: $(tail -n 3 "$raw" | awk '{ printf "%s %s us/op  ", $2, $3 }')"
+done
+
+# --- 3. the saving ---------------------------------------------------------
 full=$(tsquery -t -F -L 10)
 inc=$(tsquery -t -L 50)
-echo "full: $full"
-echo "since N: $inc"
-python3 - "$NTASKS" "${off[*]}" "${on[*]}" "$full" "$inc" "$out" "$LOOPS" <<'PY'
-import sys, statistics as st, re, datetime, os
-n, off, on, full, inc, out, loops = sys.argv[1:]
-off = [float(x) for x in off.split()]
-on = [float(x) for x in on.split()]
-f = dict(re.findall(r'(\w+)=([\d.]+)', full))
-i = dict(re.findall(r'(\w+)=([\d.]+)', inc))
-d_us = (st.mean(on) - st.mean(off)) / 2          # per context switch
-saved_ms = float(f['cpu_ms']) - float(i['cpu_ms'])  # per pass
-be = saved_ms * 1e3 / d_us if d_us > 0 else float('inf')
-with open(out, 'w') as o:
-    o.write(f"""# Activity probe: cost per context switch, saving per pass
+log "full: $full"
+log "since N: $inc"
+# the switch rate of this guest at rest, for scale
+c0=$(awk '/^ctxt/ { print $2 }' /proc/stat); sleep 5
+c1=$(awk '/^ctxt/ { print $2 }' /proc/stat)
+rest=$(((c1 - c0) / 5))
 
-{datetime.date.today()}, {os.uname().release}, {os.cpu_count()} CPUs (qemu TCG
-guest, module loaded), {n} sleeping tasks. Run with:
-`tests/vm/run bench/probe_cost.sh {n} {len(off)}` (LOOPS={loops}).
-
-Cost: `perf bench sched pipe -l {loops}` on one CPU (each op = 2 context
-switches), rounds alternating without a reader (sched_switch probe
-detached) and with one (/proc/taskstats held open: attached).
-
-| | usecs/op, each round | mean |
-|---|---|---|
-| probe detached | {' '.join('%.3f' % x for x in off)} | {st.mean(off):.3f} |
-| probe attached | {' '.join('%.3f' % x for x in on)} | {st.mean(on):.3f} |
-
-Probe cost per context switch: **{d_us*1000:.0f} ns** (half the difference
-of the means; the spread between rounds of one kind is
-{(max(off)-min(off))/2*1000:.0f} ns detached, {(max(on)-min(on))/2*1000:.0f} ns attached).
-
-Saving: the module's CPU per pass (`tsquery -t -L`, user+sys of the
-reader: the pass runs in its write()):
-
-| pass | CPU ms/pass | wall ms/pass | records |
-|---|---|---|---|
-| full walk (-F) | {f['cpu_ms']} | {f['wall_ms']} | {f['records']} |
-| since N | {i['cpu_ms']} | {i['wall_ms']} | {i['records']} |
-
-A "since N" pass saves {saved_ms:.2f} ms of CPU; the probe costs that
-much at {be:,.0f} context switches between two passes (per second at a
-1 s refresh; this guest's own rate at rest is a few hundred per second).
-""")
-print(open(out).read())
-PY
+python3 bench/probe_cost_report.py "$raw" "$NTASKS" "$ROUNDS" "$LOOPS" \
+	"$MSG_LOOPS" "$full" "$inc" "$rest" "$out"

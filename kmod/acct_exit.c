@@ -304,7 +304,13 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
 
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
-	if (a && a->x_own && !a->dead) {
+	/*
+	 * Not when the group's exit report, made by another thread between
+	 * p's siglock and here, already gave p its entry: a second entry
+	 * would count p twice in x* and in the late folds, and stay (only
+	 * one is freed at p's free).
+	 */
+	if (a && a->x_own && !a->dead && !ptop_ts_tail_find(p)) {
 		e = ptop_ts_tail_new(p, th);
 		if (e) {
 			e->owner = a;
@@ -322,11 +328,14 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * Under leader's siglock, after ptop_ts_fill_group_locked(): for an own-x
  * group, x* from the tail entries. An entry counts when its thread is not
  * counted live: released (__exit_signal() cleared its sighand under this
- * same siglock) or gone as of exit_head. false: x* stays the kernel's.
+ * same siglock) or gone as of exit_head (never, for the group's exit
+ * report: PTOP_TS_LINKED_LIVE). false: x* stays the kernel's.
  * Also for a dead group that a pass begun before its EXIT record still
- * reports live: the same count as at its exit report.
+ * reports live: the same count as at its exit report. at_t0 (a walk):
+ * each entry as of the pass instant.
  */
-static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r)
+static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r,
+		  bool at_t0)
 {
 	struct ptop_thread_tail *e;
 	struct ptop_tri x = a->x_freed, v;
@@ -335,7 +344,10 @@ static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r)
 		if (rcu_access_pointer(e->p->sighand) &&
 		    !ptop_ts_thread_gone(e->p, exit_head))
 			continue;
-		ptop_ts_tail_value(e, false, &v);
+		if (at_t0)	/* a walk: as of the pass instant */
+			ptop_ts_tail_value_at_t0(e, &v);
+		else
+			ptop_ts_tail_value(e, false, &v);
 		ptop_tri_add(&x, &v);
 	}
 	r->xutime_ns = x.u;
@@ -354,15 +366,16 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 	a = ptop_acct_lookup(leader);
 	own = a && a->x_own;
 	if (own)
-		own_x(a, exit_head, r);
+		own_x(a, exit_head, r, true);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return own;
 }
 
 /*
  * Under siglock, the group's last live-- seen (after
- * ptop_ts_fill_group_locked() with exit_head 0): for an own-x group, the
- * first such report gets x* from the entries, and every thread still
+ * ptop_ts_fill_group_locked() with PTOP_TS_LINKED_LIVE): for an own-x
+ * group, the first such report gets x* from the entries of the released
+ * threads (the linked ones are in the threads' sum), and every thread still
  * linked without an entry (the reporter, and threads between their live--
  * and their probe) gets one now, valued as the report has it: what they
  * run from here on is folded as they run it (fold_dying()), so their own
@@ -391,7 +404,7 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 	}
 	ret = PTOP_OWN_FIRST;
 	a->own_reported = true;		/* under siglock: exactly one first */
-	own_x(a, 0, r);
+	own_x(a, PTOP_TS_LINKED_LIVE, r, false);
 	/* what the entries ran so far is in the report's total */
 	list_for_each_entry(e, &a->dying, gnode)
 		e->settled = ptop_ts_tail_ns(e, false);

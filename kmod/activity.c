@@ -136,8 +136,10 @@ u64 ptop_ts_act_pass(void)
 }
 
 /*
- * Cross-check passes (snapshot.c): the marks made during their full walk
- * belong after this pass; pass + 1 is the number the next pass gets.
+ * The marks made since the pass's drain: after an incremental pass's
+ * instant (what ran before it must be walked too), after a cross-check
+ * pass's full walk (snapshot.c). They belong after this pass as well:
+ * pass + 1 is the number the next pass gets.
  */
 void ptop_ts_act_drain_late(u64 pass)
 {

@@ -23,6 +23,7 @@
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include "uapi/ptop_taskstats.h"
+#include "pass_ran.h"
 #include "record.h"
 #include "cpus.h"
 
@@ -60,14 +61,54 @@ static void read_cpu(struct ptop_ts_cpu *v, int cpu)
 	v->softirq_ns = kcs.cpustat[CPUTIME_SOFTIRQ];
 }
 
+/*
+ * This CPU's task at the instant t0, with its runtime then (pass_ran.c):
+ * the counter plus its run since its last update (exec_start, in this
+ * CPU's clock), read untorn by an update from another CPU.
+ */
+static void note_current(u64 t0)
+{
+	struct task_struct *cur = current;
+	u64 start, start2, sum;
+	int tries = 3;
+
+	if (!cur->pid)
+		return;		/* idle: no row */
+	do {
+		start = READ_ONCE(cur->se.exec_start);
+		smp_rmb();	/* the runtime after the start it goes with */
+		sum = READ_ONCE(cur->se.sum_exec_runtime);
+		smp_rmb();	/* the start again: unchanged, they match */
+		start2 = READ_ONCE(cur->se.exec_start);
+	} while (start != start2 && --tries);
+	if (start == start2 && t0 > start && t0 - start < NSEC_PER_SEC)
+		sum += t0 - start;
+	ptop_ts_ran_note(cur, READ_ONCE(pass_gen), sum);
+}
+
 static void read_pass_cpu_at(int cpu)
 {
 	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
 
+	/*
+	 * An unstable sched_clock (TSCs not in sync: a VM, qemu's TCG) is
+	 * each CPU's raw clock kept between its last tick's time and one
+	 * tick more: a CPU whose ticks come late (a vCPU the host stopped)
+	 * reads a clock that stands still, behind the time by up to the
+	 * whole stop (258 ms seen), until its next tick. The running
+	 * task's runtime at this instant would then lack that part, which
+	 * the kernel charges at the next tick, in the next interval. The
+	 * tick's own resync, here (as an idle exit does; a no-op on a
+	 * stable clock), puts the instant and the time together.
+	 */
+	if (cpu == smp_processor_id())
+		sched_clock_idle_wakeup_event();
 	pc->t0 = sched_clock_cpu(cpu);
 	pc->time_ns = ktime_get_ns();
 	pc->boottime_ns = ktime_get_boottime_ns();
 	read_cpu(&pc->c, cpu);
+	if (cpu == smp_processor_id())
+		note_current(pc->t0);
 	pc->gen = READ_ONCE(pass_gen);
 }
 
@@ -124,6 +165,7 @@ void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 	int c;
 
 	WRITE_ONCE(pass_gen, pass_gen + 1);
+	ptop_ts_ran_begin(pass_gen);
 	on_each_cpu_cond(pass_cpu_ipi, read_pass_cpu, NULL, true);
 	if (tick_nohz_full_enabled()) {
 		for_each_online_cpu(c)
@@ -170,7 +212,7 @@ u64 ptop_ts_pass_gen(void)
 u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 {
 	struct pass_cpu *pc = this_cpu_ptr(&pass_cpu);
-	u64 now, from;
+	u64 now, from, sum, at;
 
 	*gen = 0;
 	if (!ptop_ts_runtimes_at_t0() || tick_nohz_full_cpu(smp_processor_id()))
@@ -179,8 +221,23 @@ u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 		return 0;
 	*gen = pc->gen;
 	now = sched_clock_cpu(smp_processor_id());
+	/* noted at the instant or when it came on a CPU since: all of it */
+	sum = READ_ONCE(p->se.sum_exec_runtime);
+	smp_rmb();	/* the counter before the look-up (pass_ran.c) */
+	if (ptop_ts_ran_lookup(p, *gen, &at) == PTOP_TS_RAN_AT) {
+		from = READ_ONCE(p->se.exec_start);
+		if (now > from && now - from < NSEC_PER_SEC)
+			sum += now - from;
+		return sum > at ? sum - at : 0;
+	}
 	from = max(pc->t0, READ_ONCE(p->sched_info.last_arrival));
 	return now > from && now - from < NSEC_PER_SEC ? now - from : 0;
+}
+
+/* sched_switch (hooks.c): next begins a stretch on this CPU */
+void ptop_ts_pass_switch(struct task_struct *next)
+{
+	ptop_ts_ran_switch(next, READ_ONCE(this_cpu_ptr(&pass_cpu)->gen));
 }
 
 /* cpu's sched_clock at this pass's instant; false: it did not read one */

@@ -129,9 +129,21 @@ void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup)
  * Is this thread, still linked to its group, one whose EXIT record was
  * written before position exit_head (0: only threads past exit_notify)?
  * Its time then belongs to x*, not to the live threads.
+ *
+ * PTOP_TS_LINKED_LIVE (a group's exit report): never. The report reads
+ * the group twice under its siglock (the threads' sum, then the module's
+ * own x*, acct_exit.c) and each thread must be in exactly one of them;
+ * exit_state is set by exit_notify() under tasklist_lock, not siglock, so
+ * a thread could pass it between the two reads and be counted in both
+ * (or, read the other way, in neither). Being linked changes only under
+ * siglock (__exit_signal() unlinks the thread, adds its runtime to the
+ * signal's sums and clears its sighand there), so the report decides by
+ * that alone.
  */
 bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 {
+	if (exit_head == PTOP_TS_LINKED_LIVE)
+		return false;
 	if (t->exit_state)	/* past exit_notify(): the probe ran */
 		return true;
 	if (!exit_head || !(t->flags & PF_EXITING))

@@ -40,6 +40,11 @@ u32 ptop_ts_exits_used(void);
 void ptop_ts_exits_saw_mm(void);
 bool ptop_ts_exit_before_mm(void);
 void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup);
+/*
+ * exit_head of a group's exit report (exits.c): every thread still linked
+ * counts as live, whatever its exit_state (see ptop_ts_thread_gone())
+ */
+#define PTOP_TS_LINKED_LIVE	U64_MAX
 bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head);
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 			    u64 before);

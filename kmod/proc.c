@@ -27,8 +27,11 @@
 #include "budget.h"
 #include "events.h"
 #include "exit_ring.h"
+#include "hooks.h"
 #include "listen.h"
 #include "main.h"
+#include "pass_ran.h"
+#include "record.h"
 #include "seq.h"
 #include "snapshot.h"
 #include "steal.h"
@@ -158,6 +161,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
+	u64 sw_calls, sw_ns, sw_clock_ns;
 	unsigned long user_kb, all_kb;
 	size_t nonroot;
 	long refused;
@@ -178,6 +182,11 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "track_full_walks %llu\n", act.full_walks);
 	seq_printf(m, "track_marked_walks %llu\n", act.inc_walks);
 	seq_printf(m, "track_lost %llu\n", act.lost);
+	/* probe_timing=1 (hooks.c): switches timed, their ns, a timing's own */
+	ptop_ts_hooks_switch_time(&sw_calls, &sw_ns, &sw_clock_ns);
+	seq_printf(m, "switch_probe_calls %llu\n", sw_calls);
+	seq_printf(m, "switch_probe_ns %llu\n", sw_ns);
+	seq_printf(m, "switch_probe_clock_ns %llu\n", sw_clock_ns);
 	seq_printf(m, "exit_ring_used %u\n", ptop_ts_exits_used());
 	seq_printf(m, "exit_ring_size %u\n", ptop_ts_exit_ring_size);
 	seq_printf(m, "exits_total %llu\n", ptop_ts_exits_head());
@@ -186,6 +195,13 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	/* the last pass: its length, its longest RCU read section */
 	seq_printf(m, "walk_last_ns %llu\n", walk_ns);
 	seq_printf(m, "walk_rcu_max_ns %llu\n", rcu_max_ns);
+	/*
+	 * since load: the runs after the instants that reading a task's
+	 * last stretch only would have kept (pass_ran.c); passes whose
+	 * table of those tasks was full (that rule then applied)
+	 */
+	seq_printf(m, "walk_later_runs_ns %llu\n", ptop_ts_later_runs_ns());
+	seq_printf(m, "walk_ran_full %ld\n", ptop_ts_ran_full_passes());
 	ptop_ts_acct_counts(&live, &dead, &nomem, &folds, &unfolded, &late);
 	seq_printf(m, "acct_groups %ld\n", live);
 	seq_printf(m, "acct_dead %ld\n", dead);

@@ -38,6 +38,7 @@
 #include <linux/user_namespace.h>
 #include "cpus.h"
 #include "exit_ring.h"
+#include "pass_ran.h"
 #include "steal.h"
 #include "record.h"
 
@@ -89,15 +90,9 @@ u64 ptop_ts_running_extra(struct task_struct *t)
 }
 
 /*
- * The thread's runtime as of the pass instant of its CPU, for a walk. The
- * thread ran without a break from max(t0, its last arrival on the CPU) to
- * se.exec_start (its last update, or its switch-out) and, if on the CPU,
- * on to now: all of that after t0 is left out. Earlier stretches after t0
- * (switched in and out more than once during the walk) stay in, rare.
- * se.exec_start and sched_info.last_arrival are in the runqueue's clock,
- * which is the CPU's sched_clock_cpu() without irq or steal time taken
- * out (otherwise: the counter plus the running extra, as before).
- * Returns false when the plain reading applies.
+ * Can a walk read runtimes as of the pass instant? Not when irq or steal
+ * time is taken out of the runqueue's clock (exec_start is then in
+ * another clock than the instant's), nor without sched_info.
  */
 bool ptop_ts_runtimes_at_t0(void)
 {
@@ -106,17 +101,22 @@ bool ptop_ts_runtimes_at_t0(void)
 	       IS_ENABLED(CONFIG_SCHED_INFO);
 }
 
-static bool runtime_at_t0(struct task_struct *t, u64 *rt)
+/*
+ * The last-stretch rule, where pass_ran.c cannot tell (its table was
+ * full): the thread ran without a break from max(t0, its last arrival
+ * on the CPU) to se.exec_start (its last update, or its switch-out) and,
+ * if on the CPU, on to now: all of that after t0 is left out. Earlier
+ * stretches after t0 (switched out and in again, or on another CPU,
+ * during the walk) stay in. se.exec_start and sched_info.last_arrival
+ * are in the runqueue's clock, the CPU's sched_clock_cpu() without irq
+ * or steal time taken out. False when the plain reading applies.
+ */
+static bool last_stretch_at_t0(struct task_struct *t, u64 t0, u64 *rt)
 {
-	u64 sum, start, start2, t0, base;
-	int cpu, tries = 3;
+	u64 sum, start, start2, base;
+	int tries = 3;
 	bool on;
 
-	if (!ptop_ts_runtimes_at_t0())
-		return false;
-	cpu = task_cpu(t);
-	if (tick_nohz_full_cpu(cpu))
-		return false;
 	do {		/* not torn by an update_curr() on the thread's CPU */
 		start = READ_ONCE(t->se.exec_start);
 		/* the runtime after the start it goes with */
@@ -129,8 +129,6 @@ static bool runtime_at_t0(struct task_struct *t, u64 *rt)
 	} while (start != start2 && --tries);
 	if (start != start2)
 		return false;
-	if (!ptop_ts_pass_t0(cpu, &t0))
-		return false;	/* came online during the pass */
 	base = max(t0, READ_ONCE(t->sched_info.last_arrival));
 	if (start > base && start - base <= sum)
 		*rt = sum - (start - base);	/* ran after t0, up to start */
@@ -139,6 +137,54 @@ static bool runtime_at_t0(struct task_struct *t, u64 *rt)
 	else
 		*rt = sum;			/* did not run since t0 */
 	return true;
+}
+
+/* what the last-stretch rule would have counted after the instants */
+static u64 later_runs_ns;	/* pass lock */
+
+u64 ptop_ts_later_runs_ns(void)
+{
+	return READ_ONCE(later_runs_ns);
+}
+
+/*
+ * The thread's runtime as of the pass instant of its CPU, for a walk: as
+ * pass_ran.c noted it when the thread ran since (at the instant, or at
+ * its first switch-in after it), its counter when it did not (read
+ * before the look-up: a thread switched in after that reading has not
+ * added to it), the last-stretch rule when the table cannot tell (or
+ * the thread is on a CPU without a note: coming on it right now).
+ */
+static bool runtime_at_t0(struct task_struct *t, u64 *rt)
+{
+	u64 t0, sum, at, old;
+	int cpu;
+
+	if (!ptop_ts_runtimes_at_t0())
+		return false;
+	cpu = task_cpu(t);
+	if (tick_nohz_full_cpu(cpu))
+		return false;
+	if (!ptop_ts_pass_t0(cpu, &t0))
+		return false;	/* came online during the pass */
+	sum = READ_ONCE(t->se.sum_exec_runtime);
+	smp_rmb();	/* the counter before the look-up (pass_ran.c) */
+	switch (ptop_ts_ran_lookup(t, ptop_ts_pass_gen(), &at)) {
+	case PTOP_TS_RAN_AT:
+		if (last_stretch_at_t0(t, t0, &old) && old > at)
+			WRITE_ONCE(later_runs_ns, later_runs_ns + old - at);
+		*rt = at;
+		return true;
+	case PTOP_TS_RAN_NOT:
+		if (!READ_ONCE(t->on_cpu)) {
+			*rt = sum;
+			return true;
+		}
+		break;
+	case PTOP_TS_RAN_UNKNOWN:
+		break;
+	}
+	return last_stretch_at_t0(t, t0, rt);
 }
 
 /*

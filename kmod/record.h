@@ -19,6 +19,7 @@ struct ptop_tri {
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
 bool ptop_ts_runtimes_at_t0(void);
+u64 ptop_ts_later_runs_ns(void);
 void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t,
 			 bool at_t0);
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,

@@ -25,6 +25,8 @@ struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 					  const struct ptop_ts_record *th);
 struct ptop_thread_tail *ptop_ts_tail_find(struct task_struct *p);
 u64 ptop_ts_tail_ns(const struct ptop_thread_tail *e, bool final);
+void ptop_ts_tail_value_at_t0(const struct ptop_thread_tail *e,
+			      struct ptop_tri *v);
 void ptop_ts_tail_value(const struct ptop_thread_tail *e, bool final,
 			struct ptop_tri *v);
 struct task_struct *ptop_ts_tail_free(struct ptop_thread_tail *e);

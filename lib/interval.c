@@ -47,22 +47,48 @@ static uint64_t count_delta(uint64_t cur, const uint64_t *prev)
 	return cur - *prev;
 }
 
+static uint64_t tri_total(struct tri t)
+{
+	return t.u + t.s + t.st;
+}
+
+/*
+ * a - b for triples whose total a holds at least b's. The total is what
+ * the kernel measures (runtime); its split into user and system is an
+ * estimate (cputime_adjust() scales the runtime by tick samples), made
+ * one way for a live task and another for the same time in a parent's
+ * c* or a group's x* after a death: a part can then fall while the
+ * total grows (under emulation, by a whole dead child's user time seen
+ * again as system time). The parts that would fall are 0, the others
+ * give up what they exceed by, in proportion: the total stays exact.
+ */
+static struct tri tri_sub_keep_total(struct tri a, struct tri b)
+{
+	uint64_t want = tri_total(a) - tri_total(b), have, ignore = 0;
+	struct tri d = { sat_sub(a.u, b.u, &ignore), sat_sub(a.s, b.s, &ignore),
+			 sat_sub(a.st, b.st, &ignore) };
+
+	have = tri_total(d);
+	if (have == want || !have)
+		return d;
+	/* want < have: scale down; the system part takes the remainder */
+	d.u = (uint64_t)((long double)d.u * want / have);
+	d.st = (uint64_t)((long double)d.st * want / have);
+	if (d.u + d.st > want)
+		d.st = want - d.u;
+	d.s = want - d.u - d.st;
+	return d;
+}
+
 /*
  * Delta of a (user, system, steal) triple. A total that went backwards is
  * a new incarnation: the whole current value is the delta.
  */
-static struct tri tri_delta(struct tri cur, const struct tri *prev,
-			    uint64_t *clamped)
+static struct tri tri_delta(struct tri cur, const struct tri *prev)
 {
-	struct tri d = cur;
-	uint64_t dummy = 0;
-
-	if (!prev || cur.u + cur.s + cur.st < prev->u + prev->s + prev->st)
-		return d;
-	d.u = sat_sub(cur.u, prev->u, clamped);
-	d.s = sat_sub(cur.s, prev->s, clamped);
-	d.st = sat_sub(cur.st, prev->st, &dummy);
-	return d;
+	if (!prev || tri_total(cur) < tri_total(*prev))
+		return cur;
+	return tri_sub_keep_total(cur, *prev);
 }
 
 static struct tri tri_own(const struct ptop_rec *r)
@@ -87,11 +113,14 @@ static void tri_add(struct tri *a, struct tri b)
 	a->st += b.st;
 }
 
+/* a - b; only a total that falls below b's is clamped (at 0) */
 static struct tri tri_sub(struct tri a, struct tri b, uint64_t *clamped)
 {
-	return (struct tri){ sat_sub(a.u, b.u, clamped),
-			     sat_sub(a.s, b.s, clamped),
-			     sat_sub(a.st, b.st, clamped) };
+	if (tri_total(a) < tri_total(b)) {
+		*clamped += tri_total(b) - tri_total(a);
+		return (struct tri){ 0 };
+	}
+	return tri_sub_keep_total(a, b);
 }
 
 static ssize_t index_of(const struct ptop_rec *base,
@@ -217,13 +246,13 @@ static void row_identity(struct ptop_row *row, const struct ptop_rec *r,
 }
 
 static void row_add_own(struct ptop_row *row, const struct ptop_rec *t,
-			const struct ptop_rec *pt, uint64_t *clamped)
+			const struct ptop_rec *pt)
 {
 	struct tri ptri, d;
 
 	if (pt)
 		ptri = tri_own(pt);
-	d = tri_delta(tri_own(t), pt ? &ptri : NULL, clamped);
+	d = tri_delta(tri_own(t), pt ? &ptri : NULL);
 	row->user += d.u;
 	row->sys += d.s;
 	row->ste += d.st;
@@ -277,7 +306,7 @@ static int make_rows(struct work *w)
 		} else {
 			row = &iv->rows[w->group_row[gi]];
 		}
-		row_add_own(row, t, pt, &iv->clamped_ns);
+		row_add_own(row, t, pt);
 	}
 	/* thread mode: the leader's row carries the group's x* and c* */
 	for (i = 0; i < cur->ngroups; i++)
@@ -447,8 +476,8 @@ static void row_xc(struct ptop_row *row, const struct ptop_rec *g,
 		px = tri_x(pg);
 		pc = tri_c(pg);
 	}
-	dx = tri_delta(tri_x(g), pg ? &px : NULL, clamped);
-	dc = tri_delta(tri_c(g), pg ? &pc : NULL, clamped);
+	dx = tri_delta(tri_x(g), pg ? &px : NULL);
+	dc = tri_delta(tri_c(g), pg ? &pc : NULL);
 	dx = tri_sub(dx, xsub, clamped);
 	dc = tri_sub(dc, csub, clamped);
 	row->xuser = dx.u;
@@ -758,7 +787,7 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 
 		if (pt)
 			row->time_ns -= ptop_rec_own(pt);
-		row_add_own(row, t, pt, &iv->clamped_ns);
+		row_add_own(row, t, pt);
 	}
 	iv->nloud = 0;
 	for (k = 0; k < (size_t)nd; k++) {

@@ -13,11 +13,22 @@
  *                          CLOCK_PROCESS_CPUTIME_ID right before _exit, and
  *                          the wait4() rusage total, which includes the
  *                          exit path) and "done N"; with a 4th argument
- *                          "thread", each child first runs a thread
+ *                          "thread", each child first runs a thread;
+ *                          with a 5th, a cgroup v2 directory, each child
+ *                          is born into a cgroup of its own under it
+ *                          (clone3() CLONE_INTO_CGROUP), and after the
+ *                          last one "cg PID USAGE_NS" per child: the
+ *                          cgroup's cpu.stat usage_usec once every child
+ *                          has made its last switch, the kernel's count
+ *                          of all its threads ran, their exit paths after
+ *                          wait4()'s reading and a dead thread's run after
+ *                          its release included
  *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
  *   tsload threadchurn N   N threads one after another, each created and
  *                          joined (it exits at once); prints "done N"
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -26,6 +37,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,6 +88,47 @@ static void do_busy(long arg)
 
 static void *thr(void *arg);
 static int with_thread;
+
+#define CLONE_INTO_CGROUP_FLAG	0x200000000ULL
+struct clone3_args {		/* struct clone_args of <linux/sched.h>, v2 */
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+/* fork() into cgroup directory fd cgfd: the child runs nowhere else */
+static pid_t fork_into(int cgfd)
+{
+	struct clone3_args a = {
+		.flags = CLONE_INTO_CGROUP_FLAG,
+		.exit_signal = SIGCHLD,
+		.cgroup = (uint64_t)cgfd,
+	};
+
+	return syscall(SYS_clone3, &a, sizeof(a));
+}
+
+/* usage_usec of cgroup directory dir's cpu.stat, in ns; exits on error */
+static uint64_t cg_usage_ns(const char *dir)
+{
+	char path[4096 + 16];
+	unsigned long long us;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	ok = fscanf(f, "usage_usec %llu", &us) == 1;
+	fclose(f);
+	if (!ok) {
+		fprintf(stderr, "tsload: %s: no usage_usec\n", path);
+		exit(1);
+	}
+	return us * 1000ULL;
+}
 
 static void do_burn(long ms)
 {
@@ -150,6 +204,9 @@ int main(int argc, char **argv)
 		long ms = atol(argv[3]);
 
 		with_thread = argc > 4 && !strcmp(argv[4], "thread");
+		const char *cg = argc > 5 ? argv[5] : NULL;
+		pid_t *pids = calloc(n > 0 ? n : 1, sizeof(*pids));
+		char dir[4096];
 		int pfd[2];
 		char buf[128];
 		struct rusage ru;
@@ -158,9 +215,31 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			pid_t pid;
 
-			if (pipe(pfd))
+			if (pipe(pfd) || !pids)
 				return 1;
-			pid = fork();
+			if (cg) {
+				int cgfd;
+
+				snprintf(dir, sizeof(dir), "%s/c%ld", cg, i);
+				if (mkdir(dir, 0755) && errno != EEXIST) {
+					perror(dir);
+					return 1;
+				}
+				cgfd = open(dir, O_RDONLY | O_DIRECTORY);
+				if (cgfd < 0) {
+					perror(dir);
+					return 1;
+				}
+				pid = fork_into(cgfd);
+				close(cgfd);
+			} else {
+				pid = fork();
+			}
+			if (pid < 0) {
+				perror("fork");
+				return 1;
+			}
+			pids[i] = pid;
 			if (!pid) {
 				close(pfd[0]);
 				if (dup2(pfd[1], 3) < 0)
@@ -179,6 +258,17 @@ int main(int argc, char **argv)
 					(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL));
 			}
 		}
+		if (cg) {
+			/* every child's last switch is behind it (RCU, rq) */
+			usleep(300000);
+			for (i = 0; i < n; i++) {
+				snprintf(dir, sizeof(dir), "%s/c%ld", cg, i);
+				printf("cg %d %llu\n", pids[i],
+				       (unsigned long long)cg_usage_ns(dir));
+				rmdir(dir);
+			}
+		}
+		free(pids);
 		printf("done %ld\n", n);
 		return 0;
 	}

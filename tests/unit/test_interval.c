@@ -104,6 +104,55 @@ static void test_child_dies(void **state)
 	assert_balanced(f);
 }
 
+/*
+ * The dead child's time comes back in the parent's c* with another
+ * split (its record said mostly user, the fold mostly system: two
+ * estimates of one runtime): the c* column is its rest, 200 ms, all of
+ * it where the split still grew; nothing is clamped, rows + idle hold.
+ */
+static void test_child_dies_split_moves(void **state)
+{
+	struct iv_fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	s = second(f, 100 * MS + 200 * MS);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 600 * MS, 100 * MS, "parent");
+	fake_group(s, 100)->cutime_ns = 100 * MS;
+	fake_group(s, 100)->cstime_ns = 450 * MS;
+	fake_exit_group(s, 200, 20, 100 * MS, 450 * MS, 0, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 100 * MS, 0, 0, 200 * MS, 0, 0);
+	assert_balanced(f);
+}
+
+/*
+ * The parent's c* has less than what was shown of the child before its
+ * death: that total went backwards, and only that is clamped (the
+ * interval is then inexact for it).
+ */
+static void test_child_dies_c_short(void **state)
+{
+	struct iv_fixture *f = *state;
+	struct ptop_sample *s;
+
+	init_pair(f);
+	s = second(f, 100 * MS);
+	fake_proc(s, 1, 0, 1, 10 * SEC, 0, "init");
+	fake_proc(s, 100, 1, 10, 600 * MS, 100 * MS, "parent");
+	fake_group(s, 100)->cutime_ns = 200 * MS;
+	fake_group(s, 100)->cstime_ns = 100 * MS;
+	fake_exit_group(s, 200, 20, 200 * MS, 100 * MS, 0, 0, 100, 10);
+	run(f, CAPS_KMOD, false);
+
+	assert_row(f, 100, 100 * MS, 0, 0, 0, 0, 0);
+	assert_int_equal(f->iv.clamped_ns, 50 * MS);
+	assert_true(f->iv.verdict.why & PTOP_WHY_CLAMPED);
+	assert_false(f->iv.verdict.exact);
+}
+
 /* Child and grandchild both die: the chain folds into the parent. */
 static void test_child_and_grandchild_die(void **state)
 {
@@ -458,6 +507,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		iv_test(test_child_dies),
+		iv_test(test_child_dies_split_moves),
+		iv_test(test_child_dies_c_short),
 		iv_test(test_child_and_grandchild_die),
 		iv_test(test_orphan_to_grand_ancestor),
 		iv_test(test_vanished_chain_without_exits),
