@@ -286,7 +286,7 @@ static void test_live(void **state)
 	const struct ptop_rec *r, *g, *q;
 	uint64_t sum[5] = { 0 }, got[5] = { 0 }, c0, total, t0, t1, own;
 	uint64_t pc_parent, c_before, c_after;
-	int i, kind, ticked = 0, same = 0, nkind[5] = { 0 };
+	int i, kind, ticked = 0, same = 0, nkind[5] = { 0 }, attempt;
 	size_t k;
 
 	if (!l)
@@ -304,13 +304,31 @@ static void test_live(void **state)
 	assert_non_null(r);
 	c0 = rec_c(r);
 
-	run_workload(l);
-
-	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
-	assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
-	t1 = clk(CLOCK_THREAD_CPUTIME_ID);
-	assert_int_equal(ptop_src_read(l->pfs, &l->s_pfs), 0);
-	assert_int_equal(l->s_ts.flags & PTOP_SAMPLE_INEXACT, 0);
+	/*
+	 * A sample the source marks inexact (it lost messages: ENOBUFS while
+	 * a busy machine's other exits filled the listener) claims nothing:
+	 * the workload runs again, up to 3 times, each attempt printed.
+	 */
+	for (attempt = 1;; attempt++) {
+		run_workload(l);
+		t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+		assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+		t1 = clk(CLOCK_THREAD_CPUTIME_ID);
+		assert_int_equal(ptop_src_read(l->pfs, &l->s_pfs), 0);
+		if (!(l->s_ts.flags & PTOP_SAMPLE_INEXACT))
+			break;
+		print_message("attempt %d: sample inexact (%u exits closed without a record): the source lost data\n",
+			      attempt, (unsigned int)l->s_ts.nlost);
+		if (attempt == 3)
+			fail_msg("3 samples in a row inexact");
+		close(l->go_fd);
+		assert_int_equal(waitpid(l->parent, NULL, 0), l->parent);
+		assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+		r = find(&l->s_ts, PTOP_REC_GROUP, getpid(), 0);
+		assert_non_null(r);
+		c0 = rec_c(r);
+		l->nb = 0;
+	}
 
 	/* every burner: one THREAD+EXIT and one GROUP+EXIT into P */
 	for (i = 0; i < l->nb; i++) {
