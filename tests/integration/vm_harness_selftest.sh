@@ -79,7 +79,7 @@ expect warn "kmsg_warning.sh: non-zero because of the WARNING in dmesg" \
 expect leak "kmsg_kmemleak.sh: 121 because of the kmemleak and lockdep lines in dmesg" \
 	'[ $rc = 121 ]' 'suspected memory leak'
 expect sleep "sleep.sh with its own vm-timeout of 5 s: guest-side timeout, exit 124" \
-	'[ $rc = 124 ]' 'timed out \(5s\)'
+	'[ $rc = 124 ]' 'timed out in the guest \(5s\)'
 expect panic "panic.sh: non-zero, the guest panic is reported" \
 	'[ $rc != 0 ]' 'panic'
 [ $fail = 0 ] && echo "vm_harness_selftest: all checks passed"
