@@ -533,18 +533,44 @@ static void own_less(struct ptop_ts_record *r, u64 part)
  * before the pass began: EXIT in this answer) goes to x*, so that own +
  * x* stays the group's. Marks what it keeps (pad[0]).
  */
-/* The THREAD record of (pid, start) among recs[from, to) (tgid order) */
+/* The first of recs[from, to) (in tgid order) with tgid or a greater one */
+static u32 first_of_tgid(const struct ptop_ts_record *recs, u32 from, u32 to,
+			 u32 tgid)
+{
+	u32 lo = from, hi = to, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (recs[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Is the THREAD record of t's (pid, start) among recs[from, to)? */
 static bool thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
 			  const struct ptop_ts_record *t)
 {
 	u32 j;
 
-	for (j = from; j < to; j++)
+	for (j = first_of_tgid(recs, from, to, t->tgid);
+	     j < to && recs[j].tgid == t->tgid; j++)
 		if (recs[j].kind == PTOP_TS_KIND_THREAD &&
 		    recs[j].pid == t->pid && recs[j].start_ns == t->start_ns)
 			return true;
 	return false;
 }
+
+/*
+ * How far back from a late GROUP record its threads' records are looked
+ * for: they were pushed before it, the last one (the reporter's) right
+ * before it but for other CPUs' pushes in between; this bounds the work
+ * of an answer with thousands of late groups (an exit storm during a
+ * long walk).
+ */
+#define LATE_THREADS_BACK	256
 
 static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 			     u32 i)
@@ -553,7 +579,7 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 	u64 sum = 0, own = g->utime_ns + g->stime_ns;
 	u32 j;
 
-	for (j = to; j < i; j++) {
+	for (j = i - min(i - to, (u32)LATE_THREADS_BACK); j < i; j++) {
 		struct ptop_ts_record *t = &recs[j];
 
 		if (t->kind != PTOP_TS_KIND_THREAD || t->pad[0] ||
@@ -616,6 +642,8 @@ static void add_late_groups(struct walk *w, u32 from)
 	for (i = to; i < to + got; i++) {
 		struct ptop_ts_record *r = &recs[i];
 
+		if ((i - to) % WALK_CHUNK == WALK_CHUNK - 1)
+			cond_resched();
 		if (r->kind != PTOP_TS_KIND_GROUP ||
 		    reported(recs, from, to, r->tgid, r->start_ns))
 			continue;
