@@ -86,7 +86,12 @@ static void note_current(u64 t0)
 	ptop_ts_ran_note(cur, READ_ONCE(pass_gen), sum);
 }
 
-static void read_pass_cpu_at(int cpu)
+/*
+ * local: called on cpu itself with interrupts off (the IPI); otherwise in
+ * process context for a nohz_full CPU, which is not disturbed: its clock
+ * is not resynced and its current task not noted (vtime has it precise).
+ */
+static void read_pass_cpu_at(int cpu, bool local)
 {
 	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
 
@@ -101,20 +106,20 @@ static void read_pass_cpu_at(int cpu)
 	 * tick's own resync, here (as an idle exit does; a no-op on a
 	 * stable clock), puts the instant and the time together.
 	 */
-	if (cpu == smp_processor_id())
+	if (local)
 		sched_clock_idle_wakeup_event();
 	pc->t0 = sched_clock_cpu(cpu);
 	pc->time_ns = ktime_get_ns();
 	pc->boottime_ns = ktime_get_boottime_ns();
 	read_cpu(&pc->c, cpu);
-	if (cpu == smp_processor_id())
+	if (local)
 		note_current(pc->t0);
 	pc->gen = READ_ONCE(pass_gen);
 }
 
 static void read_pass_cpu(void *unused)
 {
-	read_pass_cpu_at(smp_processor_id());
+	read_pass_cpu_at(smp_processor_id(), true);
 }
 
 static bool pass_cpu_ipi(int cpu, void *unused)
@@ -170,7 +175,7 @@ void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 	if (tick_nohz_full_enabled()) {
 		for_each_online_cpu(c)
 			if (tick_nohz_full_cpu(c))
-				read_pass_cpu_at(c);
+				read_pass_cpu_at(c, false);
 	}
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		const struct pass_cpu *pc;
