@@ -62,26 +62,38 @@ static void read_cpu(struct ptop_ts_cpu *v, int cpu)
 }
 
 /*
+ * t's runtime counter and the start of its run since that update
+ * (exec_start, in its CPU's clock), untorn by an update (a tick, another
+ * CPU) between the two reads. false: no matching pair, *start unusable.
+ */
+static bool runtime_untorn(struct task_struct *t, u64 *sum, u64 *start)
+{
+	u64 start2;
+	int tries = 3;
+
+	do {
+		*start = READ_ONCE(t->se.exec_start);
+		smp_rmb();	/* the runtime after the start it goes with */
+		*sum = READ_ONCE(t->se.sum_exec_runtime);
+		smp_rmb();	/* the start again: unchanged, they match */
+		start2 = READ_ONCE(t->se.exec_start);
+	} while (*start != start2 && --tries);
+	return *start == start2;
+}
+
+/*
  * This CPU's task at the instant t0, with its runtime then (pass_ran.c):
- * the counter plus its run since its last update (exec_start, in this
- * CPU's clock), read untorn by an update from another CPU.
+ * the counter plus its run since its last update.
  */
 static void note_current(u64 t0)
 {
 	struct task_struct *cur = current;
-	u64 start, start2, sum;
-	int tries = 3;
+	u64 start, sum;
 
 	if (!cur->pid)
 		return;		/* idle: no row */
-	do {
-		start = READ_ONCE(cur->se.exec_start);
-		smp_rmb();	/* the runtime after the start it goes with */
-		sum = READ_ONCE(cur->se.sum_exec_runtime);
-		smp_rmb();	/* the start again: unchanged, they match */
-		start2 = READ_ONCE(cur->se.exec_start);
-	} while (start != start2 && --tries);
-	if (start == start2 && t0 > start && t0 - start < NSEC_PER_SEC)
+	if (runtime_untorn(cur, &sum, &start) && t0 > start &&
+	    t0 - start < NSEC_PER_SEC)
 		sum += t0 - start;
 	ptop_ts_ran_note(cur, READ_ONCE(pass_gen), sum);
 }
@@ -218,6 +230,7 @@ u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 {
 	struct pass_cpu *pc = this_cpu_ptr(&pass_cpu);
 	u64 now, from, sum, at;
+	bool untorn;
 
 	*gen = 0;
 	if (!ptop_ts_runtimes_at_t0() || tick_nohz_full_cpu(smp_processor_id()))
@@ -227,11 +240,11 @@ u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 	*gen = pc->gen;
 	now = sched_clock_cpu(smp_processor_id());
 	/* noted at the instant or when it came on a CPU since: all of it */
-	sum = READ_ONCE(p->se.sum_exec_runtime);
+	/* a tick may update both in between: read them as a pair */
+	untorn = runtime_untorn(p, &sum, &from);
 	smp_rmb();	/* the counter before the look-up (pass_ran.c) */
 	if (ptop_ts_ran_lookup(p, *gen, &at) == PTOP_TS_RAN_AT) {
-		from = READ_ONCE(p->se.exec_start);
-		if (now > from && now - from < NSEC_PER_SEC)
+		if (untorn && now > from && now - from < NSEC_PER_SEC)
 			sum += now - from;
 		return sum > at ? sum - at : 0;
 	}
