@@ -28,6 +28,10 @@
  *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
  *   tsload threadchurn N   N threads one after another, each created and
  *                          joined (it exits at once); prints "done N"
+ *   tsload execexit N MB   N children one after another; in each a
+ *                          non-leader thread execs tsload again, which
+ *                          touches MB MiB and exits: a long exit_mm()
+ *                          of the exec'er, now the leader; prints "done N"
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,6 +166,33 @@ static void *thr(void *arg)
 	return arg;
 }
 
+/* execexit: the non-leader thread's exec; the image touches argv[3] MiB */
+static char *const *exec_argv;
+
+static void *thread_exec(void *arg)
+{
+	execv("/proc/self/exe", exec_argv);
+	perror("tsload: exec");
+	_exit(1);
+	return arg;
+}
+
+static int exec_tail(long mb)
+{
+	size_t len = (size_t)mb << 20, i;
+	char *p = malloc(len ? len : 1);
+	uint64_t end;
+
+	if (!p)
+		return 1;
+	end = clk(CLOCK_PROCESS_CPUTIME_ID) + 5000000ULL;
+	for (i = 0; i < len; i += 4096)
+		p[i] = 1;
+	while (clk(CLOCK_PROCESS_CPUTIME_ID) < end)
+		;
+	_exit(0);
+}
+
 static void *sleeper(void *arg)
 {
 	for (;;)
@@ -215,7 +246,7 @@ int main(int argc, char **argv)
 	long i, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: tsload sleepers|busy|threads|shortlived|forkstorm|threadchurn ARG...\n");
+		fprintf(stderr, "usage: tsload sleepers|busy|threads|shortlived|forkstorm|threadchurn|execexit ARG...\n");
 		return 2;
 	}
 	n = atol(argv[2]);
@@ -321,6 +352,33 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			pthread_join(t, NULL);
+		}
+		printf("done %ld\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "execexit-tail") && argc > 3)
+		return exec_tail(atol(argv[3]));
+	if (!strcmp(argv[1], "execexit") && argc > 3) {
+		char *args[] = { argv[0], "execexit-tail", "1", argv[3], NULL };
+		pthread_t t;
+
+		exec_argv = args;
+		for (i = 0; i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid < 0) {
+				perror("fork");
+				return 1;
+			}
+			if (!pid) {
+				child_setup();
+				if (pthread_create(&t, NULL, thread_exec, NULL))
+					_exit(1);
+				for (;;)
+					pause();
+			}
+			if (waitpid(pid, NULL, 0) < 0)
+				return 1;
 		}
 		printf("done %ld\n", n);
 		return 0;
