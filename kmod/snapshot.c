@@ -791,7 +791,8 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	int ret, n;
 
 	ptop_ts_snap_free(snap);
-	cpus = kvmalloc_array(ncpu, sizeof(*cpus), GFP_KERNEL);
+	/* zeroed: the slots of CPUs not possible are copied out unwritten */
+	cpus = kvcalloc(ncpu, sizeof(*cpus), GFP_KERNEL);
 	if (!cpus)
 		return -ENOMEM;
 	ret = ptop_ts_pass_lock_killable();
@@ -939,6 +940,16 @@ again:
 						 q->cmd.start_pid, &sel);
 		if (ret)
 			goto err_free;
+	}
+	if (!ptop_ts_runtimes_at_t0()) {
+		/*
+		 * No per-CPU instant here: the answer is as of the middle of
+		 * the walk (below), so its first readings are taken right
+		 * before it, not before the selection and the allocation.
+		 */
+		t0 = ktime_get_ns();
+		b0 = ktime_get_boottime_ns();
+		ptop_ts_cpus_read(snap->cpus, ncpu, false);
 	}
 	w.since_pass = marked ? since_pass : 0;
 	walk_from = snap->ans->count;

@@ -3,8 +3,10 @@
  * tsload: task loads for the ptop_taskstats module tests.
  *
  *   tsload sleepers N      N children sleeping in pause(); prints "ready N"
- *                          and sleeps until killed (children die with it)
- *   tsload busy N          N busy children until killed
+ *                          and sleeps until killed: SIGTERM kills and
+ *                          reaps the children first, SIGKILL leaves them
+ *                          to die with it (PR_SET_PDEATHSIG)
+ *   tsload busy N          N busy children until killed (the same)
  *   tsload threads N       one process with N threads sleeping in pause();
  *                          prints "ready N" and sleeps until killed
  *   tsload shortlived N MS N children one after another, each burns MS ms
@@ -58,6 +60,7 @@ static uint64_t clk(clockid_t id)
 static void child_setup(void)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGTERM, SIG_DFL);	/* the parent's handler is not theirs */
 }
 
 static pid_t spawn(void (*fn)(long), long arg)
@@ -197,6 +200,47 @@ static void *sleeper(void *arg)
 	return arg;
 }
 
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	got_term = sig;
+}
+
+/*
+ * SIGTERM: the children die while their parent lives. Orphaned by its
+ * death instead, every child's exit would check its whole process group
+ * (will_become_orphaned_pgrp(), under the tasklist lock with interrupts
+ * off): thousands of children make that quadratic, and an emulated CPU
+ * stalls RCU for a minute (test_kmod_incremental at host load 30).
+ */
+static void run_children(long n, int busy)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	pid_t *pids = calloc(n > 0 ? n : 1, sizeof(*pids));
+	long i, j;
+
+	if (!pids) {
+		perror("calloc");
+		exit(1);
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < n && !got_term; i++)
+		pids[i] = spawn(busy ? do_busy : do_pause, 0);
+	n = i;
+	printf("ready %ld\n", n);
+	while (!got_term)
+		pause();
+	for (i = 0; i < n; i += 256) {
+		for (j = i; j < n && j < i + 256; j++)
+			kill(pids[j], SIGKILL);
+		for (j = i; j < n && j < i + 256; j++)
+			while (waitpid(pids[j], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	long i, n;
@@ -208,13 +252,7 @@ int main(int argc, char **argv)
 	n = atol(argv[2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "sleepers") || !strcmp(argv[1], "busy")) {
-		int busy = argv[1][0] == 'b';
-
-		for (i = 0; i < n; i++)
-			spawn(busy ? do_busy : do_pause, 0);
-		printf("ready %ld\n", n);
-		for (;;)
-			pause();
+		run_children(n, argv[1][0] == 'b');
 	}
 	if (!strcmp(argv[1], "threads")) {
 		pthread_attr_t a;
