@@ -149,17 +149,18 @@ bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 	if (!exit_head || !(t->flags & PF_EXITING))
 		return false;
 	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
-				      exit_head);
+				      t, exit_head);
 }
 
 /*
- * Was an EXIT record of this task (group: of this thread group) written at
- * a position before 'before'? Only the last DEDUP_SCAN records are looked
+ * Was an EXIT record of this task (group: of this thread group; a thread
+ * is this task too, see struct ptop_ts_exit_ent) written at a position
+ * before 'before'? Only the last DEDUP_SCAN records are looked
  * at: the caller asks for tasks that are inside do_exit() right now, whose
  * record, if any, is among the newest.
  */
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
-			    u64 before)
+			    const struct task_struct *task, u64 before)
 {
 	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
 	bool found = false;
@@ -176,7 +177,8 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 		const struct ptop_ts_exit_ent *e = &ring[(i - 1) % ring_size];
 
 		found = e->rec.kind == kind && e->rec.start_ns == start_ns &&
-			(group ? e->tgid : e->pid) == pid;
+			(group ? e->tgid : e->pid) == pid &&
+			(group || e->task == task);
 	}
 	spin_unlock_irqrestore(&ring_lock, flags);
 	return found;
@@ -220,7 +222,7 @@ static bool copy_live_one(const struct ptop_ts_exit_ent *e,
 {
 	u64 own, post;
 
-	if (e->rec.kind != PTOP_TS_KIND_GROUP ||
+	if ((e->rec.kind != PTOP_TS_KIND_GROUP && !how->threads) ||
 	    !copy_one(e, r, how->ns, how->user_ns))
 		return false;
 	r->flags &= ~PTOP_TS_RECF_EXIT;
@@ -228,6 +230,8 @@ static bool copy_live_one(const struct ptop_ts_exit_ent *e,
 	r->folded_start_ns = 0;
 	r->exit_code = 0;
 	r->exit_ns = 0;
+	if (e->rec.kind != PTOP_TS_KIND_GROUP)
+		return true;	/* its group's record says what to keep */
 	if (e->c_gen == how->c_gen) {
 		r->cutime_ns = e->c_pass.u;
 		r->cstime_ns = e->c_pass.s;
@@ -305,17 +309,18 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
  * whose acct generation is c_gen and whose instant has generation t0_gen
  * (snapshot.c, add_late_groups()): c* as that pass reports it, and
  * without the exiting thread's run after its CPU's instant of that pass
- * (that part is in the EXIT record, in the next answer). Returns their
- * number, or -ENOSPC as above.
+ * (that part is in the EXIT record, in the next answer); threads: the
+ * THREAD records too, as they are (the caller fits them to their
+ * group's). Returns their number, or -ENOSPC as above.
  */
-int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
-			    struct pid_namespace *ns,
+int ptop_ts_exits_copy_live(u64 from, u64 to, bool threads, u64 c_gen,
+			    u64 t0_gen, struct pid_namespace *ns,
 			    struct user_namespace *user_ns,
 			    struct ptop_ts_record *out, u32 max)
 {
 	const struct copy_how how = {
 		.ns = ns, .user_ns = user_ns, .live = true,
-		.c_gen = c_gen, .t0_gen = t0_gen,
+		.threads = threads, .c_gen = c_gen, .t0_gen = t0_gen,
 	};
 
 	return copy_range(from, to, &how, out, max);
