@@ -588,6 +588,21 @@ static void pend_add(const struct ptop_ts_record *r, int gone)
 	pend_next[npend_next++].gone = gone;
 }
 
+/* A record's counters on one line after a miss, to tell its cause apart */
+static void xdump(const char *who, const struct ptop_ts_record *r)
+{
+	printf("  %s: flags=%#x state=%c nthreads=%u ppid=%u acct=%u u=%llu s=%llu x=%llu/%llu c=%llu/%llu nvcsw=%llu nivcsw=%llu exec_old=%u/%llu\n",
+	       who, r->flags, r->state ? r->state : '-', r->nthreads, r->ppid,
+	       r->acct_ptgid, (unsigned long long)r->utime_ns,
+	       (unsigned long long)r->stime_ns,
+	       (unsigned long long)r->xutime_ns,
+	       (unsigned long long)r->xstime_ns,
+	       (unsigned long long)r->cutime_ns,
+	       (unsigned long long)r->cstime_ns,
+	       (unsigned long long)r->nvcsw, (unsigned long long)r->nivcsw,
+	       r->exec_old_pid, (unsigned long long)r->exec_old_start_ns);
+}
+
 static int read_answer(int fd, const struct ptop_ts_cmd *cmd, struct buf *b)
 {
 	char chunk[65536];
@@ -688,6 +703,8 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 				       (unsigned long long)r->start_ns,
 				       pend[i].gone ? "gone without an EXIT record" :
 						      "not reported (new task)");
+			if (shown <= 20)
+				xdump("last seen", r);
 		}
 		npend = 0;
 		if (c.since_seq && !xrecs) {
@@ -731,6 +748,10 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 						       f->r.kind == PTOP_TS_KIND_GROUP ? "group" : "thread",
 						       f->r.pid, f->r.tgid, f->r.comm,
 						       (unsigned long long)f->r.start_ns, what);
+					if (shown <= 20) {
+						xdump("incremental", &s->r);
+						xdump("full walk", &f->r);
+					}
 				}
 				/* each difference counts once */
 				s = xfind(&st, &f->r, 1);
