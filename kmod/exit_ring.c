@@ -130,6 +130,19 @@ void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup)
  * written before position exit_head (0: only threads past exit_notify)?
  * Its time then belongs to x*, not to the live threads.
  *
+ * Decided by the record's position alone, so that the answer stays the
+ * same through a pass: a thread inside do_exit() has its record written
+ * by its exit probe, before exit_notify() sets exit_state; from then on
+ * the position is fixed. Deciding by exit_state made a thread that passed
+ * exit_notify() during the pass (its record after exit_head: live in
+ * this answer, EXIT in the next) live for the part of the walk before
+ * and gone for the part after: left out of a thread answer whose EXIT
+ * still came next (its run since the reader's last answer moved an
+ * interval), and, in a debug build's cross-check, live in the full walk
+ * and gone in the incremental one read a moment later. Past exit_notify()
+ * with no record since exit_head among the newest DEDUP_SCAN: gone (a
+ * zombie's record is older than the pass).
+ *
  * PTOP_TS_LINKED_LIVE (a group's exit report): never. The report reads
  * the group twice under its siglock (the threads' sum, then the module's
  * own x*, acct_exit.c) and each thread must be in exactly one of them;
@@ -144,12 +157,43 @@ bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 {
 	if (exit_head == PTOP_TS_LINKED_LIVE)
 		return false;
-	if (t->exit_state)	/* past exit_notify(): the probe ran */
-		return true;
-	if (!exit_head || !(t->flags & PF_EXITING))
+	if (!exit_head)
+		return t->exit_state;
+	if (READ_ONCE(t->exit_state))	/* past exit_notify(): the probe ran */
+		return !ptop_ts_exits_recorded_since(task_pid(t), false,
+						     t->start_boottime,
+						     exit_head);
+	if (!(t->flags & PF_EXITING))
 		return false;
 	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
 				      exit_head);
+}
+
+/* A record of this task (group) at a position in [lo, hi)? ring_lock held */
+static bool recorded_in(struct pid *pid, bool group, u64 start_ns, u64 lo,
+			u64 hi)
+{
+	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
+	u64 i;
+
+	for (i = hi; i > lo; i--) {
+		const struct ptop_ts_exit_ent *e = &ring[(i - 1) % ring_size];
+
+		if (e->rec.kind == kind && e->rec.start_ns == start_ns &&
+		    (group ? e->tgid : e->pid) == pid)
+			return true;
+	}
+	return false;
+}
+
+/* The oldest position of the DEDUP_SCAN newest before 'before' */
+static u64 scan_stop(u64 before)
+{
+	u64 stop = before > DEDUP_SCAN ? before - DEDUP_SCAN : 0;
+
+	if (head > ring_size && stop < head - ring_size)
+		stop = head - ring_size;
+	return stop;
 }
 
 /*
@@ -161,23 +205,31 @@ bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 			    u64 before)
 {
-	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
-	bool found = false;
-	u64 i, stop;
+	bool found;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring_lock, flags);
 	if (before > head)
 		before = head;
-	stop = before > DEDUP_SCAN ? before - DEDUP_SCAN : 0;
-	if (head > ring_size && stop < head - ring_size)
-		stop = head - ring_size;
-	for (i = before; i > stop && !found; i--) {
-		const struct ptop_ts_exit_ent *e = &ring[(i - 1) % ring_size];
+	found = recorded_in(pid, group, start_ns, scan_stop(before), before);
+	spin_unlock_irqrestore(&ring_lock, flags);
+	return found;
+}
 
-		found = e->rec.kind == kind && e->rec.start_ns == start_ns &&
-			(group ? e->tgid : e->pid) == pid;
-	}
+/*
+ * ... at a position at or after 'from' (written since a pass began)?
+ * Among the newest DEDUP_SCAN only: with more exits since 'from', one
+ * older than those counts as not found.
+ */
+bool ptop_ts_exits_recorded_since(struct pid *pid, bool group, u64 start_ns,
+				  u64 from)
+{
+	bool found;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring_lock, flags);
+	found = recorded_in(pid, group, start_ns, max(from, scan_stop(head)),
+			    head);
 	spin_unlock_irqrestore(&ring_lock, flags);
 	return found;
 }
