@@ -1,4 +1,6 @@
 #!/bin/bash
+# vm-tcg: single
+# vm-timeout: 1200
 # Load, use, unload the module 20 times while a fork storm runs: no kernel
 # warnings, the module's own counters back to zero, rmmod always succeeds.
 . "$(dirname "$0")/kmod_common.sh"
