@@ -10,7 +10,8 @@
 # tasks, so the cost may grow only with the lookups in a table of N
 # (log2 10000 / log2 100 = 2): at most 2.0 x the cost at 100 tasks.
 # The same is asked of a second pair of runs in which 10 other tasks run
-# each refresh (userspace_cost -m: the last refresh's 10 go quiet).
+# each refresh (userspace_cost -m: the last refresh's 10 go quiet), and
+# a third in which a sleeper dies each refresh (-x: an EXIT record).
 #
 #   bench/userspace_callgrind.sh [-r REFRESHES] [-o FILE.md]
 set -eu
@@ -50,6 +51,10 @@ line=$(judge "$large" "$small" "10 active")
 msmall=$(ir_per_refresh 100 -m)
 mlarge=$(ir_per_refresh 10000 -m)
 mline=$(judge "$mlarge" "$msmall" "10 others active each refresh")
+# the same 10 active and a sleeper that dies each refresh (an EXIT record)
+xsmall=$(ir_per_refresh 100 -x)
+xlarge=$(ir_per_refresh 10000 -x)
+xline=$(judge "$xlarge" "$xsmall" "10 active and an exit each refresh")
 {
 	echo "# User space per refresh, few tasks changed"
 	echo
@@ -62,12 +67,18 @@ mline=$(judge "$mlarge" "$msmall" "10 others active each refresh")
 	echo "| 10,000 | the same 10 | $large |"
 	echo "| 100 | 10 others each refresh (\`-m\`) | $msmall |"
 	echo "| 10,000 | 10 others each refresh (\`-m\`) | $mlarge |"
+	echo "| 100 | the same 10, a sleeper dies each refresh (\`-x\`) | $xsmall |"
+	echo "| 10,000 | the same 10, a sleeper dies each refresh (\`-x\`) | $xlarge |"
 	echo
 	echo "    $line"
 	echo "    $mline"
-	for n in 100 10000; do
+	echo "    $xline"
+	for n in 100 10000 10000-x; do
+		what=${n%-x}
+		[ "$n" = "$what" ] || what="$what tasks with an exit each refresh (-x)"
+		[ "$n" != "${n%-x}" ] || what="$what tasks"
 		echo
-		echo "Top functions at $n tasks (self instructions, all $R refreshes):"
+		echo "Top functions at $what (self instructions, all $R refreshes):"
 		echo
 		callgrind_annotate --auto=no --threshold=99 "$tmp/cg.$n" |
 			sed -n '/file:function/,$p' | sed '1,2d' | head -12 |

@@ -36,6 +36,7 @@
 struct gen {
 	unsigned int n, active;
 	bool rotate;		/* -m: other tasks run each refresh */
+	bool exits;		/* -x: a task dies each refresh */
 	unsigned int reads;
 	uint64_t t_ns;
 	uint64_t *ran;		/* per task, ns */
@@ -101,6 +102,18 @@ static int gen_read(struct ptop_src *src, struct ptop_sample *out)
 			g->ran[i] += 5 * MS;
 			gen_proc(out, g, i);
 		}
+		if (g->exits) {
+			/* -x: the last live sleeper's final records */
+			struct ptop_rec *gr, *t;
+
+			i = g->n - g->reads;
+			gen_proc(out, g, i);
+			gr = &out->recs[out->nrecs - 2];
+			t = &out->recs[out->nrecs - 1];
+			gr->flags |= PTOP_RECF_EXIT;
+			t->flags |= PTOP_RECF_EXIT;
+			gr->state = t->state = 'X';
+		}
 	}
 	g->reads++;
 	return 0;
@@ -157,8 +170,9 @@ static size_t format_window(const struct ui_view *v,
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m]\n"
-		"  -m: other ACTIVE tasks run in each refresh (those of the last go quiet)\n");
+		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x]\n"
+		"  -m: other ACTIVE tasks run in each refresh (those of the last go quiet)\n"
+		"  -x: a sleeper dies in each refresh (its final records in the answer)\n");
 	exit(2);
 }
 
@@ -178,17 +192,19 @@ int main(int argc, char **argv)
 	size_t bytes = 0, quick = 0;
 	bool print = getenv("USERSPACE_COST_PRINT");	/* the rows, to compare */
 
-	while ((opt = getopt(argc, argv, "n:a:r:w:m")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a:r:w:mx")) != -1) {
 		switch (opt) {
 		case 'n': g.n = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'a': g.active = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'r': refreshes = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'w': warmup = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'm': g.rotate = true; break;
+		case 'x': g.exits = true; break;
 		default: usage();
 		}
 	}
-	if (!g.n || g.active > g.n || !refreshes)
+	if (!g.n || g.active > g.n || !refreshes ||
+	    (g.exits && g.n < g.active + 1 + warmup + refreshes))
 		usage();
 	g.ran = calloc(g.n, sizeof(*g.ran));
 	if (!g.ran)
@@ -236,7 +252,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the check that the refreshes did what they say */
-	if (iv.nrows != g.n || ptop_interval_pct(&iv, iv.sum.total) < 0.01 * g.active) {
+	if (iv.nrows != g.n - (g.exits ? warmup + refreshes : 0) ||
+	    ptop_interval_pct(&iv, iv.sum.total) < 0.01 * g.active) {
 		fprintf(stderr, "userspace_cost: %zu rows, %.2f%% busy: wrong\n",
 			iv.nrows, ptop_interval_pct(&iv, iv.sum.total));
 		return 1;

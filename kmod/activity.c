@@ -266,6 +266,8 @@ void ptop_ts_act_exit(void)
 	if (act_on)
 		act_detach();
 	mutex_unlock(&act_mutex);
+	/* the exit probe is detached: nothing can add one any more */
+	ptop_ts_orphans_free();
 	ptop_ts_act_index_exit();
 }
 

@@ -72,6 +72,16 @@ void ptop_ts_act_exit_children(struct task_struct *p, bool group_dead)
 	kfree(tgid);
 	kfree(start);
 	spin_lock_irqsave(&orphan_lock, flags);
+	/*
+	 * Tracking may have stopped since the check above: act_detach()
+	 * stops the marks before ptop_ts_orphans_free() takes this lock, so
+	 * a record added after that would stay (and pin p) until rmmod.
+	 */
+	if (!ptop_ts_marks_on()) {
+		spin_unlock_irqrestore(&orphan_lock, flags);
+		kfree(o);
+		return;
+	}
 	if (o && tgid && start) {
 		get_task_struct(p);
 		o->father = p;

@@ -62,31 +62,48 @@ static void read_cpu(struct ptop_ts_cpu *v, int cpu)
 }
 
 /*
+ * t's runtime counter and the start of its run since that update
+ * (exec_start, in its CPU's clock), untorn by an update (a tick, another
+ * CPU) between the two reads. false: no matching pair, *start unusable.
+ */
+static bool runtime_untorn(struct task_struct *t, u64 *sum, u64 *start)
+{
+	u64 start2;
+	int tries = 3;
+
+	do {
+		*start = READ_ONCE(t->se.exec_start);
+		smp_rmb();	/* the runtime after the start it goes with */
+		*sum = READ_ONCE(t->se.sum_exec_runtime);
+		smp_rmb();	/* the start again: unchanged, they match */
+		start2 = READ_ONCE(t->se.exec_start);
+	} while (*start != start2 && --tries);
+	return *start == start2;
+}
+
+/*
  * This CPU's task at the instant t0, with its runtime then (pass_ran.c):
- * the counter plus its run since its last update (exec_start, in this
- * CPU's clock), read untorn by an update from another CPU.
+ * the counter plus its run since its last update.
  */
 static void note_current(u64 t0)
 {
 	struct task_struct *cur = current;
-	u64 start, start2, sum;
-	int tries = 3;
+	u64 start, sum;
 
 	if (!cur->pid)
 		return;		/* idle: no row */
-	do {
-		start = READ_ONCE(cur->se.exec_start);
-		smp_rmb();	/* the runtime after the start it goes with */
-		sum = READ_ONCE(cur->se.sum_exec_runtime);
-		smp_rmb();	/* the start again: unchanged, they match */
-		start2 = READ_ONCE(cur->se.exec_start);
-	} while (start != start2 && --tries);
-	if (start == start2 && t0 > start && t0 - start < NSEC_PER_SEC)
+	if (runtime_untorn(cur, &sum, &start) && t0 > start &&
+	    t0 - start < NSEC_PER_SEC)
 		sum += t0 - start;
 	ptop_ts_ran_note(cur, READ_ONCE(pass_gen), sum);
 }
 
-static void read_pass_cpu_at(int cpu)
+/*
+ * local: called on cpu itself with interrupts off (the IPI); otherwise in
+ * process context for a nohz_full CPU, which is not disturbed: its clock
+ * is not resynced and its current task not noted (vtime has it precise).
+ */
+static void read_pass_cpu_at(int cpu, bool local)
 {
 	struct pass_cpu *pc = per_cpu_ptr(&pass_cpu, cpu);
 
@@ -101,20 +118,20 @@ static void read_pass_cpu_at(int cpu)
 	 * tick's own resync, here (as an idle exit does; a no-op on a
 	 * stable clock), puts the instant and the time together.
 	 */
-	if (cpu == smp_processor_id())
+	if (local)
 		sched_clock_idle_wakeup_event();
 	pc->t0 = sched_clock_cpu(cpu);
 	pc->time_ns = ktime_get_ns();
 	pc->boottime_ns = ktime_get_boottime_ns();
 	read_cpu(&pc->c, cpu);
-	if (cpu == smp_processor_id())
+	if (local)
 		note_current(pc->t0);
 	pc->gen = READ_ONCE(pass_gen);
 }
 
 static void read_pass_cpu(void *unused)
 {
-	read_pass_cpu_at(smp_processor_id());
+	read_pass_cpu_at(smp_processor_id(), true);
 }
 
 static bool pass_cpu_ipi(int cpu, void *unused)
@@ -170,7 +187,7 @@ void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 	if (tick_nohz_full_enabled()) {
 		for_each_online_cpu(c)
 			if (tick_nohz_full_cpu(c))
-				read_pass_cpu_at(c);
+				read_pass_cpu_at(c, false);
 	}
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		const struct pass_cpu *pc;
@@ -213,6 +230,7 @@ u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 {
 	struct pass_cpu *pc = this_cpu_ptr(&pass_cpu);
 	u64 now, from, sum, at;
+	bool untorn;
 
 	*gen = 0;
 	if (!ptop_ts_runtimes_at_t0() || tick_nohz_full_cpu(smp_processor_id()))
@@ -222,11 +240,11 @@ u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 	*gen = pc->gen;
 	now = sched_clock_cpu(smp_processor_id());
 	/* noted at the instant or when it came on a CPU since: all of it */
-	sum = READ_ONCE(p->se.sum_exec_runtime);
+	/* a tick may update both in between: read them as a pair */
+	untorn = runtime_untorn(p, &sum, &from);
 	smp_rmb();	/* the counter before the look-up (pass_ran.c) */
 	if (ptop_ts_ran_lookup(p, *gen, &at) == PTOP_TS_RAN_AT) {
-		from = READ_ONCE(p->se.exec_start);
-		if (now > from && now - from < NSEC_PER_SEC)
+		if (untorn && now > from && now - from < NSEC_PER_SEC)
 			sum += now - from;
 		return sum > at ? sum - at : 0;
 	}

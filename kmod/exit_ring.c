@@ -161,17 +161,20 @@ bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 		return t->exit_state;
 	if (READ_ONCE(t->exit_state))	/* past exit_notify(): the probe ran */
 		return !ptop_ts_exits_recorded_since(task_pid(t), false,
-						     t->start_boottime,
+						     t->start_boottime, t,
 						     exit_head);
 	if (!(t->flags & PF_EXITING))
 		return false;
 	return ptop_ts_exits_recorded(task_pid(t), false, t->start_boottime,
-				      exit_head);
+				      t, exit_head);
 }
 
-/* A record of this task (group) at a position in [lo, hi)? ring_lock held */
-static bool recorded_in(struct pid *pid, bool group, u64 start_ns, u64 lo,
-			u64 hi)
+/*
+ * A record of this task (group) at a position in [lo, hi)? A THREAD record
+ * must be of task itself (see struct ptop_ts_exit_ent). ring_lock held.
+ */
+static bool recorded_in(struct pid *pid, bool group, u64 start_ns,
+			const struct task_struct *task, u64 lo, u64 hi)
 {
 	u16 kind = group ? PTOP_TS_KIND_GROUP : PTOP_TS_KIND_THREAD;
 	u64 i;
@@ -180,7 +183,8 @@ static bool recorded_in(struct pid *pid, bool group, u64 start_ns, u64 lo,
 		const struct ptop_ts_exit_ent *e = &ring[(i - 1) % ring_size];
 
 		if (e->rec.kind == kind && e->rec.start_ns == start_ns &&
-		    (group ? e->tgid : e->pid) == pid)
+		    (group ? e->tgid : e->pid) == pid &&
+		    (group || e->task == task))
 			return true;
 	}
 	return false;
@@ -197,13 +201,14 @@ static u64 scan_stop(u64 before)
 }
 
 /*
- * Was an EXIT record of this task (group: of this thread group) written at
- * a position before 'before'? Only the last DEDUP_SCAN records are looked
+ * Was an EXIT record of this task (group: of this thread group; a thread
+ * is this task too, see struct ptop_ts_exit_ent) written at a position
+ * before 'before'? Only the last DEDUP_SCAN records are looked
  * at: the caller asks for tasks that are inside do_exit() right now, whose
  * record, if any, is among the newest.
  */
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
-			    u64 before)
+			    const struct task_struct *task, u64 before)
 {
 	bool found;
 	unsigned long flags;
@@ -211,7 +216,8 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 	spin_lock_irqsave(&ring_lock, flags);
 	if (before > head)
 		before = head;
-	found = recorded_in(pid, group, start_ns, scan_stop(before), before);
+	found = recorded_in(pid, group, start_ns, task, scan_stop(before),
+			    before);
 	spin_unlock_irqrestore(&ring_lock, flags);
 	return found;
 }
@@ -222,14 +228,14 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
  * older than those counts as not found.
  */
 bool ptop_ts_exits_recorded_since(struct pid *pid, bool group, u64 start_ns,
-				  u64 from)
+				  const struct task_struct *task, u64 from)
 {
 	bool found;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring_lock, flags);
-	found = recorded_in(pid, group, start_ns, max(from, scan_stop(head)),
-			    head);
+	found = recorded_in(pid, group, start_ns, task,
+			    max(from, scan_stop(head)), head);
 	spin_unlock_irqrestore(&ring_lock, flags);
 	return found;
 }
@@ -272,7 +278,7 @@ static bool copy_live_one(const struct ptop_ts_exit_ent *e,
 {
 	u64 own, post;
 
-	if (e->rec.kind != PTOP_TS_KIND_GROUP ||
+	if ((e->rec.kind != PTOP_TS_KIND_GROUP && !how->threads) ||
 	    !copy_one(e, r, how->ns, how->user_ns))
 		return false;
 	r->flags &= ~PTOP_TS_RECF_EXIT;
@@ -280,6 +286,8 @@ static bool copy_live_one(const struct ptop_ts_exit_ent *e,
 	r->folded_start_ns = 0;
 	r->exit_code = 0;
 	r->exit_ns = 0;
+	if (e->rec.kind != PTOP_TS_KIND_GROUP)
+		return true;	/* its group's record says what to keep */
 	if (e->c_gen == how->c_gen) {
 		r->cutime_ns = e->c_pass.u;
 		r->cstime_ns = e->c_pass.s;
@@ -357,17 +365,18 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
  * whose acct generation is c_gen and whose instant has generation t0_gen
  * (snapshot.c, add_late_groups()): c* as that pass reports it, and
  * without the exiting thread's run after its CPU's instant of that pass
- * (that part is in the EXIT record, in the next answer). Returns their
- * number, or -ENOSPC as above.
+ * (that part is in the EXIT record, in the next answer); threads: the
+ * THREAD records too, as they are (the caller fits them to their
+ * group's). Returns their number, or -ENOSPC as above.
  */
-int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
-			    struct pid_namespace *ns,
+int ptop_ts_exits_copy_live(u64 from, u64 to, bool threads, u64 c_gen,
+			    u64 t0_gen, struct pid_namespace *ns,
 			    struct user_namespace *user_ns,
 			    struct ptop_ts_record *out, u32 max)
 {
 	const struct copy_how how = {
 		.ns = ns, .user_ns = user_ns, .live = true,
-		.c_gen = c_gen, .t0_gen = t0_gen,
+		.threads = threads, .c_gen = c_gen, .t0_gen = t0_gen,
 	};
 
 	return copy_range(from, to, &how, out, max);

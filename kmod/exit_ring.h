@@ -21,6 +21,13 @@ struct ptop_ts_exit_ent {
 	struct pid *fold;		/* GROUP: the group that received T + C */
 	kuid_t uid;
 	/*
+	 * THREAD: the task, compared only, never followed. After a
+	 * non-leader exec the exec'er has the old leader's struct pid
+	 * (exchange_tids()) and start time (de_thread()): by pid and start
+	 * alone the old leader's record is the exec'er's own.
+	 */
+	const struct task_struct *task;
+	/*
 	 * GROUP, for a pass that cannot see it live (snapshot.c,
 	 * add_late_groups()): the c* of the group as that pass reports c*
 	 * (folds into it since the pass began left out), the acct
@@ -47,14 +54,14 @@ void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup);
 #define PTOP_TS_LINKED_LIVE	U64_MAX
 bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head);
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
-			    u64 before);
+			    const struct task_struct *task, u64 before);
 bool ptop_ts_exits_recorded_since(struct pid *pid, bool group, u64 start_ns,
-				  u64 from);
+				  const struct task_struct *task, u64 from);
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       struct pid_namespace *ns, struct user_namespace *user_ns,
 		       struct ptop_ts_record *out, u32 max);
-int ptop_ts_exits_copy_live(u64 from, u64 to, u64 c_gen, u64 t0_gen,
-			    struct pid_namespace *ns,
+int ptop_ts_exits_copy_live(u64 from, u64 to, bool threads, u64 c_gen,
+			    u64 t0_gen, struct pid_namespace *ns,
 			    struct user_namespace *user_ns,
 			    struct ptop_ts_record *out, u32 max);
 

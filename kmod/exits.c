@@ -82,6 +82,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	th.rec.exit_code = p->exit_code;
 	set_ident(&th, p);
 	th.pid = get_pid(task_pid(p));
+	th.task = p;
 	th.tgid = get_pid(task_tgid(p));
 
 	/* p is current: its sighand stays until its release, after this */
@@ -111,6 +112,15 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	}
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
+	/*
+	 * p's x* entry before its EXIT record: from the record on a pass
+	 * counts p as a dead thread (ptop_ts_thread_gone()), whose time is
+	 * then only in the entries; a pass between the two had p in
+	 * neither the linked threads nor x* (its group's total fell for
+	 * one answer: tests/vm/test_kmod_exec_exit.sh)
+	 */
+	if (!group_dead)
+		ptop_ts_acct_thread_exit(leader, p, &th.rec);
 	ptop_ts_exits_push(&th, false);
 	/* the thread's steal leaves the table: into x*, or with the group */
 	steal = ptop_ts_steal_take(p);
@@ -122,10 +132,8 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	}
 	ptop_ts_events_exit(p, group_dead);
 	ptop_ts_act_exit_children(p, group_dead);
-	if (!group_dead) {
-		ptop_ts_acct_thread_exit(leader, p, &th.rec);
+	if (!group_dead)
 		return;
-	}
 	if (own == PTOP_OWN_TWIN)
 		return;		/* the group's first report made p an entry */
 	set_ident(gr, leader);

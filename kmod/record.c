@@ -288,7 +288,7 @@ void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
 
 	thread_times(t, &v, at_t0);
 	if (t == who)
-		*who_rt = v.u + v.s + v.st;
+		*who_rt = ptop_ts_tri_runtime(v.u, v.s, v.st);
 	r->rdelay_ns += t->sched_info.run_delay;
 	if (ptop_ts_thread_gone(t, exit_head)) {
 		gone->u += v.u;

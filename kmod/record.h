@@ -16,6 +16,16 @@ struct ptop_tri {
 	u64 u, s, st;
 };
 
+/*
+ * The runtime (sum_exec_runtime's clock) in a thread's times: steal is
+ * inside it, except with PARAVIRT_TIME_ACCOUNTING, where the runqueue's
+ * clock leaves it out and thread_times() adds it on top.
+ */
+static inline u64 ptop_ts_tri_runtime(u64 u, u64 s, u64 st)
+{
+	return u + s + (IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING) ? 0 : st);
+}
+
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
 bool ptop_ts_runtimes_at_t0(void);

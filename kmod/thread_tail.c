@@ -64,7 +64,8 @@ struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 	 * then in neither part: 5.3 ms of a thread's 7.2 ms, once, when its
 	 * vCPU stalled there. The value is at_exit plus the growth since.
 	 */
-	e->rt_exit = th->utime_ns + th->stime_ns + th->steal_ns;
+	e->rt_exit = ptop_ts_tri_runtime(th->utime_ns, th->stime_ns,
+					 th->steal_ns);
 	INIT_LIST_HEAD(&e->gnode);
 	hash_add(tail_hash, &e->hnode, hash_ptr(p, 8));
 	tail_live++;

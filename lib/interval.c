@@ -73,6 +73,8 @@ static struct tri tri_sub_keep_total(struct tri a, struct tri b)
 		return d;
 	/* want < have: scale down; the system part takes the remainder */
 	d.u = (uint64_t)((long double)d.u * want / have);
+	if (d.u > want)		/* long double may be double: rounding */
+		d.u = want;
 	d.st = (uint64_t)((long double)d.st * want / have);
 	if (d.u + d.st > want)
 		d.st = want - d.u;

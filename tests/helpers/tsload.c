@@ -3,8 +3,10 @@
  * tsload: task loads for the ptop_taskstats module tests.
  *
  *   tsload sleepers N      N children sleeping in pause(); prints "ready N"
- *                          and sleeps until killed (children die with it)
- *   tsload busy N          N busy children until killed
+ *                          and sleeps until killed: SIGTERM kills and
+ *                          reaps the children first, SIGKILL leaves them
+ *                          to die with it (PR_SET_PDEATHSIG)
+ *   tsload busy N          N busy children until killed (the same)
  *   tsload threads N       one process with N threads sleeping in pause();
  *                          prints "ready N" and sleeps until killed
  *   tsload shortlived N MS N children one after another, each burns MS ms
@@ -26,6 +28,10 @@
  *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
  *   tsload threadchurn N   N threads one after another, each created and
  *                          joined (it exits at once); prints "done N"
+ *   tsload execexit N MB   N children one after another; in each a
+ *                          non-leader thread execs tsload again, which
+ *                          touches MB MiB and exits: a long exit_mm()
+ *                          of the exec'er, now the leader; prints "done N"
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +60,7 @@ static uint64_t clk(clockid_t id)
 static void child_setup(void)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGTERM, SIG_DFL);	/* the parent's handler is not theirs */
 }
 
 static pid_t spawn(void (*fn)(long), long arg)
@@ -159,6 +166,33 @@ static void *thr(void *arg)
 	return arg;
 }
 
+/* execexit: the non-leader thread's exec; the image touches argv[3] MiB */
+static char *const *exec_argv;
+
+static void *thread_exec(void *arg)
+{
+	execv("/proc/self/exe", exec_argv);
+	perror("tsload: exec");
+	_exit(1);
+	return arg;
+}
+
+static int exec_tail(long mb)
+{
+	size_t len = (size_t)mb << 20, i;
+	char *p = malloc(len ? len : 1);
+	uint64_t end;
+
+	if (!p)
+		return 1;
+	end = clk(CLOCK_PROCESS_CPUTIME_ID) + 5000000ULL;
+	for (i = 0; i < len; i += 4096)
+		p[i] = 1;
+	while (clk(CLOCK_PROCESS_CPUTIME_ID) < end)
+		;
+	_exit(0);
+}
+
 static void *sleeper(void *arg)
 {
 	for (;;)
@@ -166,24 +200,59 @@ static void *sleeper(void *arg)
 	return arg;
 }
 
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	got_term = sig;
+}
+
+/*
+ * SIGTERM: the children die while their parent lives. Orphaned by its
+ * death instead, every child's exit would check its whole process group
+ * (will_become_orphaned_pgrp(), under the tasklist lock with interrupts
+ * off): thousands of children make that quadratic, and an emulated CPU
+ * stalls RCU for a minute (test_kmod_incremental at host load 30).
+ */
+static void run_children(long n, int busy)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	pid_t *pids = calloc(n > 0 ? n : 1, sizeof(*pids));
+	long i, j;
+
+	if (!pids) {
+		perror("calloc");
+		exit(1);
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < n && !got_term; i++)
+		pids[i] = spawn(busy ? do_busy : do_pause, 0);
+	n = i;
+	printf("ready %ld\n", n);
+	while (!got_term)
+		pause();
+	for (i = 0; i < n; i += 256) {
+		for (j = i; j < n && j < i + 256; j++)
+			kill(pids[j], SIGKILL);
+		for (j = i; j < n && j < i + 256; j++)
+			while (waitpid(pids[j], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	long i, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: tsload sleepers|busy|threads|shortlived|forkstorm|threadchurn ARG...\n");
+		fprintf(stderr, "usage: tsload sleepers|busy|threads|shortlived|forkstorm|threadchurn|execexit ARG...\n");
 		return 2;
 	}
 	n = atol(argv[2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "sleepers") || !strcmp(argv[1], "busy")) {
-		int busy = argv[1][0] == 'b';
-
-		for (i = 0; i < n; i++)
-			spawn(busy ? do_busy : do_pause, 0);
-		printf("ready %ld\n", n);
-		for (;;)
-			pause();
+		run_children(n, argv[1][0] == 'b');
 	}
 	if (!strcmp(argv[1], "threads")) {
 		pthread_attr_t a;
@@ -283,6 +352,33 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			pthread_join(t, NULL);
+		}
+		printf("done %ld\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "execexit-tail") && argc > 3)
+		return exec_tail(atol(argv[3]));
+	if (!strcmp(argv[1], "execexit") && argc > 3) {
+		char *args[] = { argv[0], "execexit-tail", "1", argv[3], NULL };
+		pthread_t t;
+
+		exec_argv = args;
+		for (i = 0; i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid < 0) {
+				perror("fork");
+				return 1;
+			}
+			if (!pid) {
+				child_setup();
+				if (pthread_create(&t, NULL, thread_exec, NULL))
+					_exit(1);
+				for (;;)
+					pause();
+			}
+			if (waitpid(pid, NULL, 0) < 0)
+				return 1;
 		}
 		printf("done %ld\n", n);
 		return 0;
