@@ -43,10 +43,10 @@
  * by pass N whose mark comes after D(N) only reports the task once more.
  * Two changes are not a task's own run and are not marked where they
  * happen, so the walk itself must not depend on a mark for them:
- *  - a thread or group passing exit_notify() (exit_state): whether it is
- *    live in an answer is decided by its EXIT record's position against
- *    the pass's start, which is fixed once the exit probe wrote it
- *    (exit_ring.c, ptop_ts_thread_gone()), not by exit_state, which can
+ *  - a group whose threads all pass exit_notify() (exit_state): whether
+ *    it is live in an answer is decided by its EXIT record's position
+ *    against the pass's start, fixed once the exit probe wrote it
+ *    (snapshot.c, group_gone_locked()), not by exit_state, which can
  *    change between the drain and the walk (and did between the
  *    cross-check's two walks); a group that dies during the pass and
  *    that the walk cannot read any more is added from its EXIT record,

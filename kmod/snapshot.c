@@ -12,10 +12,10 @@
  * earlier one); one whose record comes later is in this answer as live and
  * in the next one as EXIT. So every task a reader has seen ends with
  * exactly one EXIT record, and no answer has a task both live and dead.
- * Live or gone is decided by the EXIT record's position alone, fixed once
- * written, so that it holds for the whole pass (a task past exit_notify()
- * whose record came after the pass began is live in it: see
- * ptop_ts_thread_gone()). A group that dies after the pass began and that
+ * A group is live or gone by its EXIT record's position alone, fixed once
+ * written, so that it holds for the whole pass (a group past
+ * exit_notify() whose record came after the pass began is live in it:
+ * group_gone_locked()). A group that dies after the pass began and that
  * the walk cannot read any more (released) is live in the answer from
  * its EXIT record (add_late_groups()); a group whose leader changed since
  * it was picked (a non-leader exec) is read from its leader now.
@@ -180,11 +180,11 @@ static bool thread_gone(const struct walk *w, struct task_struct *t)
 }
 
 /*
- * The same for the group; siglock held. By the record's position, as
- * ptop_ts_thread_gone() (which says why): a group whose threads all
- * passed exit_notify() during the pass is still live in it, read by the
- * walk while its threads are linked (add_late_groups() has it once they
- * are not).
+ * The same for the group; siglock held. By the record's position: a
+ * group whose threads all passed exit_notify() during the pass is still
+ * live in it, read by the walk while its threads are linked
+ * (add_late_groups() has it once they are not); deciding by exit_state
+ * made it live for the part of the walk before and gone after.
  */
 static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
 {
