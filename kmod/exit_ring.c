@@ -135,8 +135,8 @@ void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup)
  * snapshot.c decides a whole group by the position). Deciding threads by
  * the position too (live until the next pass when the record came after
  * the pass began) was tried on 2026-12-01: test_kmod_exec_exit then saw
- * a group's total fall by 0.1 ms once in 2,736 passes (the thread live
- * in one answer, in x* from its tail entry in the next), so it stays.
+ * a group's total fall by 0.1 ms once in 2,736 passes, maybe not from
+ * it (docs/reliability.md, "Exits during a pass"), so it stays.
  *
  * PTOP_TS_LINKED_LIVE (a group's exit report): never. The report reads
  * the group twice under its siglock (the threads' sum, then the module's

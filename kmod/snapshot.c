@@ -554,48 +554,6 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	return ret;
 }
 
-/* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
-static bool reported(const struct ptop_ts_record *recs, u32 from, u32 to,
-		     u32 tgid, u64 start)
-{
-	u32 lo = from, hi = to, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (recs[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < to && recs[lo].tgid == tgid; lo++)
-		if (recs[lo].kind == PTOP_TS_KIND_GROUP &&
-		    recs[lo].start_ns == start)
-			return true;
-	return false;
-}
-
-/* Take part off a record's own time, system time first. */
-static void own_less(struct ptop_ts_record *r, u64 part)
-{
-	u64 d = min(part, r->stime_ns);
-
-	r->stime_ns -= d;
-	r->utime_ns -= min(part - d, r->utime_ns);
-}
-
-/*
- * Thread answers: the late group g (recs[i], live from its EXIT record)
- * and the THREAD records of its threads whose EXIT records also came
- * after the pass began (copied before it from the ring, as live records):
- * without them the group's own time since the reader's last answer was
- * on no thread row (the rows' own time comes from THREAD records). The
- * last of them is the thread that reported the group dead: it gives up
- * what the group record left out (its run after its CPU's instant) and
- * the difference of its probe's reading to the report's. Whatever the
- * group record has of threads without such a record (past their probe
- * before the pass began: EXIT in this answer) goes to x*, so that own +
- * x* stays the group's. Marks what it keeps (pad[0]).
- */
 /* The first of recs[from, to) (in tgid order) with tgid or a greater one */
 static u32 first_of_tgid(const struct ptop_ts_record *recs, u32 from, u32 to,
 			 u32 tgid)
@@ -610,6 +568,29 @@ static u32 first_of_tgid(const struct ptop_ts_record *recs, u32 from, u32 to,
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
+static bool reported(const struct ptop_ts_record *recs, u32 from, u32 to,
+		     u32 tgid, u64 start)
+{
+	u32 j;
+
+	for (j = first_of_tgid(recs, from, to, tgid);
+	     j < to && recs[j].tgid == tgid; j++)
+		if (recs[j].kind == PTOP_TS_KIND_GROUP &&
+		    recs[j].start_ns == start)
+			return true;
+	return false;
+}
+
+/* Take part off a record's own time, system time first. */
+static void own_less(struct ptop_ts_record *r, u64 part)
+{
+	u64 d = min(part, r->stime_ns);
+
+	r->stime_ns -= d;
+	r->utime_ns -= min(part - d, r->utime_ns);
 }
 
 /* Is the THREAD record of t's (pid, start) among recs[from, to)? */
@@ -635,6 +616,19 @@ static bool thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
  */
 #define LATE_THREADS_BACK	256
 
+/*
+ * Thread answers: the late group g (recs[i], live from its EXIT record)
+ * and the THREAD records of its threads whose EXIT records also came
+ * after the pass began (copied before it from the ring, as live records):
+ * without them the group's own time since the reader's last answer was
+ * on no thread row (the rows' own time comes from THREAD records). The
+ * last of them is the thread that reported the group dead: it gives up
+ * what the group record left out (its run after its CPU's instant) and
+ * the difference of its probe's reading to the report's. Whatever the
+ * group record has of threads without such a record (past their probe
+ * before the pass began: EXIT in this answer) goes to x*, so that own +
+ * x* stays the group's. Marks what it keeps (pad[0]).
+ */
 static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 			     u32 i)
 {
