@@ -41,6 +41,23 @@
  * the released leader found no sighand and left the group out of the
  * answer, one of the cross-check's misses). A change seen
  * by pass N whose mark comes after D(N) only reports the task once more.
+ * Two changes are not a task's own run and are not marked where they
+ * happen, so the walk itself must not depend on a mark for them:
+ *  - a group whose threads all pass exit_notify() (exit_state): whether
+ *    it is live in an answer is decided by its EXIT record's position
+ *    against the pass's start, fixed once the exit probe wrote it
+ *    (snapshot.c, group_gone_locked()), not by exit_state, which can
+ *    change between the drain and the walk (and did between the
+ *    cross-check's two walks); a group that dies during the pass and
+ *    that the walk cannot read any more is added from its EXIT record,
+ *    in thread answers too (snapshot.c, add_late_groups());
+ *  - a non-leader exec: de_thread() gives the exec'er the old leader's
+ *    pid and start, so its marks before are under its old identity and
+ *    the index may hold none newer than N under the new one: when the
+ *    group's record says EXEC and the walk did not report the leader's
+ *    thread, it is added with its old identity (snapshot.c,
+ *    add_execer()). The group itself is marked under the one identity
+ *    it keeps (tgid, the leader's start).
  * Folds are marked under ptop_acct_lock and drained before
  * ptop_ts_acct_pass_begin() starts the generation whose c* a pass reports
  * (acct.c): a fold after that is in the next pass's c* and in its drain.

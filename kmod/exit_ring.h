@@ -55,6 +55,8 @@ void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup);
 bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head);
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 			    const struct task_struct *task, u64 before);
+bool ptop_ts_exits_recorded_since(struct pid *pid, bool group, u64 start_ns,
+				  const struct task_struct *task, u64 from);
 int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		       struct pid_namespace *ns, struct user_namespace *user_ns,
 		       struct ptop_ts_record *out, u32 max);

@@ -12,8 +12,11 @@
  * earlier one); one whose record comes later is in this answer as live and
  * in the next one as EXIT. So every task a reader has seen ends with
  * exactly one EXIT record, and no answer has a task both live and dead.
- * A group that dies after the pass began and that the walk cannot read
- * any more (past exit_notify(), or released) is live in the answer from
+ * A group is live or gone by its EXIT record's position alone, fixed once
+ * written, so that it holds for the whole pass (a group past
+ * exit_notify() whose record came after the pass began is live in it:
+ * group_gone_locked()). A group that dies after the pass began and that
+ * the walk cannot read any more (released) is live in the answer from
  * its EXIT record (add_late_groups()); a group whose leader changed since
  * it was picked (a non-leader exec) is read from its leader now.
  *
@@ -176,7 +179,13 @@ static bool thread_gone(const struct walk *w, struct task_struct *t)
 	return ptop_ts_thread_gone(t, w->exit_head);
 }
 
-/* The same for the group; siglock held. */
+/*
+ * The same for the group; siglock held. By the record's position: a
+ * group whose threads all passed exit_notify() during the pass is still
+ * live in it, read by the walk while its threads are linked
+ * (add_late_groups() has it once they are not); deciding by exit_state
+ * made it live for the part of the walk before and gone after.
+ */
 static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
 {
 	struct signal_struct *sig = leader->signal;
@@ -185,11 +194,14 @@ static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
 	if (atomic_read(&sig->live))
 		return false;
 	__for_each_thread(sig, t)
-		if (!t->exit_state)
+		if (!READ_ONCE(t->exit_state))
 			return ptop_ts_exits_recorded(task_tgid(leader), true,
 						      leader->start_boottime,
 						      NULL, w->exit_head);
-	return true;		/* every thread is past its probe */
+	/* every thread is past its probe: the record is before or after */
+	return !ptop_ts_exits_recorded_since(task_tgid(leader), true,
+					     leader->start_boottime, NULL,
+					     w->exit_head);
 }
 
 /*
@@ -375,9 +387,58 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
 	return 0;
 }
 
-/* The record of leader's group, after its threads' (lrec: the leader's) */
+/*
+ * In a thread answer, the group record g says a non-leader exec took over
+ * (EXEC) but the walk did not report the leader's thread: the exec'er's
+ * record with its identity before the exec, unless it is in the answer
+ * already, under either identity (records from first on). The exec'er's marks before
+ * de_thread() are under its old pid and start; after it, under the old
+ * leader's, which de_thread() gives it: an exchange after the pass's
+ * drain and before the walk left its thread in neither identity (a
+ * cross-check miss: "thread 10768/10765 ch-exec: not reported"), its run
+ * since the reader's last answer moved to the next one, or, when it died
+ * meanwhile, its old identity never left. Under RCU.
+ */
+static void add_execer(struct walk *w, struct task_struct *leader, u32 first,
+		       const struct ptop_ts_record *g)
+{
+	struct ptop_ts_answer *ans = w->snap->ans;
+	struct ptop_ts_record r;
+	u32 i;
+
+	if (thread_gone(w, leader))
+		return;
+	memset(&r, 0, sizeof(r));
+	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+	if (!r.pid || !r.tgid)
+		return;
+	/* in the answer already, as the leader or as itself before */
+	for (i = first; i < ans->count; i++) {
+		const struct ptop_ts_record *t = &w->snap->recs[i];
+
+		if (t->kind == PTOP_TS_KIND_THREAD &&
+		    ((t->pid == r.pid && t->start_ns == r.start_ns) ||
+		     (t->pid == g->exec_old_pid &&
+		      t->start_ns == g->exec_old_start_ns)))
+			return;
+	}
+	/* one slot stays free for the group record (none: as before) */
+	if (ans->count + 1 >= w->cap)
+		return;
+	ptop_ts_fill_thread(&r, leader, true);
+	r.flags |= PTOP_TS_RECF_EXEC;
+	r.exec_old_pid = g->exec_old_pid;
+	r.exec_old_start_ns = g->exec_old_start_ns;
+	add(w, &r);
+}
+
+/*
+ * The record of leader's group, after its threads' (lrec: the leader's;
+ * first: the group's first record in the answer)
+ */
 static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
-			struct ptop_ts_record *lrec, bool *truncated)
+			struct ptop_ts_record *lrec, u32 first,
+			bool *truncated)
 	__must_hold(RCU)
 {
 	struct signal_struct *sig = leader->signal;
@@ -439,6 +500,8 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 		lrec->flags |= PTOP_TS_RECF_EXEC;
 		lrec->exec_old_pid = r.exec_old_pid;
 		lrec->exec_old_start_ns = r.exec_old_start_ns;
+	} else if (w->threads && (r.flags & PTOP_TS_RECF_EXEC)) {
+		add_execer(w, leader, first, &r);
 	}
 	if (ans->count < w->cap)
 		add(w, &r);
@@ -454,7 +517,7 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	struct ptop_ts_record *lrec = NULL;
 	struct task_struct *t;
 	bool truncated = false;
-	u32 need = 1;
+	u32 first = ans->count, need = 1;
 	int ret = 0;
 
 	if (w->full || tgid < w->q->cmd.start_pid)
@@ -476,7 +539,7 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	if (w->threads)
 		ret = walk_threads(w, leader, &lrec, &truncated);
 	if (!ret)
-		ret = group_record(w, leader, tgid, lrec, &truncated);
+		ret = group_record(w, leader, tgid, lrec, first, &truncated);
 	/*
 	 * Only a group with more threads than the whole answer may hold
 	 * gets here: it cannot be paged by tgid, so say where to go on.
@@ -491,48 +554,6 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	return ret;
 }
 
-/* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
-static bool reported(const struct ptop_ts_record *recs, u32 from, u32 to,
-		     u32 tgid, u64 start)
-{
-	u32 lo = from, hi = to, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (recs[mid].tgid < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < to && recs[lo].tgid == tgid; lo++)
-		if (recs[lo].kind == PTOP_TS_KIND_GROUP &&
-		    recs[lo].start_ns == start)
-			return true;
-	return false;
-}
-
-/* Take part off a record's own time, system time first. */
-static void own_less(struct ptop_ts_record *r, u64 part)
-{
-	u64 d = min(part, r->stime_ns);
-
-	r->stime_ns -= d;
-	r->utime_ns -= min(part - d, r->utime_ns);
-}
-
-/*
- * Thread answers: the late group g (recs[i], live from its EXIT record)
- * and the THREAD records of its threads whose EXIT records also came
- * after the pass began (copied before it from the ring, as live records):
- * without them the group's own time since the reader's last answer was
- * on no thread row (the rows' own time comes from THREAD records). The
- * last of them is the thread that reported the group dead: it gives up
- * what the group record left out (its run after its CPU's instant) and
- * the difference of its probe's reading to the report's. Whatever the
- * group record has of threads without such a record (past their probe
- * before the pass began: EXIT in this answer) goes to x*, so that own +
- * x* stays the group's. Marks what it keeps (pad[0]).
- */
 /* The first of recs[from, to) (in tgid order) with tgid or a greater one */
 static u32 first_of_tgid(const struct ptop_ts_record *recs, u32 from, u32 to,
 			 u32 tgid)
@@ -547,6 +568,29 @@ static u32 first_of_tgid(const struct ptop_ts_record *recs, u32 from, u32 to,
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Is a GROUP record of (tgid, start) in recs[from, to) (in tgid order)? */
+static bool reported(const struct ptop_ts_record *recs, u32 from, u32 to,
+		     u32 tgid, u64 start)
+{
+	u32 j;
+
+	for (j = first_of_tgid(recs, from, to, tgid);
+	     j < to && recs[j].tgid == tgid; j++)
+		if (recs[j].kind == PTOP_TS_KIND_GROUP &&
+		    recs[j].start_ns == start)
+			return true;
+	return false;
+}
+
+/* Take part off a record's own time, system time first. */
+static void own_less(struct ptop_ts_record *r, u64 part)
+{
+	u64 d = min(part, r->stime_ns);
+
+	r->stime_ns -= d;
+	r->utime_ns -= min(part - d, r->utime_ns);
 }
 
 /* Is the THREAD record of t's (pid, start) among recs[from, to)? */
@@ -572,6 +616,19 @@ static bool thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
  */
 #define LATE_THREADS_BACK	256
 
+/*
+ * Thread answers: the late group g (recs[i], live from its EXIT record)
+ * and the THREAD records of its threads whose EXIT records also came
+ * after the pass began (copied before it from the ring, as live records):
+ * without them the group's own time since the reader's last answer was
+ * on no thread row (the rows' own time comes from THREAD records). The
+ * last of them is the thread that reported the group dead: it gives up
+ * what the group record left out (its run after its CPU's instant) and
+ * the difference of its probe's reading to the report's. Whatever the
+ * group record has of threads without such a record (past their probe
+ * before the pass began: EXIT in this answer) goes to x*, so that own +
+ * x* stays the group's. Marks what it keeps (pad[0]).
+ */
 static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 			     u32 i)
 {

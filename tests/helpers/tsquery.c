@@ -564,17 +564,24 @@ static const char *xdiff(const struct ptop_ts_record *a,
  * that died before the incremental walk read it (its EXIT comes next), a
  * task that finished exit_notify() after its EXIT record (written once
  * the pass began) and so is in neither walk, an exec'er's old identity
- * (the remap comes with the new leader's record). Judged one pass later.
+ * (the remap comes with the new leader's record), a thread the full walk
+ * saw changed that was released before the incremental walk read it (a
+ * thread answer has such a thread in its group's x*, its row ends with
+ * its EXIT record: excused only when that record says it exited before
+ * the pass's answer came back). Judged one pass later.
  */
 struct xpend {
 	struct ptop_ts_record r;
 	int gone;		/* 1: in the state, not in the full walk */
+	const char *what;	/* changed, not reported: which counter */
+	uint64_t end_bt;	/* CLOCK_BOOTTIME when its answer came */
 };
 
 static struct xpend *pend, *pend_next;
 static size_t npend, npend_next, cap_pend;
 
-static void pend_add(const struct ptop_ts_record *r, int gone)
+static void pend_add(const struct ptop_ts_record *r, int gone,
+		     const char *what, uint64_t end_bt)
 {
 	if (npend_next == cap_pend) {
 		cap_pend = cap_pend ? cap_pend * 2 : 256;
@@ -586,7 +593,24 @@ static void pend_add(const struct ptop_ts_record *r, int gone)
 		}
 	}
 	pend_next[npend_next].r = *r;
+	pend_next[npend_next].what = what;
+	pend_next[npend_next].end_bt = end_bt;
 	pend_next[npend_next++].gone = gone;
+}
+
+/* A record's counters on one line after a miss, to tell its cause apart */
+static void xdump(const char *who, const struct ptop_ts_record *r)
+{
+	printf("  %s: flags=%#x state=%c nthreads=%u ppid=%u acct=%u u=%llu s=%llu x=%llu/%llu c=%llu/%llu nvcsw=%llu nivcsw=%llu exec_old=%u/%llu\n",
+	       who, r->flags, r->state ? r->state : '-', r->nthreads, r->ppid,
+	       r->acct_ptgid, (unsigned long long)r->utime_ns,
+	       (unsigned long long)r->stime_ns,
+	       (unsigned long long)r->xutime_ns,
+	       (unsigned long long)r->xstime_ns,
+	       (unsigned long long)r->cutime_ns,
+	       (unsigned long long)r->cstime_ns,
+	       (unsigned long long)r->nvcsw, (unsigned long long)r->nivcsw,
+	       r->exec_old_pid, (unsigned long long)r->exec_old_start_ns);
 }
 
 static int read_answer(int fd, const struct ptop_ts_cmd *cmd, struct buf *b)
@@ -622,6 +646,8 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 	c.since_seq = 0;
 	for (;;) {
 		const struct ptop_ts_answer *a;
+		struct timespec bt;
+		uint64_t end_bt;
 		size_t off, i;
 		int xrecs = 0;
 
@@ -630,6 +656,8 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 			fprintf(stderr, "tsquery: %s\n", ename(-ret));
 			return 1;
 		}
+		clock_gettime(CLOCK_BOOTTIME, &bt);
+		end_bt = (uint64_t)bt.tv_sec * 1000000000ULL + bt.tv_nsec;
 		a = (const void *)b.p;
 		if (a->flags & PTOP_TS_ANSF_MORE) {
 			fprintf(stderr, "tsquery: answer paged (MORE)\n");
@@ -673,9 +701,28 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 		/* last pass's doubts: an EXIT (or exec remap) came now? */
 		for (i = 0; i < npend; i++) {
 			const struct ptop_ts_record *r = &pend[i].r;
-			int exited = xfind(&exits, r, 0) || xfind(&prev_exits, r, 0);
+			struct xent *x = xfind(&exits, r, 0);
+			int exited = x || xfind(&prev_exits, r, 0);
 			int live = xfind(&st, r, 0) != NULL;
 
+			if (pend[i].what) {
+				/* released between the walks: died in that pass */
+				if (x && x->r.exit_ns && x->r.exit_ns <= pend[i].end_bt) {
+					late++;
+					continue;
+				}
+				misses++;
+				if (shown++ < 20)
+					printf("miss: pass %lu thread %u/%u %.16s start %llu: %s (not in the incremental answer; %s)\n",
+					       passes - 1, r->pid, r->tgid, r->comm,
+					       (unsigned long long)r->start_ns,
+					       pend[i].what,
+					       x ? "its EXIT came after that answer" :
+						   "no EXIT record next");
+				if (shown <= 20)
+					xdump("full walk", r);
+				continue;
+			}
 			if (exited || (pend[i].gone && !live)) {
 				late++;
 				continue;
@@ -689,6 +736,8 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 				       (unsigned long long)r->start_ns,
 				       pend[i].gone ? "gone without an EXIT record" :
 						      "not reported (new task)");
+			if (shown <= 20)
+				xdump("last seen", r);
 		}
 		npend = 0;
 		if (c.since_seq && !xrecs) {
@@ -717,12 +766,15 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 					what = "unborn";
 					w = 1;
 				} else if (!s) {
-					pend_add(&f->r, 0);
+					pend_add(&f->r, 0, NULL, 0);
 					what = NULL;
 				}
 				else if (s->gen != gen)
 					what = xdiff(&s->r, &f->r, &w);
-				if (what && w) {
+				if (what && !w && f->r.kind == PTOP_TS_KIND_THREAD) {
+					/* judged with the next answer's EXITs */
+					pend_add(&f->r, 0, what, end_bt);
+				} else if (what && w) {
 					waiting++;
 				} else if (what) {
 					misses++;
@@ -732,6 +784,10 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 						       f->r.kind == PTOP_TS_KIND_GROUP ? "group" : "thread",
 						       f->r.pid, f->r.tgid, f->r.comm,
 						       (unsigned long long)f->r.start_ns, what);
+					if (shown <= 20) {
+						xdump("incremental", &s->r);
+						xdump("full walk", &f->r);
+					}
 				}
 				/* each difference counts once */
 				s = xfind(&st, &f->r, 1);
@@ -743,7 +799,7 @@ static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 
 				if (s->used != 1 || s->gen == gen)
 					continue;
-				pend_add(&s->r, 1);
+				pend_add(&s->r, 1, NULL, 0);
 				s->used = 2;
 				st.n--;
 			}

@@ -38,7 +38,12 @@ fds = {0: os.open("/proc/taskstats", os.O_RDWR),
        1: os.open("/proc/taskstats", os.O_RDWR)}   # process, thread answers
 seq = {0: 0, 1: 0}
 last = {0: {}, 1: {}}           # (tgid, start) -> (total, live?, pass)
-passes = falls = exit_falls = execs = exits = 0
+passes = falls = exit_falls = execs = exits = jitter = 0
+# a running thread's runtime at the instant is its counter plus the time
+# since its last update (cpus.c, note_current()): that reading may stand
+# some us above the next exact one; the falls this test is about were
+# 2.9 ms to 5.2 s
+JITTER = 1000000
 shown = []
 
 def loaded():                   # tsload is the shell's child: a zombie when done
@@ -83,17 +88,19 @@ while running:
                 print(f"live above EXIT (not asserted): {'thread' if mode else 'process'} "
                       f"answers: group {tgid} {comm}: {prev[0] / 1e6:.1f} ms, then "
                       f"{total / 1e6:.1f} ms in its EXIT record")
-            elif prev and total < prev[0]:
+            elif prev and total + JITTER < prev[0]:
                 falls += 1
                 if len(shown) < 10:
                     shown.append(f"{'thread' if mode else 'process'} answers: group {tgid} "
                                  f"{comm}: {prev[0] / 1e6:.1f} ms in pass {prev[2]}, then "
                                  f"{total / 1e6:.1f} ms in pass {passes}")
+            elif prev and total < prev[0]:
+                jitter += 1
             last[mode][key] = (total, not ex, passes)
 for s in shown:
     print("fall:", s)
 print(f"passes={passes} falls={falls} exec_records={execs} group_exits={exits} "
-      f"live_above_exit={exit_falls}")
+      f"live_above_exit={exit_falls} falls_under_1ms={jitter}")
 open(f"{w}/result", "w").write(f"{passes} {falls} {execs}\n")
 PY
 wait $load
@@ -101,6 +108,6 @@ check "tsload execexit ran its $ROUNDS rounds" grep -qx "done $ROUNDS" "$W/load"
 read -r passes falls execs <"$W/result"
 check "passes back to back while it ran ($passes)" test "${passes:-0}" -ge 20
 check "answers showed the exec'ed groups (RECF_EXEC: $execs)" test "${execs:-0}" -ge 1
-check "no live group's total fell between answers ($falls falls)" test "${falls:-1}" = 0
+check "no live group's total fell by more than 1 ms between answers ($falls falls)" test "${falls:-1}" = 0
 rm -rf "$W"
 finish test_kmod_exec_exit
