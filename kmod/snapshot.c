@@ -10,7 +10,8 @@
  * exits.c writes for it exists: a thread or group whose record was written
  * before this pass began is left out (that record is in this answer or an
  * earlier one); one whose record comes later is in this answer as live and
- * in the next one as EXIT. So every task a reader has seen ends with
+ * in the next one as EXIT, except a thread already past exit_notify(),
+ * which is gone (its probe ran: ptop_ts_thread_gone()). So every task a reader has seen ends with
  * exactly one EXIT record, and no answer has a task both live and dead.
  * A group is live or gone by its EXIT record's position alone, fixed once
  * written, so that it holds for the whole pass (a group past
@@ -173,7 +174,10 @@ static struct ptop_ts_record *add(struct walk *w,
 	return dst;
 }
 
-/* Has this thread's EXIT record been written before the pass began? */
+/*
+ * Is this thread gone for the pass: its EXIT record written before the
+ * pass began, or the thread past exit_notify()?
+ */
 static bool thread_gone(const struct walk *w, struct task_struct *t)
 {
 	return ptop_ts_thread_gone(t, w->exit_head);

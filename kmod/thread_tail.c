@@ -59,10 +59,10 @@ struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
 	e->at_exit.st = th->steal_ns;
 	/*
 	 * The runtime the values above were read at, not a reading of now:
-	 * the probe fills th first and makes the entry later (after the
-	 * siglock, the ring, the events), and what p ran in between was
-	 * then in neither part: 5.3 ms of a thread's 7.2 ms, once, when its
-	 * vCPU stalled there. The value is at_exit plus the growth since.
+	 * the probe fills th first and makes the entry after the siglock
+	 * section, and what p ran in between was then in neither part:
+	 * 5.3 ms of a thread's 7.2 ms, once, when its vCPU stalled there.
+	 * The value is at_exit plus the growth since.
 	 */
 	e->rt_exit = ptop_ts_tri_runtime(th->utime_ns, th->stime_ns,
 					 th->steal_ns);
