@@ -192,6 +192,26 @@ static u64 scan_stop(u64 before)
 }
 
 /*
+ * A record of this task (group) at a position in [from, before), among
+ * the DEDUP_SCAN newest before 'before' (clamped to the head)
+ */
+static bool recorded_between(struct pid *pid, bool group, u64 start_ns,
+			     const struct task_struct *task, u64 from,
+			     u64 before)
+{
+	bool found;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring_lock, flags);
+	if (before > head)
+		before = head;
+	found = recorded_in(pid, group, start_ns, task,
+			    max(from, scan_stop(before)), before);
+	spin_unlock_irqrestore(&ring_lock, flags);
+	return found;
+}
+
+/*
  * Was an EXIT record of this task (group: of this thread group; a thread
  * is this task too, see struct ptop_ts_exit_ent) written at a position
  * before 'before'? Only the last DEDUP_SCAN records are looked
@@ -201,16 +221,7 @@ static u64 scan_stop(u64 before)
 bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 			    const struct task_struct *task, u64 before)
 {
-	bool found;
-	unsigned long flags;
-
-	spin_lock_irqsave(&ring_lock, flags);
-	if (before > head)
-		before = head;
-	found = recorded_in(pid, group, start_ns, task, scan_stop(before),
-			    before);
-	spin_unlock_irqrestore(&ring_lock, flags);
-	return found;
+	return recorded_between(pid, group, start_ns, task, 0, before);
 }
 
 /*
@@ -221,14 +232,7 @@ bool ptop_ts_exits_recorded(struct pid *pid, bool group, u64 start_ns,
 bool ptop_ts_exits_recorded_since(struct pid *pid, bool group, u64 start_ns,
 				  const struct task_struct *task, u64 from)
 {
-	bool found;
-	unsigned long flags;
-
-	spin_lock_irqsave(&ring_lock, flags);
-	found = recorded_in(pid, group, start_ns, task,
-			    max(from, scan_stop(head)), head);
-	spin_unlock_irqrestore(&ring_lock, flags);
-	return found;
+	return recorded_between(pid, group, start_ns, task, from, U64_MAX);
 }
 
 #define COPY_BATCH	256	/* records copied per ring_lock hold */
