@@ -15,9 +15,13 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 cd "$PTOP_REPO" || exit 1
-out=$(PREC_VERBOSE=1 B=${B:-build} bash tests/helpers/precision_cases.sh -s kmod -n 6 -m sleepers2000 sleepers10000 steady5000 churn 2>&1)
-rc=$?
-echo "$out"
+# each interval on the console as it is judged (the run takes long)
+log=$(mktemp)
+PREC_VERBOSE=1 B=${B:-build} bash tests/helpers/precision_cases.sh -s kmod -n 6 -m \
+	sleepers2000 sleepers10000 steady5000 churn 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+out=$(cat "$log")
+rm -f "$log"
 check "every interval's claim holds (exact within 0.5%, inexact with a reason)" [ $rc = 0 ]
 while read -r _ c s n inexact worst _; do
 	echo "note: $c [$s]: $inexact of $n intervals inexact, worst off ${worst}%"
