@@ -11,7 +11,7 @@
 # counter of the guest (an interval then reads short: "off", correctly).
 # 8 cases of 6 intervals; 10,000 tasks and the compiler under TCG on a
 # loaded host take minutes.
-# vm-timeout: 2400
+# vm-timeout: 3600
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 cd "$PTOP_REPO" || exit 1
