@@ -63,6 +63,6 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 int ptop_ts_exits_copy_live(u64 from, u64 to, bool threads, u64 c_gen,
 			    u64 t0_gen, struct pid_namespace *ns,
 			    struct user_namespace *user_ns,
-			    struct ptop_ts_record *out, u32 max);
+			    struct ptop_ts_record *out, u32 max, u64 *stopped);
 
 #endif /* _PTOP_TS_EXIT_RING_H */
