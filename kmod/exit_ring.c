@@ -162,7 +162,8 @@ bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 
 /*
  * A record of this task (group) at a position in [lo, hi)? A THREAD record
- * must be of task itself (see struct ptop_ts_exit_ent). ring_lock held.
+ * must be of task itself, the same exec of it (see struct
+ * ptop_ts_exit_ent). ring_lock held.
  */
 static bool recorded_in(struct pid *pid, bool group, u64 start_ns,
 			const struct task_struct *task, u64 lo, u64 hi)
@@ -175,7 +176,8 @@ static bool recorded_in(struct pid *pid, bool group, u64 start_ns,
 
 		if (e->rec.kind == kind && e->rec.start_ns == start_ns &&
 		    (group ? e->tgid : e->pid) == pid &&
-		    (group || e->task == task))
+		    (group || (e->task == task &&
+			       e->exec_id == READ_ONCE(task->self_exec_id))))
 			return true;
 	}
 	return false;
