@@ -416,7 +416,8 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
 /*
  * In a thread answer, the group record g says a non-leader exec took over
  * (EXEC) but the walk did not report the leader's thread: the exec'er's
- * record with its identity before the exec, unless it is in the answer
+ * record (as the leader it is now, the pid and start it had before the
+ * exec in exec_old_*, RECF_EXEC), unless it is in the answer
  * already, under either identity (records from first on). The exec'er's marks before
  * de_thread() are under its old pid and start; after it, under the old
  * leader's, which de_thread() gives it: an exchange after the pass's
@@ -426,7 +427,7 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
  * meanwhile, its old identity never left. Under RCU.
  */
 static void add_execer(struct walk *w, struct task_struct *leader, u32 first,
-		       const struct ptop_ts_record *g)
+		       const struct ptop_ts_record *g, bool *truncated)
 {
 	struct ptop_ts_answer *ans = w->snap->ans;
 	struct ptop_ts_record r;
@@ -448,9 +449,11 @@ static void add_execer(struct walk *w, struct task_struct *leader, u32 first,
 		      t->start_ns == g->exec_old_start_ns)))
 			return;
 	}
-	/* one slot stays free for the group record (none: as before) */
-	if (ans->count + 1 >= w->cap)
+	/* one slot stays free for the group record; none: the answer is short */
+	if (ans->count + 1 >= w->cap) {
+		*truncated = true;
 		return;
+	}
 	ptop_ts_fill_thread(&r, leader, true);
 	r.flags |= PTOP_TS_RECF_EXEC;
 	r.exec_old_pid = g->exec_old_pid;
@@ -527,7 +530,7 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 		lrec->exec_old_pid = r.exec_old_pid;
 		lrec->exec_old_start_ns = r.exec_old_start_ns;
 	} else if (w->threads && (r.flags & PTOP_TS_RECF_EXEC)) {
-		add_execer(w, leader, first, &r);
+		add_execer(w, leader, first, &r, truncated);
 	}
 	if (ans->count < w->cap)
 		add(w, &r);
@@ -619,14 +622,34 @@ static void own_less(struct ptop_ts_record *r, u64 part)
 	r->utime_ns -= min(part - d, r->utime_ns);
 }
 
-/* Is the THREAD record of t's (pid, start) among recs[from, to)? */
-static bool thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
-			  const struct ptop_ts_record *t)
+/* The THREAD record of t's (pid, start) among recs[from, to), or NULL */
+static const struct ptop_ts_record *
+thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
+	      const struct ptop_ts_record *t)
 {
 	u32 j;
 
 	for (j = first_of_tgid(recs, from, to, t->tgid);
 	     j < to && recs[j].tgid == t->tgid; j++)
+		if (recs[j].kind == PTOP_TS_KIND_THREAD &&
+		    recs[j].pid == t->pid && recs[j].start_ns == t->start_ns)
+			return &recs[j];
+	return NULL;
+}
+
+/*
+ * Is there a THREAD record of t's (pid, start) in recs(j, i), after t?
+ * Only a leader's identity comes twice: a non-leader exec gives the
+ * exec'er the old leader's pid and start (de_thread()), and both die as
+ * threads of the group.
+ */
+static bool newer_twin(const struct ptop_ts_record *recs, u32 j, u32 i)
+{
+	const struct ptop_ts_record *t = &recs[j];
+
+	if (t->pid != t->tgid)
+		return false;
+	while (++j < i)
 		if (recs[j].kind == PTOP_TS_KIND_THREAD &&
 		    recs[j].pid == t->pid && recs[j].start_ns == t->start_ns)
 			return true;
@@ -659,6 +682,7 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 			     u32 i)
 {
 	struct ptop_ts_record *g = &recs[i], *last = NULL;
+	const struct ptop_ts_record *walked;
 	u64 sum = 0, own = g->utime_ns + g->stime_ns;
 	u32 j;
 
@@ -668,11 +692,22 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 		if (t->kind != PTOP_TS_KIND_THREAD || t->pad[0] ||
 		    t->tgid != g->tgid || t->start_ns < g->start_ns)
 			continue;
-		/* the walk read it a moment before its group was gone */
-		if (thread_walked(recs, from, to, t)) {
-			sum += t->utime_ns + t->stime_ns;
+		/*
+		 * the walk read it a moment before its group was gone: the
+		 * row the answer has is the walked one
+		 */
+		walked = thread_walked(recs, from, to, t);
+		if (walked) {
+			sum += walked->utime_ns + walked->stime_ns;
 			continue;
 		}
+		/*
+		 * the old leader of a non-leader exec, its identity now the
+		 * exec'er's, whose record is later: one row per identity,
+		 * the newest (the old leader's time is in the group's x*)
+		 */
+		if (newer_twin(recs, j, i))
+			continue;
 		t->pad[0] = 1;
 		sum += t->utime_ns + t->stime_ns;
 		last = t;

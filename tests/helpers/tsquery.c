@@ -45,9 +45,11 @@
  *	[FROM, TO) of GROUP EXIT records the pass owed as live records)
  *	read after each; the next answer's EXIT records are positions FROM
  *	on in ring order, so each GROUP one below TO must be a live GROUP
- *	record of the answer before, unless that said MORE. Prints "late
- *	pairs=... unchecked=... more=... owed=... missing=..."; exit 1 on a
- *	missing one.
+ *	record of the answer before, unless that said MORE; and no answer
+ *	has two live THREAD records of one (pid, start). Prints "late
+ *	pairs=... unchecked=... more=... owed=... missing=... twins=...";
+ *	exit 1 on a missing one or a twin. -F: full thread answers (long
+ *	passes), twins checked only.
  *   tsquery -b MODE
  *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
  *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
@@ -736,11 +738,42 @@ static long late_missing(const struct buf *pb, const struct span *ps,
 	return miss;
 }
 
-static int late_groups(struct ptop_ts_cmd c, double secs)
+/* live THREAD records of one (pid, start) twice in the answer */
+static long dup_threads(const struct buf *b)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+	struct ident *ids = calloc(a->count + 1, sizeof(*ids));
+	long n = 0, dups = 0, i;
+
+	if (!ids)
+		return 0;
+	for (i = 0; i < a->count; i++) {
+		const struct ptop_ts_record *r = rec_at(b, i);
+
+		if (r->kind == PTOP_TS_KIND_THREAD &&
+		    !(r->flags & PTOP_TS_RECF_EXIT)) {
+			ids[n].pid = r->pid;
+			ids[n++].start = r->start_ns;
+		}
+	}
+	qsort(ids, n, sizeof(*ids), ident_cmp);
+	for (i = 1; i < n; i++)
+		if (!ident_cmp(&ids[i - 1], &ids[i])) {
+			if (dups < 3)
+				printf("late twin: answer seq=%llu thread %u twice\n",
+				       (unsigned long long)a->seq_now, ids[i].pid);
+			dups++;
+		}
+	free(ids);
+	return dups;
+}
+
+static int late_groups(struct ptop_ts_cmd c, double secs, int full)
 {
 	struct buf b[2] = { { 0 }, { 0 } };
 	struct span sp[2];
 	long pairs = 0, unchecked = 0, more = 0, owed = 0, missing = 0, m;
+	long twins = 0;
 	int fd = open(PROC_PATH, O_RDWR), ret, cur = 0;
 	double end = now_s() + secs;
 
@@ -757,16 +790,19 @@ static int late_groups(struct ptop_ts_cmd c, double secs)
 		const struct ptop_ts_answer *na;
 		int nx = !cur;
 
-		c.since_seq = pa->seq_now;
+		c.since_seq = full ? 0 : pa->seq_now;
 		ret = read_answer(fd, &c, &b[nx]);
 		if (ret || read_span(&sp[nx])) {
 			ret = ret ? ret : -ENOENT;
 			break;
 		}
 		na = (const void *)b[nx].p;
+		twins += dup_threads(&b[nx]);
 		if (sp[cur].seq != pa->seq_now || sp[nx].seq != na->seq_now ||
 		    (na->flags & PTOP_TS_ANSF_RESYNC)) {
 			unchecked++;
+		} else if (full) {
+			pairs++;	/* full answers: twins only */
 		} else if (pa->flags & PTOP_TS_ANSF_MORE) {
 			more++;
 		} else {
@@ -788,9 +824,9 @@ static int late_groups(struct ptop_ts_cmd c, double secs)
 		fprintf(stderr, "tsquery: %s\n", ename(-ret));
 		return 1;
 	}
-	printf("late pairs=%ld unchecked=%ld more=%ld owed=%ld missing=%ld\n",
-	       pairs, unchecked, more, owed, missing);
-	return missing != 0;
+	printf("late pairs=%ld unchecked=%ld more=%ld owed=%ld missing=%ld twins=%ld\n",
+	       pairs, unchecked, more, owed, missing, twins);
+	return missing || twins;
 }
 
 static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
@@ -1313,7 +1349,7 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t] | -G SECS\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t] | -G SECS [-F]\n");
 			return 2;
 		}
 	}
@@ -1322,7 +1358,7 @@ int main(int argc, char **argv)
 	if (vsecs > 0)
 		return validate(c, vsecs, nl);
 	if (gsecs > 0)
-		return late_groups(c, gsecs);
+		return late_groups(c, gsecs, full);
 	if (nloop > 0)
 		return loop(c, nloop, full);
 	if (cg)
