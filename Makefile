@@ -252,7 +252,7 @@ vm-check-debug: all $(HELPER_BINS)
 VM_KERNEL ?=
 PTOP_ATTACK_SECS ?= 600
 vm-attack: all $(HELPER_BINS)
-	PTOP_ATTACK_SECS=$(PTOP_ATTACK_SECS) PTOP_VM_TIMEOUT=$$(($(PTOP_ATTACK_SECS) + 600)) \
+	PTOP_ATTACK_SECS=$(PTOP_ATTACK_SECS) PTOP_VM_TIMEOUT=$$(($(PTOP_ATTACK_SECS) * 2 + 900)) \
 		tests/vm/run $(if $(VM_KERNEL),--kernel $(VM_KERNEL)) tests/vm/attack_all.sh
 
 # on the host, then dkms add/build/install in each kernel's chroot (root)

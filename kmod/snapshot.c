@@ -846,7 +846,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 		.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
 	};
 	bool xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK;
-	bool resync = false, marked;
+	bool resync = false, marked, idle_irq = false;
 	struct ptop_ts_cpu *cpus;
 	u32 walk_from;
 	int ret, n;
@@ -875,7 +875,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	b0 = ktime_get_boottime_ns();
 	ptop_ts_cpus_read(cpus, ncpu, false);
 	if (ptop_ts_runtimes_at_t0())
-		ptop_ts_pass_instant(cpus, ncpu, &t0, &b0);
+		idle_irq = ptop_ts_pass_instant(cpus, ncpu, &t0, &b0);
 	if (since) {
 		if (!ptop_ts_seq_lookup(since, head, &since_pass, &from_head) ||
 		    head - from_head > ptop_ts_exit_ring_size ||
@@ -932,6 +932,8 @@ again:
 		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
 		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+	if (idle_irq)
+		snap->ans->flags |= PTOP_TS_ANSF_IDLE_IRQ;
 	if (ptop_ts_exit_before_mm())
 		snap->ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
 

@@ -19,13 +19,21 @@ require_module() {
 	fi
 }
 
+# PATIENCE: how many times longer the polls below wait on this kernel
+# (the condition they wait for is the same; only how long before giving
+# up). The debug kernel (tests/vm/build-debug-kernel: KASAN, lockdep...)
+# runs the module's tests 5-15 times slower under TCG: 10 there, else 1;
+# PTOP_VM_PATIENCE overrides.
+PATIENCE=${PTOP_VM_PATIENCE:-$([ "${PTOP_VM_KROLE:-}" = debug ] && echo 10 || echo 1)}
+[[ $PATIENCE =~ ^[1-9][0-9]*$ ]] || PATIENCE=1
+
 # state VALUE-NAME: one number from the module's state file
 state() { awk -v k="$1" '$1 == k { print $2 }' "$STATE"; }
 # wait_state NAME VALUE [SECS]: up to SECS (5) s (netlink releases detach
 # from a work item; a listener starting on a loaded host takes longer)
 wait_state() {
 	local i
-	for i in $(seq $(( ${3:-5} * 10 ))); do
+	for i in $(seq $(( ${3:-5} * 10 * PATIENCE ))); do
 		[ "$(state "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done
@@ -37,7 +45,7 @@ wait_state() {
 # loaded host makes thousands of tasks slowly); true once ready
 wait_ready() {
 	local i
-	for i in $(seq $(( ${3:-120} * 5 ))); do
+	for i in $(seq $(( ${3:-120} * 5 * PATIENCE ))); do
 		grep -q ready "$1" 2>/dev/null && return 0
 		kill -0 "$2" 2>/dev/null || break
 		sleep 0.2
@@ -49,7 +57,7 @@ wait_ready() {
 # a holder's log) to have a line matching REGEX
 wait_line() {
 	local i
-	for i in $(seq $(( ${3:-60} * 10 ))); do
+	for i in $(seq $(( ${3:-60} * 10 * PATIENCE ))); do
 		grep -q "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done

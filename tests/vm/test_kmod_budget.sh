@@ -34,7 +34,7 @@ pin() {
 		exec setpriv --reuid=$1 --regid=$NOGROUP --clear-groups \
 			/usr/bin/python3 '$PIN' $N $2 '$W/release'" >"$W/$3" 2>&1 &
 	local i
-	for i in $(seq 600); do
+	for i in $(seq $((600 * PATIENCE))); do
 		grep -q pinned= "$W/$3" && return 0
 		kill -0 $! 2>/dev/null || break
 		sleep 0.1

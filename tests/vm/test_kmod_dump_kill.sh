@@ -18,10 +18,10 @@ NT=20000
 GL=$PTOP_REPO/tests/vm/genl_load.py
 start_threads $NT "$W/thr"
 
-# wait_ge NAME MIN: up to 30 s for a state value >= MIN
+# wait_ge NAME MIN: up to 30 s (times PATIENCE) for a state value >= MIN
 wait_ge() {
 	local i v
-	for i in $(seq 300); do
+	for i in $(seq $((300 * PATIENCE))); do
 		v=$(state "$1")
 		[ "${v:-0}" -ge "$2" ] && return 0
 		sleep 0.1
@@ -29,11 +29,11 @@ wait_ge() {
 	return 1
 }
 
-# stopped PID: up to 10 s for the process to be in state T (a SIGSTOP sent
+# stopped PID: up to 10 s (times PATIENCE) for the process to be in state T (a SIGSTOP sent
 # during recv() takes effect when the syscall returns)
 stopped() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq $((100 * PATIENCE))); do
 		[ "$(awk '{ print $3 }' /proc/$1/stat 2>/dev/null)" = T ] && return 0
 		sleep 0.1
 	done

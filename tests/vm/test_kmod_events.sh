@@ -40,9 +40,9 @@ if orph:
 sys.exit(0 if ok else 1)
 PY
 
-# ptop listens until SIGTERM (-n 120: a bound, not the end of the test);
+# ptop listens until SIGTERM (-n 120, times PATIENCE: a bound, not the end of the test);
 # the tree starts only once the module counts the listener
-ptop --events -d 1 -n 120 >"$W/ev" 2>"$W/err" &
+ptop --events -d 1 -n $((120 * PATIENCE)) >"$W/ev" 2>"$W/err" &
 p=$!
 check "listener: exec probe attached" wait_state exec_probe attached 30
 check "listener: 1 event listener" wait_state event_listeners 1 30

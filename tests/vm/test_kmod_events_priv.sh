@@ -22,7 +22,7 @@ as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 listeners_ready() {
 	local f i
 	for f in "$@"; do
-		for i in $(seq 100); do
+		for i in $(seq $((100 * PATIENCE))); do
 			grep -q ready "$f" 2>/dev/null && break
 			sleep 0.1
 		done
@@ -30,17 +30,19 @@ listeners_ready() {
 	done
 }
 
-# listeners run for 120 s and are killed once what the test looks for is
-# there (wait_line: a fixed listening time is too short on a loaded host)
+# listeners run for 120 s (times PATIENCE) and are killed once what the
+# test looks for is there (wait_line: a fixed listening time is too short
+# on a loaded host)
+LISTEN_S=$((120 * PATIENCE))
 # stop PID...: end listeners (each line is flushed: nothing is lost)
 stop() { kill -TERM "$@" 2>/dev/null; wait "$@" 2>/dev/null; }
 
 # --- 1: unprivileged join and listen, with a root listener ---------------
-$PY "$H" listen 120 >"$W/root" 2>"$W/root.err" &
+$PY "$H" listen $LISTEN_S >"$W/root" 2>"$W/root.err" &
 r=$!
-as_nobody $PY "$H" join 120 >"$W/nobody" 2>"$W/nobody.err" &
+as_nobody $PY "$H" join $LISTEN_S >"$W/nobody" 2>"$W/nobody.err" &
 n1=$!
-as_nobody $PY "$H" listen 120 >"$W/nobody_l" 2>"$W/nobody_l.err" &
+as_nobody $PY "$H" listen $LISTEN_S >"$W/nobody_l" 2>"$W/nobody_l.err" &
 n2=$!
 listeners_ready "$W/root.err" "$W/nobody.err" "$W/nobody_l.err"
 check "root listener: 1 event listener" wait_state event_listeners 1 30
@@ -66,14 +68,14 @@ check "listeners gone: 0 event listeners" wait_state event_listeners 0
 # --- 2: a listener in a child pid namespace -------------------------------
 # the ns listener stops once it has its own secmarkns and the host has run
 # secmarkhost (host.done): it had the chance to (wrongly) see that one
-$PY "$H" listen 120 >"$W/host" 2>"$W/host.err" &
+$PY "$H" listen $LISTEN_S >"$W/host" 2>"$W/host.err" &
 h=$!
 unshare -pf --mount-proc bash -c "
-	$PY '$H' listen 120 >'$W/ns' 2>'$W/ns.err' &
+	$PY '$H' listen $LISTEN_S >'$W/ns' 2>'$W/ns.err' &
 	l=\$!
-	for i in \$(seq 300); do grep -q ready '$W/ns.err' && break; sleep 0.1; done
+	for i in \$(seq $((300 * PATIENCE))); do grep -q ready '$W/ns.err' && break; sleep 0.1; done
 	for i in 1 2 3; do '$W/secmarkns' 0.05; done
-	for i in \$(seq 600); do
+	for i in \$(seq $((600 * PATIENCE))); do
 		grep -q '^event exit .*comm=secmarkns' '$W/ns' && [ -e '$W/host.done' ] && break
 		sleep 0.1
 	done

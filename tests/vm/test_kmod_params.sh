@@ -67,7 +67,7 @@ echo "with $nz zombies: acct_groups $g, live processes $l"
 check "zombies got no record (acct_groups $g <= $l live + 100)" [ "$g" -le $((l + 100)) ]
 kill "$zp"
 wait "$zp" 2>/dev/null
-for i in $(seq 50); do
+for i in $(seq $((50 * PATIENCE))); do
 	[ "$(ps -e -o stat= | grep -c '^Z')" -lt 10 ] && break
 	sleep 0.2
 done

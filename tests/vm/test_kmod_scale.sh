@@ -12,7 +12,7 @@ tsload threads $NT >"$W/thr" &
 th=$!
 tsload sleepers $NP >"$W/sl" &
 sl=$!
-for i in $(seq 1 600); do
+for i in $(seq 1 $((600 * PATIENCE))); do
 	grep -q ready "$W/thr" && grep -q ready "$W/sl" && break
 	kill -0 $th $sl 2>/dev/null || break
 	sleep 0.2

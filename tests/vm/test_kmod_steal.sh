@@ -9,8 +9,11 @@
 require_module
 W=$(mktemp -d)
 
-# a holder's "holding" line, within 5 s
+# a holder's "holding" line, within 5 s (times PATIENCE)
 wait_file() { wait_line "$1" "$2" 5; }
+# how long holders hold, in seconds times this: the checks made while one
+# holds take seconds on a slow kernel (PATIENCE: kmod_common.sh)
+HOLD=$(( (PATIENCE + 1) / 2 ))
 hexflags() { sed -n 's/^answer .*flags=\(0x[0-9a-f]*\).*/\1/p'; }
 
 check "at load: no steal probe" [ "$(state steal_probe)" = detached ]
@@ -22,7 +25,7 @@ check "answers without STEAL attach nothing" [ "$(state steal_probe)" = detached
 
 # over /proc/taskstats: attached while the file is open (held 6 s: the
 # three state reads below took over 2 s on a host at load 48)
-tsquery -t -S -H 6 >"$W/p1" &
+tsquery -t -S -H $((6 * HOLD)) >"$W/p1" &
 q=$!
 check "/proc reader asked for steal: holding" wait_file "$W/p1" holding
 check "/proc reader holds: probe attached" [ "$(state steal_probe)" = attached ]
@@ -34,7 +37,7 @@ check "/proc file closed: 0 listeners" [ "$(state steal_listeners)" = 0 ]
 check "/proc file closed: steal table freed" [ "$(state steal_bytes)" = 0 ]
 
 # over generic netlink: attached until the socket is released
-tsquery -n -t -S -H 6 >"$W/n1" &
+tsquery -n -t -S -H $((6 * HOLD)) >"$W/n1" &
 q=$!
 check "netlink reader asked for steal: holding" wait_file "$W/n1" holding
 check "netlink reader holds: probe attached" [ "$(state steal_probe)" = attached ]
@@ -44,9 +47,9 @@ check "netlink socket released: 0 listeners" [ "$(state steal_listeners)" = 0 ]
 
 # two listeners: the hook stays until the last one goes (holds of 3 s and
 # 8 s: the second reader can take over a second to reach "holding")
-tsquery -t -S -H 3 >"$W/a" &
+tsquery -t -S -H $((3 * HOLD)) >"$W/a" &
 qa=$!
-tsquery -n -t -S -H 8 >"$W/b" &
+tsquery -n -t -S -H $((8 * HOLD)) >"$W/b" &
 qb=$!
 wait_file "$W/a" holding && wait_file "$W/b" holding
 check "two listeners" [ "$(state steal_listeners)" = 2 ]

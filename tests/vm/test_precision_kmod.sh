@@ -4,9 +4,12 @@
 # interval, 5,000 sleepers + 2 busy loops, self-reaping churn + orphans.
 # Every interval that says exact must be within the module's 0.5%
 # (precision_cases.sh checks each claim). How many were inexact is
-# printed, not judged: under emulation (TCG, no steal clock) a host that
-# is busy with other work stops the vCPUs, and that time reaches no
-# counter of the guest (an interval then reads short: "off", correctly).
+# printed, not judged. Under emulation (TCG, no steal clock) a host busy
+# with other work stops the vCPUs: inside an interrupt on an idle vCPU
+# that time reached no counter of an answer (an interval read short),
+# which the module now counts as irq (PTOP_TS_ANSF_IDLE_IRQ,
+# test_kmod_idle_irq); time still moves between neighbouring intervals
+# with exits (docs/reliability.md, "Where an off interval's time went").
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 cd "$PTOP_REPO" || exit 1
