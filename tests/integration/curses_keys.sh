@@ -204,12 +204,13 @@ keys 9 9 9 9 9 9 9 9
 expect 'pid 99999999: not shown' "a pid not shown is said so"
 
 # --- the tree ---------------------------------------------------------------
-keys N t
+keys N Home
+expect '^ +2 .* kthreadd' "after K twice, sorted by PID: kthreadd (pid 2) shown again"
+keys t
 expect 'tree' "t: tree"
 # at the top (pid 1's children at depth 1): deeper down, a busy machine's
 # deep trees push the names past 80 columns
 keys Home
-expect ' kthreadd' "after K twice, sorted by PID: kthreadd (pid 2) shown again"
 expect '(├|└)─ [^─]' "tree lines"
 expect '│ (├|└)─ ' "continuation lines under a branch"
 keys Home
