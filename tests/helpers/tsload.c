@@ -30,6 +30,10 @@
  *                          CPU (CLOCK_THREAD_CPUTIME_ID) and exits; once
  *                          all are joined, prints "ready N" and sleeps in
  *                          pause() with its main thread only until killed
+ *   tsload groupstorm SECS T  for SECS s, children one after another that
+ *                          each start T threads (sleeping in pause()) and
+ *                          _exit() at once: T+1 thread exits and a group
+ *                          exit in a burst; prints "groups N"
  *   tsload threadchurn N   N threads one after another, each created and
  *                          joined (it exits at once); prints "done N"
  *   tsload execexit N MB   N children one after another; in each a
@@ -264,7 +268,7 @@ int main(int argc, char **argv)
 	long i, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: tsload sleepers|busy|threads|deadthreads|shortlived|forkstorm|threadchurn|execexit ARG...\n");
+		fprintf(stderr, "usage: tsload sleepers|busy|threads|deadthreads|shortlived|forkstorm|groupstorm|threadchurn|execexit ARG...\n");
 		return 2;
 	}
 	n = atol(argv[2]);
@@ -435,6 +439,30 @@ int main(int argc, char **argv)
 			forks++;
 		}
 		printf("forks %lu\n", forks);
+		return 0;
+	}
+	if (!strcmp(argv[1], "groupstorm") && argc > 3) {
+		uint64_t end = clk(CLOCK_MONOTONIC) + n * 1000000000ULL;
+		long nt = atol(argv[3]), groups = 0, k;
+
+		while (clk(CLOCK_MONOTONIC) < end) {
+			pid_t pid = fork();
+
+			if (!pid) {
+				pthread_t t;
+
+				child_setup();
+				for (k = 0; k < nt; k++)
+					if (pthread_create(&t, NULL, sleeper, NULL))
+						break;
+				_exit(0);
+			}
+			if (pid > 0)
+				while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+					;
+			groups += pid > 0;
+		}
+		printf("groups %ld\n", groups);
 		return 0;
 	}
 	fprintf(stderr, "tsload: unknown mode %s\n", argv[1]);
