@@ -305,6 +305,7 @@ static bool compute_both(struct iv_fixture *f)
 	ptop_interval_init(&full);
 	assert_int_equal(ptop_interval_compute(&full, ptop_snap_prev(&f->snap),
 					       ptop_snap_cur(&f->snap), false), 0);
+	iv_assert_judged(&full);
 	assert_false(full.quick);
 	assert_int_equal(f->iv.nrows, full.nrows);
 	for (i = 0; i < full.nrows; i++)
