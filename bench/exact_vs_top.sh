@@ -22,7 +22,8 @@ cp build/bench/exact_vs_top.dat bench/results/exact_vs_top.dat
 	echo "Debian 6.1 guest kernel, 2 vCPUs (qemu TCG), source $SRC, $(date -u +%Y-%m-%d)."
 	echo "Workload: one busy loop per vCPU, plus tests/helpers/ptop_churn"
 	echo "(waited children, self-reaped children, double-fork orphans, an"
-	echo "8-thread process, a non-leader exec), 20 intervals of 1 s."
+	echo "8-thread process, a non-leader exec; from ptop's first interval on),"
+	echo "$(grep -vc "^#" build/bench/exact_vs_top.dat) intervals of 1 s."
 	echo "For ptop: 'accounted' from its headline. For top: the sum of its %CPU"
 	echo "column plus (id + wa + st) x ncpu from its %Cpu(s) line."
 	echo

@@ -9,9 +9,10 @@
 # Target: proportional to what changed. Both runs change the same 10
 # tasks, so the cost may grow only with the lookups in a table of N
 # (log2 10000 / log2 100 = 2): at most 2.0 x the cost at 100 tasks.
-# The same is asked of a second pair of runs in which 10 other tasks run
-# each refresh (userspace_cost -m: the last refresh's 10 go quiet), and
-# a third in which a sleeper dies each refresh (-x: an EXIT record).
+# The same is asked of pairs of runs in which 10 other tasks run each
+# refresh (userspace_cost -m: the last refresh's 10 go quiet), in which a
+# sleeper dies each refresh (-x: an EXIT record), and of both in thread
+# mode (-H) and in the tree view (-t).
 #
 #   bench/userspace_callgrind.sh [-r REFRESHES] [-o FILE.md]
 set -eu
@@ -30,12 +31,13 @@ command -v valgrind >/dev/null || { echo "$0: valgrind is not installed" >&2; ex
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ir_per_refresh() {	# N [-m] -> instructions per refresh; the profile in $tmp/cg.N$2
+ir_per_refresh() {	# N FLAGS -> instructions per refresh; the profile in $tmp/cg.N.FLAGS
+	f=$(echo "$2" | tr -d ' -')
 	valgrind --tool=callgrind --collect-atstart=no \
-		--callgrind-out-file="$tmp/cg.$1${2-}" \
-		"$B/bench/userspace_cost" -n "$1" -a 10 -r "$R" ${2-} >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
-		{ cat "$tmp/vg.$1" >&2; exit 1; }
-	callgrind_annotate --auto=no "$tmp/cg.$1${2-}" |
+		--callgrind-out-file="$tmp/cg.$1.$f" \
+		"$B/bench/userspace_cost" -n "$1" -a 10 -r "$R" $2 >"$tmp/out.$1.$f" 2>"$tmp/vg.$1.$f" ||
+		{ cat "$tmp/vg.$1.$f" >&2; exit 1; }
+	callgrind_annotate --auto=no "$tmp/cg.$1.$f" |
 		awk -v r="$R" '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%d\n", $1 / r }'
 }
 judge() {	# LARGE SMALL WHAT -> the PASS/FAIL line
@@ -44,45 +46,57 @@ judge() {	# LARGE SMALL WHAT -> the PASS/FAIL line
 		printf "%s ptop user space, 10,000 tasks with %s: %.2f x the instructions per refresh at 100 tasks (target <= 2.0)\n",
 			x <= 2.0 ? "PASS" : "FAIL", what, x }'
 }
-small=$(ir_per_refresh 100)
-large=$(ir_per_refresh 10000)
-line=$(judge "$large" "$small" "10 active")
-# the same with other tasks active each time: 10 go busy, 10 go quiet
-msmall=$(ir_per_refresh 100 -m)
-mlarge=$(ir_per_refresh 10000 -m)
-mline=$(judge "$mlarge" "$msmall" "10 others active each refresh")
-# the same 10 active and a sleeper that dies each refresh (an EXIT record)
-xsmall=$(ir_per_refresh 100 -x)
-xlarge=$(ir_per_refresh 10000 -x)
-xline=$(judge "$xlarge" "$xsmall" "10 active and an exit each refresh")
+# FLAGS|what: the same 10 active; 10 others each refresh (10 go busy, 10
+# quiet); a sleeper that dies each refresh (an EXIT record); the same in
+# thread mode (-H) and in the tree view (-t)
+MODES='|10 active
+-m|10 others active each refresh
+-x|10 active and an exit each refresh
+-H|10 active, thread mode (-H)
+-H -x|10 active and an exit each refresh, thread mode (-H)
+-t|10 active, the tree view (t)
+-t -x|10 active and an exit each refresh, the tree view (t)'
+rows= lines=
+nl='
+'
+old_ifs=$IFS
+IFS=$nl
+for m in $MODES; do
+	IFS=$old_ifs
+	flags=${m%%|*}
+	what=${m#*|}
+	small=$(ir_per_refresh 100 "$flags")
+	large=$(ir_per_refresh 10000 "$flags")
+	rows="$rows| ${flags:-(none)} | $what | $small | $large |$nl"
+	lines="$lines    $(judge "$large" "$small" "$what")$nl"
+	IFS=$nl
+done
+IFS=$old_ifs
 {
 	echo "# User space per refresh, few tasks changed"
 	echo
 	echo "$(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), \`bench/userspace_callgrind.sh -r $R\`"
-	echo "(callgrind: instructions of $R refreshes after 3 warm-up ones, divided by $R)."
+	echo "(callgrind: instructions of $R refreshes after 3 warm-up ones, divided by $R;"
+	echo "\`build/bench/userspace_cost -n N -a 10 FLAGS\`)."
 	echo
-	echo "| tasks | active | instructions per refresh |"
-	echo "|---|---|---|"
-	echo "| 100 | the same 10 | $small |"
-	echo "| 10,000 | the same 10 | $large |"
-	echo "| 100 | 10 others each refresh (\`-m\`) | $msmall |"
-	echo "| 10,000 | 10 others each refresh (\`-m\`) | $mlarge |"
-	echo "| 100 | the same 10, a sleeper dies each refresh (\`-x\`) | $xsmall |"
-	echo "| 10,000 | the same 10, a sleeper dies each refresh (\`-x\`) | $xlarge |"
+	echo "| flags | what changes | 100 tasks | 10,000 tasks |"
+	echo "|---|---|---|---|"
+	printf '%s' "$rows"
 	echo
-	echo "    $line"
-	echo "    $mline"
-	echo "    $xline"
-	for n in 100 10000 10000-x; do
-		what=${n%-x}
-		[ "$n" = "$what" ] || what="$what tasks with an exit each refresh (-x)"
-		[ "$n" != "${n%-x}" ] || what="$what tasks"
+	printf '%s' "$lines"
+	IFS=$nl
+	for m in $MODES; do
+		IFS=$old_ifs
+		flags=${m%%|*}
+		f=$(echo "$flags" | tr -d ' -')
 		echo
-		echo "Top functions at $what (self instructions, all $R refreshes):"
+		echo "Top functions at 10,000 tasks, ${flags:-no flags} (self instructions, all $R refreshes):"
 		echo
-		callgrind_annotate --auto=no --threshold=99 "$tmp/cg.$n" |
+		callgrind_annotate --auto=no --threshold=99 "$tmp/cg.10000.$f" |
 			sed -n '/file:function/,$p' | sed '1,2d' | head -12 |
 			sed 's/ \[[^]]*\]$//; s/^/    /'
+		IFS=$nl
 	done
+	IFS=$old_ifs
 } >"$OUT"
 cat "$OUT"

@@ -170,9 +170,11 @@ static size_t format_window(const struct ui_view *v,
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x]\n"
+		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x] [-H] [-t]\n"
 		"  -m: other ACTIVE tasks run in each refresh (those of the last go quiet)\n"
-		"  -x: a sleeper dies in each refresh (its final records in the answer)\n");
+		"  -x: a sleeper dies in each refresh (its final records in the answer)\n"
+		"  -H: thread mode (a row per thread, ptop -H)\n"
+		"  -t: the tree view, with the dead of the interval (ptop's t)\n");
 	exit(2);
 }
 
@@ -191,8 +193,9 @@ int main(int argc, char **argv)
 	uint64_t t0 = 0;
 	size_t bytes = 0, quick = 0;
 	bool print = getenv("USERSPACE_COST_PRINT");	/* the rows, to compare */
+	bool threads = false, tree = false;
 
-	while ((opt = getopt(argc, argv, "n:a:r:w:mx")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a:r:w:mxHt")) != -1) {
 		switch (opt) {
 		case 'n': g.n = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'a': g.active = (unsigned int)strtoul(optarg, NULL, 10); break;
@@ -200,6 +203,8 @@ int main(int argc, char **argv)
 		case 'w': warmup = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'm': g.rotate = true; break;
 		case 'x': g.exits = true; break;
+		case 'H': threads = true; break;
+		case 't': tree = true; break;
 		default: usage();
 		}
 	}
@@ -215,6 +220,8 @@ int main(int argc, char **argv)
 		return 1;
 	o.cols = cols;
 	o.ncols = ncols;
+	ui_view_init(&v);
+	v.tree = v.show_exited = tree;	/* ptop's tree shows the dead */
 	ret = ptop_src_open_ops(&src, &gen_ops, &cfg, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "userspace_cost: %s\n", err);
@@ -222,7 +229,6 @@ int main(int argc, char **argv)
 	}
 	ptop_snapper_init(&sn, src);
 	ptop_interval_init(&iv);
-	ui_view_init(&v);
 	/* the first answer (full), then warm-up refreshes, then the measured */
 	for (k = 0; k < 1 + warmup + refreshes; k++) {
 		if (k == 1 + warmup) {
@@ -235,7 +241,7 @@ int main(int argc, char **argv)
 		if (!k)
 			continue;
 		ret = ptop_interval_compute(&iv, ptop_snap_prev(&sn),
-					    ptop_snap_cur(&sn), false);
+					    ptop_snap_cur(&sn), threads);
 		if (!ret)
 			ret = ui_view_build(&v, &o, &iv, ptop_snap_prev(&sn),
 					    ptop_snap_cur(&sn));

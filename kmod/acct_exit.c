@@ -7,6 +7,7 @@
  * same receiver, and, for groups born while the module is loaded, the
  * module's own count of their dead threads (x*, thread_tail.c).
  */
+#include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
@@ -25,12 +26,43 @@
 #include "thread_tail.h"
 #include "acct_exit.h"
 
+#ifdef PTOP_TS_TEST_REAPER_WINDOW
+/*
+ * Test builds only (make vm-reaper-race): a second between reading the
+ * parent and its pid when a task named ptop-reaperwin exits, for
+ * tests/vm/reaper_race.sh to release that parent inside it.
+ */
+static void reaper_window(struct task_struct *father, struct task_struct *p)
+{
+	char comm[TASK_COMM_LEN];
+
+	if (p != rcu_access_pointer(father->real_parent))
+		return;
+	get_task_comm(comm, father);
+	if (strcmp(comm, "ptop-reaperwin"))
+		return;
+	pr_info("test build: reaper window for %d\n", task_pid_nr(father));
+	mdelay(1000);
+}
+#else
+static inline void reaper_window(struct task_struct *father,
+				 struct task_struct *p) { }
+#endif
+
 /*
  * The kernel's choice in find_new_reaper() for the children of father
  * when its whole group goes: a live thread of the same group cannot
  * exist then, so the nearest child subreaper ancestor still alive, else
  * the pid namespace's init. Under RCU (no tasklist_lock: a racing
- * release can make it guess; it stops at a released task).
+ * release can make it guess; it stops at a released task). What it
+ * reads of an ancestor stays valid under RCU even when that is released
+ * meanwhile: the task_struct and its signal_struct are freed from the
+ * RCU callback of release_task() (delayed_put_task_struct()), a struct
+ * pid from free_pid()'s; a real_parent read under RCU is a task not yet
+ * released or inside that grace period (exit_notify() moves the children
+ * before release). What changes is task_pid(): NULL once detach_pid()
+ * ran, hence the check (issue 14 defect 6; tests/vm/reaper_race.sh
+ * releases a parent inside a test build's window there).
  */
 struct task_struct *ptop_ts_new_reaper(struct task_struct *father)
 {
@@ -44,7 +76,10 @@ struct task_struct *ptop_ts_new_reaper(struct task_struct *father)
 		for (p = rcu_dereference(father->real_parent);
 		     p && p->pid && p != reaper;
 		     p = rcu_dereference(p->real_parent)) {
-			struct pid *pid = task_pid(p);
+			struct pid *pid;
+
+			reaper_window(father, p);	/* test builds only */
+			pid = task_pid(p);
 
 			/* released meanwhile (no tasklist_lock here) */
 			if (!pid || pid->level < level)

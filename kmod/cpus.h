@@ -10,11 +10,11 @@ struct task_struct;
 
 u64 ptop_ts_mid(u64 a, u64 b);
 void ptop_ts_cpus_read(struct ptop_ts_cpu *c, u32 n, bool again);
-void ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
+bool ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 			  u64 *b0);
 bool ptop_ts_pass_t0(int cpu, u64 *t0);
 u64 ptop_ts_pass_gen(void);
 u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen);
-void ptop_ts_pass_switch(struct task_struct *next);
+void ptop_ts_pass_switch(struct task_struct *prev, struct task_struct *next);
 
 #endif /* _PTOP_TS_CPUS_H */

@@ -162,7 +162,8 @@ bool ptop_ts_thread_gone(struct task_struct *t, u64 exit_head)
 
 /*
  * A record of this task (group) at a position in [lo, hi)? A THREAD record
- * must be of task itself (see struct ptop_ts_exit_ent). ring_lock held.
+ * must be of task itself, the same exec of it (see struct
+ * ptop_ts_exit_ent). ring_lock held.
  */
 static bool recorded_in(struct pid *pid, bool group, u64 start_ns,
 			const struct task_struct *task, u64 lo, u64 hi)
@@ -175,7 +176,8 @@ static bool recorded_in(struct pid *pid, bool group, u64 start_ns,
 
 		if (e->rec.kind == kind && e->rec.start_ns == start_ns &&
 		    (group ? e->tgid : e->pid) == pid &&
-		    (group || e->task == task))
+		    (group || (e->task == task &&
+			       e->exec_id == READ_ONCE(task->self_exec_id))))
 			return true;
 	}
 	return false;
@@ -300,14 +302,15 @@ static bool copy_live_one(const struct ptop_ts_exit_ent *e,
 /*
  * The records at positions [from, to) that how takes, at most max into
  * out[]; their number, or -ENOSPC when the ring has overwritten some of
- * them. ring_lock is held for COPY_BATCH records at a time (tens of
+ * them; *stopped (unless NULL): the position the copy stopped at, below
+ * to when out[] was full first. ring_lock is held for COPY_BATCH records at a time (tens of
  * thousands at once kept interrupts off for milliseconds); a record is
  * never changed once written but by a twin's replacement (push()), which
  * a single hold did not order against the copy either. Process context
  * (the pass lock held).
  */
 static int copy_range(u64 from, u64 to, const struct copy_how *how,
-		      struct ptop_ts_record *out, u32 max)
+		      struct ptop_ts_record *out, u32 max, u64 *stopped)
 {
 	u64 pos = from, stop;
 	unsigned long flags;
@@ -337,6 +340,8 @@ static int copy_range(u64 from, u64 to, const struct copy_how *how,
 		spin_unlock_irqrestore(&ring_lock, flags);
 		cond_resched();
 	} while (pos < to && n < max);
+	if (stopped)
+		*stopped = pos;
 	return n;
 }
 
@@ -352,7 +357,7 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 		.ns = ns, .user_ns = user_ns, .threads = threads,
 	};
 
-	return copy_range(from, to, &how, out, max);
+	return copy_range(from, to, &how, out, max, NULL);
 }
 
 /*
@@ -362,17 +367,18 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
  * without the exiting thread's run after its CPU's instant of that pass
  * (that part is in the EXIT record, in the next answer); threads: the
  * THREAD records too, as they are (the caller fits them to their
- * group's). Returns their number, or -ENOSPC as above.
+ * group's). Returns their number, or -ENOSPC as above; *stopped as
+ * copy_range() says.
  */
 int ptop_ts_exits_copy_live(u64 from, u64 to, bool threads, u64 c_gen,
 			    u64 t0_gen, struct pid_namespace *ns,
 			    struct user_namespace *user_ns,
-			    struct ptop_ts_record *out, u32 max)
+			    struct ptop_ts_record *out, u32 max, u64 *stopped)
 {
 	const struct copy_how how = {
 		.ns = ns, .user_ns = user_ns, .live = true,
 		.threads = threads, .c_gen = c_gen, .t0_gen = t0_gen,
 	};
 
-	return copy_range(from, to, &how, out, max);
+	return copy_range(from, to, &how, out, max, stopped);
 }

@@ -24,9 +24,13 @@ struct ptop_ts_exit_ent {
 	 * THREAD: the task, compared only, never followed. After a
 	 * non-leader exec the exec'er has the old leader's struct pid
 	 * (exchange_tids()) and start time (de_thread()): by pid and start
-	 * alone the old leader's record is the exec'er's own.
+	 * alone the old leader's record is the exec'er's own. exec_id: its
+	 * self_exec_id, compared with the task: after two non-leader execs
+	 * in a row a new thread can sit at the freed old leader's address
+	 * and hold its (pid, start) again, but with two execs more.
 	 */
 	const struct task_struct *task;
+	u64 exec_id;
 	/*
 	 * GROUP, for a pass that cannot see it live (snapshot.c,
 	 * add_late_groups()): the c* of the group as that pass reports c*
@@ -63,6 +67,6 @@ int ptop_ts_exits_copy(u64 from, u64 to, bool threads,
 int ptop_ts_exits_copy_live(u64 from, u64 to, bool threads, u64 c_gen,
 			    u64 t0_gen, struct pid_namespace *ns,
 			    struct user_namespace *user_ns,
-			    struct ptop_ts_record *out, u32 max);
+			    struct ptop_ts_record *out, u32 max, u64 *stopped);
 
 #endif /* _PTOP_TS_EXIT_RING_H */

@@ -83,6 +83,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	set_ident(&th, p);
 	th.pid = get_pid(task_pid(p));
 	th.task = p;
+	th.exec_id = p->self_exec_id;
 	th.tgid = get_pid(task_tgid(p));
 
 	/* p is current: its sighand stays until its release, after this */

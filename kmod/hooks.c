@@ -51,7 +51,7 @@ static void switch_body(struct task_struct *prev, struct task_struct *next)
 {
 	ptop_ts_act_switch(prev, next);
 	ptop_ts_steal_switch(prev);
-	ptop_ts_pass_switch(next);
+	ptop_ts_pass_switch(prev, next);
 }
 
 /* under the runqueue lock, interrupts off */

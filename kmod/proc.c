@@ -162,6 +162,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
 	u64 sw_calls, sw_ns, sw_clock_ns;
+	u64 late_seq, late_from, late_to;
 	unsigned long user_kb, all_kb;
 	size_t nonroot;
 	long refused;
@@ -195,6 +196,10 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	/* the last pass: its length, its longest RCU read section */
 	seq_printf(m, "walk_last_ns %llu\n", walk_ns);
 	seq_printf(m, "walk_rcu_max_ns %llu\n", rcu_max_ns);
+	/* the last pass's seq and the ring span it owed as live groups */
+	ptop_ts_snap_late_span(&late_seq, &late_from, &late_to);
+	seq_printf(m, "walk_late_span %llu %llu %llu\n", late_seq, late_from,
+		   late_to);
 	/*
 	 * since load: the runs after the instants that reading a task's
 	 * last stretch only would have kept (pass_ran.c); passes whose

@@ -95,6 +95,28 @@ void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns)
 	*rcu_max_ns = READ_ONCE(walk_rcu_max_ns);
 }
 
+/*
+ * The ring positions [from, to) whose GROUP records the last pass owed
+ * its answer as live (add_late_groups()), and that answer's seq: a test
+ * (test_kmod_late_groups) checks that each of them is in that answer
+ * unless it says MORE. Pass lock; read by the state file.
+ */
+static u64 late_seq, late_from, late_to;
+
+void ptop_ts_snap_late_span(u64 *seq, u64 *from, u64 *to)
+{
+	*seq = READ_ONCE(late_seq);
+	*from = READ_ONCE(late_from);
+	*to = READ_ONCE(late_to);
+}
+
+static void note_late_span(u64 seq, u64 from, u64 to)
+{
+	WRITE_ONCE(late_seq, seq);
+	WRITE_ONCE(late_from, from);
+	WRITE_ONCE(late_to, to);
+}
+
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 {
 	if (cmd->cmd != PTOP_TS_CMD_PIDS)
@@ -394,7 +416,8 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
 /*
  * In a thread answer, the group record g says a non-leader exec took over
  * (EXEC) but the walk did not report the leader's thread: the exec'er's
- * record with its identity before the exec, unless it is in the answer
+ * record (as the leader it is now, the pid and start it had before the
+ * exec in exec_old_*, RECF_EXEC), unless it is in the answer
  * already, under either identity (records from first on). The exec'er's marks before
  * de_thread() are under its old pid and start; after it, under the old
  * leader's, which de_thread() gives it: an exchange after the pass's
@@ -404,7 +427,7 @@ static int group_sum_chunked(struct walk *w, struct task_struct *leader,
  * meanwhile, its old identity never left. Under RCU.
  */
 static void add_execer(struct walk *w, struct task_struct *leader, u32 first,
-		       const struct ptop_ts_record *g)
+		       const struct ptop_ts_record *g, bool *truncated)
 {
 	struct ptop_ts_answer *ans = w->snap->ans;
 	struct ptop_ts_record r;
@@ -426,9 +449,11 @@ static void add_execer(struct walk *w, struct task_struct *leader, u32 first,
 		      t->start_ns == g->exec_old_start_ns)))
 			return;
 	}
-	/* one slot stays free for the group record (none: as before) */
-	if (ans->count + 1 >= w->cap)
+	/* one slot stays free for the group record; none: the answer is short */
+	if (ans->count + 1 >= w->cap) {
+		*truncated = true;
 		return;
+	}
 	ptop_ts_fill_thread(&r, leader, true);
 	r.flags |= PTOP_TS_RECF_EXEC;
 	r.exec_old_pid = g->exec_old_pid;
@@ -505,7 +530,7 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 		lrec->exec_old_pid = r.exec_old_pid;
 		lrec->exec_old_start_ns = r.exec_old_start_ns;
 	} else if (w->threads && (r.flags & PTOP_TS_RECF_EXEC)) {
-		add_execer(w, leader, first, &r);
+		add_execer(w, leader, first, &r, truncated);
 	}
 	if (ans->count < w->cap)
 		add(w, &r);
@@ -597,14 +622,34 @@ static void own_less(struct ptop_ts_record *r, u64 part)
 	r->utime_ns -= min(part - d, r->utime_ns);
 }
 
-/* Is the THREAD record of t's (pid, start) among recs[from, to)? */
-static bool thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
-			  const struct ptop_ts_record *t)
+/* The THREAD record of t's (pid, start) among recs[from, to), or NULL */
+static const struct ptop_ts_record *
+thread_walked(const struct ptop_ts_record *recs, u32 from, u32 to,
+	      const struct ptop_ts_record *t)
 {
 	u32 j;
 
 	for (j = first_of_tgid(recs, from, to, t->tgid);
 	     j < to && recs[j].tgid == t->tgid; j++)
+		if (recs[j].kind == PTOP_TS_KIND_THREAD &&
+		    recs[j].pid == t->pid && recs[j].start_ns == t->start_ns)
+			return &recs[j];
+	return NULL;
+}
+
+/*
+ * Is there a THREAD record of t's (pid, start) in recs(j, i), after t?
+ * Only a leader's identity comes twice: a non-leader exec gives the
+ * exec'er the old leader's pid and start (de_thread()), and both die as
+ * threads of the group.
+ */
+static bool newer_twin(const struct ptop_ts_record *recs, u32 j, u32 i)
+{
+	const struct ptop_ts_record *t = &recs[j];
+
+	if (t->pid != t->tgid)
+		return false;
+	while (++j < i)
 		if (recs[j].kind == PTOP_TS_KIND_THREAD &&
 		    recs[j].pid == t->pid && recs[j].start_ns == t->start_ns)
 			return true;
@@ -637,6 +682,7 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 			     u32 i)
 {
 	struct ptop_ts_record *g = &recs[i], *last = NULL;
+	const struct ptop_ts_record *walked;
 	u64 sum = 0, own = g->utime_ns + g->stime_ns;
 	u32 j;
 
@@ -646,11 +692,22 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 		if (t->kind != PTOP_TS_KIND_THREAD || t->pad[0] ||
 		    t->tgid != g->tgid || t->start_ns < g->start_ns)
 			continue;
-		/* the walk read it a moment before its group was gone */
-		if (thread_walked(recs, from, to, t)) {
-			sum += t->utime_ns + t->stime_ns;
+		/*
+		 * the walk read it a moment before its group was gone: the
+		 * row the answer has is the walked one
+		 */
+		walked = thread_walked(recs, from, to, t);
+		if (walked) {
+			sum += walked->utime_ns + walked->stime_ns;
 			continue;
 		}
+		/*
+		 * the old leader of a non-leader exec, its identity now the
+		 * exec'er's, whose record is later: one row per identity,
+		 * the newest (the old leader's time is in the group's x*)
+		 */
+		if (newer_twin(recs, j, i))
+			continue;
 		t->pad[0] = 1;
 		sum += t->utime_ns + t->stime_ns;
 		last = t;
@@ -669,6 +726,49 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 }
 
 /*
+ * Make room for cap records in the answer (at most; fewer: as it was),
+ * which holds w->snap->ans->count of them: a larger buffer, the
+ * answer so far copied into it. Under the pass lock, out of RCU.
+ */
+static void grow_answer(struct walk *w, u32 cap)
+{
+	struct ptop_ts_snap *snap = w->snap;
+	size_t hdr = (void *)snap->recs - snap->buf, size;
+	void *buf;
+	int ret;
+
+	if (cap <= snap->cap)
+		return;
+	size = hdr + (size_t)cap * sizeof(struct ptop_ts_record);
+	buf = ptop_ts_answer_alloc(snap->uid, size, &ret);
+	if (!buf)
+		return;
+	memcpy(buf, snap->buf,
+	       hdr + (size_t)snap->ans->count * sizeof(struct ptop_ts_record));
+	ptop_ts_answer_free(snap->uid, snap->buf, snap->alloc);
+	snap->buf = buf;
+	snap->alloc = size;
+	snap->ans = buf;
+	snap->cpus = buf + sizeof(struct ptop_ts_answer);
+	snap->recs = buf + hdr;
+	snap->cap = cap;
+	w->cap = cap;
+}
+
+/*
+ * Late groups were left out for want of room: the answer says MORE. Its
+ * walk was whole, so no page holds them; next_pid is past every tgid (a
+ * pid is below pid_max, at most PID_MAX_LIMIT): the next page has no
+ * walk, and the reader knows this answer is short.
+ */
+static void late_short(struct walk *w)
+{
+	w->full = true;
+	w->snap->ans->flags |= PTOP_TS_ANSF_MORE;
+	w->snap->ans->next_pid = PID_MAX_LIMIT;
+}
+
+/*
  * A group whose EXIT record comes after the pass began is live in this
  * answer (and EXIT in the next one), but the walk skips a group once all
  * its threads are past exit_notify(), and cannot find one already
@@ -683,22 +783,51 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
  * threads too (fit_late_threads()): until 2026-12-01 they had none of
  * this, and test_exact_vs_top's intervals (ptop reads thread answers)
  * moved whole children's lives in pairs (a ch-exec of 249 ms, -238.8 ms
- * then +246.9 ms). Not for paged answers.
+ * then +246.9 ms). Not for paged answers. The answer grows to hold every
+ * record written since the pass began (GROUP, THREAD, of any namespace:
+ * a bound); until 2026-12-02 they were copied into the room left by the
+ * walk (n/8 + 64), where in an exit storm the THREAD records crowded out
+ * the GROUP records after them, left out without a word
+ * (test_kmod_late_groups). Where the answer cannot grow (max_count, the
+ * reader's budget) and some are left, it says MORE (late_short()).
  */
 static void add_late_groups(struct walk *w, u32 from)
 {
 	struct ptop_ts_snap *snap = w->snap;
-	struct ptop_ts_record *recs = snap->recs;
+	struct ptop_ts_record *recs;
 	u32 to = snap->ans->count, n = to, i;
-	int got;
+	u64 late_head, stopped = 0;
+	int got = 0;
 
-	if (w->full || w->q->cmd.start_pid > 1 || to >= w->cap)
+	if (w->full || w->q->cmd.start_pid > 1) {
+		note_late_span(w->seq, w->exit_head, w->exit_head);
 		return;
-	got = ptop_ts_exits_copy_live(w->exit_head, ptop_ts_exits_head(),
-				      w->threads, ptop_ts_acct_gen(),
-				      ptop_ts_pass_gen(), w->q->pid_ns,
-				      w->q->user_ns, &recs[to], w->cap - to);
-	if (got <= 0)
+	}
+	late_head = ptop_ts_exits_head();
+	note_late_span(w->seq, w->exit_head, late_head);
+	if (late_head == w->exit_head)
+		return;
+	/* room for every record written since the pass began */
+	if ((u64)to + (late_head - w->exit_head) > w->cap)
+		grow_answer(w, min_t(u64, (u64)to + (late_head - w->exit_head),
+				     w->q->cmd.max_count));
+	recs = snap->recs;
+	if (to < w->cap)
+		got = ptop_ts_exits_copy_live(w->exit_head, late_head,
+					      w->threads, ptop_ts_acct_gen(),
+					      ptop_ts_pass_gen(), w->q->pid_ns,
+					      w->q->user_ns, &recs[to],
+					      w->cap - to, &stopped);
+	/*
+	 * -ENOSPC: the ring overwrote records since the pass began; the
+	 * next answer cannot start from this one's head and is a RESYNC
+	 */
+	if (got < 0)
+		return;
+	/* out of room (max_count, the budget): some may be left out */
+	if (stopped < late_head)
+		late_short(w);
+	if (!got)
 		return;
 	for (i = to; i < to + got; i++) {
 		struct ptop_ts_record *r = &recs[i];
@@ -846,7 +975,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 		.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
 	};
 	bool xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK;
-	bool resync = false, marked;
+	bool resync = false, marked, idle_irq = false;
 	struct ptop_ts_cpu *cpus;
 	u32 walk_from;
 	int ret, n;
@@ -875,7 +1004,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	b0 = ktime_get_boottime_ns();
 	ptop_ts_cpus_read(cpus, ncpu, false);
 	if (ptop_ts_runtimes_at_t0())
-		ptop_ts_pass_instant(cpus, ncpu, &t0, &b0);
+		idle_irq = ptop_ts_pass_instant(cpus, ncpu, &t0, &b0);
 	if (since) {
 		if (!ptop_ts_seq_lookup(since, head, &since_pass, &from_head) ||
 		    head - from_head > ptop_ts_exit_ring_size ||
@@ -932,6 +1061,8 @@ again:
 		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
 	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
 		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+	if (idle_irq)
+		snap->ans->flags |= PTOP_TS_ANSF_IDLE_IRQ;
 	if (ptop_ts_exit_before_mm())
 		snap->ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
 

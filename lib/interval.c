@@ -264,6 +264,20 @@ static void row_add_own(struct ptop_row *row, const struct ptop_rec *t,
 	row->minflt += count_delta(t->minflt, pt ? &pt->minflt : NULL);
 	row->majflt += count_delta(t->majflt, pt ? &pt->majflt : NULL);
 	row->time_ns += ptop_rec_own(t);
+	row->nrecs++;
+	row->live_u += t->utime_ns;
+	row->live_s += t->stime_ns;
+	row->live_st += t->steal_ns;
+}
+
+/* A thread record of the last interval leaves row (died, or moves on). */
+static void row_drop_own(struct ptop_row *row, const struct ptop_rec *t)
+{
+	row->time_ns -= ptop_rec_own(t);
+	row->nrecs--;
+	row->live_u -= t->utime_ns;
+	row->live_s -= t->stime_ns;
+	row->live_st -= t->steal_ns;
 }
 
 /* One row per live group; or, in thread mode, one per live thread. */
@@ -614,29 +628,43 @@ static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
 
 /* --- the quick path: few tasks changed -------------------------------- */
 
+static int idx_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Can the interval (prev, cur] be made from iv, the interval that ended
  * at prev? When cur is prev with an incremental answer merged in, iv is
- * in process mode with one row per group of prev, and nothing died,
- * exec'ed, went missing or came back as another incarnation of a pid:
- * those cases take the full math.
+ * in process mode with one row per group of prev, no EXIT record is
+ * late (pending), and nothing exec'ed, moved to another group, came
+ * back as another incarnation of a pid, or is left without its group
+ * (a dead group's thread records are all dead too): the other cases
+ * take the full math. Tasks that died are the keys the merge dropped.
  */
 static bool quick_ok(const struct ptop_interval *iv,
 		     const struct ptop_snap *prev, const struct ptop_snap *cur,
 		     bool threads)
 {
-	size_t k;
+	size_t k, *of = NULL, nof = 0;
+	bool ok = false;
 
 	if (threads || iv->threads || !iv->end_snap_id ||
 	    iv->end_snap_id != prev->id || cur->merged_from != prev->id ||
 	    iv->nrows != prev->ngroups || cur->caps != prev->caps ||
-	    cur->nexits || cur->npending || prev->npending)
+	    cur->npending || prev->npending)
 		return false;
 	for (k = 0; k < cur->nupd_threads; k++) {
 		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
+		const struct ptop_rec *pt;
 
 		if ((t->flags & PTOP_RECF_EXEC) ||
 		    !ptop_snap_find_tgid(cur, t->tgid))
+			return false;
+		pt = ptop_snap_find_thread(prev, t->pid, t->start_ns);
+		if (pt && pt->tgid != t->tgid)
 			return false;
 	}
 	for (k = 0; k < cur->nupd_groups; k++) {
@@ -648,24 +676,63 @@ static bool quick_ok(const struct ptop_interval *iv,
 		    ptop_snap_find_tgid(prev, g->pid))
 			return false;	/* a second incarnation of the tgid */
 	}
-	return true;
-}
+	if (!cur->ndropped_groups)
+		return true;
+	/* the groups of prev that the dead threads were in, sorted */
+	of = malloc(cur->ndropped_threads * sizeof(*of) + 1);
+	if (!of)
+		return false;
+	for (k = 0; k < cur->ndropped_threads; k++) {
+		const struct ptop_snap_key *d = &cur->dropped_threads[k];
+		const struct ptop_rec *t, *pg;
 
-static int idx_cmp(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+		t = ptop_snap_find_thread(prev, d->pid, d->start_ns);
+		pg = t ? ptop_snap_find_tgid(prev, t->tgid) : NULL;
+		if (pg)
+			of[nof++] = (size_t)(pg - prev->groups);
+	}
+	if (nof > 1)
+		qsort(of, nof, sizeof(*of), idx_cmp);
+	/* a dead group's row held as many thread records as died with it */
+	for (k = 0; k < cur->ndropped_groups; k++) {
+		const struct ptop_snap_key *d = &cur->dropped_groups[k];
+		const struct ptop_rec *g = ptop_snap_find_group(prev, d->pid,
+								d->start_ns);
+		size_t gi, lo = 0, hi = nof, first;
 
-	return x < y ? -1 : x > y;
+		if (!g)
+			goto out;
+		gi = (size_t)(g - prev->groups);
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (of[mid] < gi)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (first = lo; lo < nof && of[lo] == gi; lo++)
+			;
+		if (lo - first != iv->rows[gi].nrecs)
+			goto out;
+	}
+	ok = true;
+out:
+	free(of);
+	return ok;
 }
 
 /*
  * The groups whose rows change: those the answer brought, those of the
- * threads it brought, those that had figures in the last interval.
+ * threads it brought, those that had figures in the last interval, and
+ * more[0, nmore) (where the dead were and went; -1: none).
  * Sorted and unique, in iv->dirty; returns the count or -ENOMEM.
  */
-static ssize_t quick_dirty(struct ptop_interval *iv, const struct ptop_snap *cur)
+static ssize_t quick_dirty(struct ptop_interval *iv, const struct ptop_snap *cur,
+			   const ssize_t *more, size_t nmore)
 {
-	size_t n = cur->nupd_groups + cur->nupd_threads + iv->nloud, k, m = 0;
+	size_t n = cur->nupd_groups + cur->nupd_threads + iv->nloud + nmore, k,
+	       m = 0;
 
 	if (n > iv->cap_dirty) {
 		size_t *d = realloc(iv->dirty, n * sizeof(*d));
@@ -685,9 +752,12 @@ static ssize_t quick_dirty(struct ptop_interval *iv, const struct ptop_snap *cur
 				      ptop_snap_find_group(cur, iv->loud[k].pid,
 							   iv->loud[k].start_ns));
 
-		if (gi >= 0)	/* it cannot be gone: nothing died */
+		if (gi >= 0)	/* else it died */
 			iv->dirty[m++] = gi;
 	}
+	for (k = 0; k < nmore; k++)
+		if (more[k] >= 0)
+			iv->dirty[m++] = (size_t)more[k];
 	if (m)	/* iv->dirty may be NULL then: qsort(NULL, 0) is UB */
 		qsort(iv->dirty, m, sizeof(*iv->dirty), idx_cmp);
 	for (k = 0, n = 0; k < m; k++)
@@ -730,35 +800,152 @@ static void quick_insert(struct ptop_interval *iv, const struct ptop_snap *prev,
 static void quick_reset(struct ptop_interval *iv, const struct ptop_snap *cur,
 			size_t gi, const struct ptop_rec *pg)
 {
-	struct ptop_row *row = &iv->rows[gi];
-	uint64_t own_before = pg ? row->time_ns - ptop_rec_x(pg) : 0;
+	struct ptop_row *row = &iv->rows[gi], was = *row;
 
 	row_identity(row, &cur->groups[gi], &cur->groups[gi]);
 	row->has = cur->caps;
 	row->is_new = !pg;
-	row->time_ns = own_before;
+	if (!pg)
+		return;
+	row->time_ns = was.time_ns - ptop_rec_x(pg);
+	row->nrecs = was.nrecs;
+	row->live_u = was.live_u;
+	row->live_s = was.live_s;
+	row->live_st = was.live_st;
+}
+
+/* Take the rows at the sorted places pos[0, np) out (dead groups'). */
+static void quick_remove(struct ptop_interval *iv, const size_t *pos, size_t np)
+{
+	size_t j, dst, from, len;
+
+	for (j = 0, dst = np ? pos[0] : 0; j < np; j++) {
+		from = pos[j] + 1;
+		len = (j + 1 < np ? pos[j + 1] : iv->nrows) - from;
+		if (len)
+			memmove(&iv->rows[dst], &iv->rows[from],
+				len * sizeof(*iv->rows));
+		dst += len;
+	}
+	iv->nrows -= np;
+}
+
+/* The place of group gi in the sorted dirty[0, nd) (it is there). */
+static size_t dirty_pos(const size_t *dirty, size_t nd, size_t gi)
+{
+	size_t lo = 0, hi = nd;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dirty[mid] < gi)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The dead of a quick interval, found from the keys the merge dropped:
+ * prev's index of each dead group and where its time went (cur's group,
+ * -1: nowhere), each dead thread's record in prev and its group in cur
+ * (-1: it died too). The GROUP EXIT records go to w->gexits, sorted.
+ */
+struct quick_dead {
+	size_t *group;		/* prev index, ascending */
+	ssize_t *target;	/* cur index of the receiver */
+	const struct ptop_rec **thread;
+	ssize_t *in;		/* cur index of the dead thread's group */
+	ssize_t *more;		/* target[] and in[]: rows to recompute */
+	size_t ngroups, nthreads;
+};
+
+static int quick_find_dead(struct work *w, struct quick_dead *d)
+{
+	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	size_t ng = cur->ndropped_groups, nt = cur->ndropped_threads, i, k;
+
+	for (i = 0, k = 0; i < cur->nexits; i++)
+		k += cur->exits[i].kind == PTOP_REC_GROUP;
+	w->gexits = malloc((k ? k : 1) * sizeof(*w->gexits));
+	d->group = malloc((ng ? ng : 1) * sizeof(*d->group));
+	d->thread = malloc((nt ? nt : 1) * sizeof(*d->thread));
+	d->more = malloc((ng + nt ? ng + nt : 1) * sizeof(*d->more));
+	if (!w->gexits || !d->group || !d->thread || !d->more)
+		return -ENOMEM;
+	d->target = d->more;
+	d->in = d->more + ng;
+	for (i = 0, k = 0; i < cur->nexits; i++)
+		if (cur->exits[i].kind == PTOP_REC_GROUP)
+			w->gexits[k++] = cur->exits[i];
+	w->ngexits = k;
+	if (k)
+		qsort(w->gexits, k, sizeof(*w->gexits), gexit_cmp);
+	w->iv->nexited = k;
+	w->iv->ntask_exits = cur->nexits - k;
+	/* quick_ok() found each of them in prev */
+	for (i = 0; i < ng; i++) {
+		const struct ptop_snap_key *key = &cur->dropped_groups[i];
+		const struct ptop_rec *g = ptop_snap_find_group(prev, key->pid,
+								key->start_ns);
+
+		d->group[i] = (size_t)(g - prev->groups);
+		d->target[i] = fold_target(w, g);
+		if (!find_gexit(w, g->pid, g->start_ns))
+			w->iv->nexited++;	/* vanished without an EXIT */
+	}
+	d->ngroups = ng;
+	for (i = 0, k = 0; i < nt; i++) {
+		const struct ptop_snap_key *key = &cur->dropped_threads[i];
+		const struct ptop_rec *t, *pg;
+
+		t = ptop_snap_find_thread(prev, key->pid, key->start_ns);
+		pg = t ? ptop_snap_find_tgid(prev, t->tgid) : NULL;
+		if (!pg)
+			continue;	/* not in prev's rows: not in any sum */
+		d->thread[k] = t;
+		d->in[k++] = cur_group_index(w, pg->pid, pg->start_ns, true);
+	}
+	d->nthreads = k;
+	return 0;
 }
 
 static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 			 const struct ptop_snap *cur)
 {
+	struct work w = { .prev = prev, .cur = cur, .iv = iv };
+	struct quick_dead d = { 0 };
+	struct tri *xsub = NULL, *csub = NULL;
 	ssize_t nd;
-	size_t k;
+	size_t k, nc;
+	int ret;
 
-	if (grow(iv, cur->ngroups))
+	if (grow(iv, cur->ngroups + cur->ndropped_groups))
 		return -ENOMEM;
-	nd = quick_dirty(iv, cur);
+	ret = quick_find_dead(&w, &d);
+	if (ret)
+		goto out;
+	nd = quick_dirty(iv, cur, d.more, d.ngroups + d.nthreads);
+	ret = (int)nd;
 	if (nd < 0)
-		return (int)nd;
-	if ((size_t)nd > iv->cap_changes) {
-		struct ptop_iv_change *c = realloc(iv->changes, nd * sizeof(*c));
+		goto out;
+	ret = -ENOMEM;
+	nc = (size_t)nd + d.ngroups;
+	if (nc > iv->cap_changes) {
+		struct ptop_iv_change *c = realloc(iv->changes, nc * sizeof(*c));
 
 		if (!c)
-			return -ENOMEM;
+			goto out;
 		iv->changes = c;
-		iv->cap_changes = nd;
+		iv->cap_changes = nc;
 	}
-	/* the sum without the rows that change, before they move */
+	/* what the dead take from x* and c*, per dirty row */
+	xsub = calloc(nd ? (size_t)nd : 1, sizeof(*xsub));
+	csub = calloc(nd ? (size_t)nd : 1, sizeof(*csub));
+	if (!xsub || !csub)
+		goto out;
+	/* the sum without the rows that change or go, before they move */
 	for (k = 0; k < (size_t)nd; k++) {
 		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
 		const struct ptop_rec *pg =
@@ -772,13 +959,45 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 			sum_add(iv, &c->old, -1);
 		}
 	}
-	iv->nchanges = nd;
+	/*
+	 * A dead group: what the last interval showed of it (its threads'
+	 * own then, x*, c*) is not new in its receiver's c*.
+	 */
+	for (k = 0; k < d.ngroups; k++) {
+		const struct ptop_rec *g = &prev->groups[d.group[k]];
+		struct ptop_iv_change *c = &iv->changes[(size_t)nd + k];
+		struct tri shown;
+
+		c->row = PTOP_IV_GONE;
+		c->was = true;
+		c->old = iv->rows[d.group[k]];
+		sum_add(iv, &c->old, -1);
+		shown = (struct tri){ c->old.live_u, c->old.live_s,
+				      c->old.live_st };
+		tri_add(&shown, tri_x(g));
+		tri_add(&shown, tri_c(g));
+		if (d.target[k] >= 0)
+			tri_add(&csub[dirty_pos(iv->dirty, (size_t)nd,
+						(size_t)d.target[k])], shown);
+		else
+			iv->unfolded_ns += tri_total(shown);
+	}
+	iv->nchanges = nc;
+	quick_remove(iv, d.group, d.ngroups);
 	quick_insert(iv, prev, cur);
 	for (k = 0; k < (size_t)nd; k++) {
 		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
 
 		quick_reset(iv, cur, iv->dirty[k],
 			    ptop_snap_find_group(prev, g->pid, g->start_ns));
+	}
+	/* a dead thread of a live group: its group shows the rest in x */
+	for (k = 0; k < d.nthreads; k++) {
+		if (d.in[k] < 0)
+			continue;
+		row_drop_own(&iv->rows[d.in[k]], d.thread[k]);
+		tri_add(&xsub[dirty_pos(iv->dirty, (size_t)nd, (size_t)d.in[k])],
+			tri_own(d.thread[k]));
 	}
 	/* the answer's threads, as make_rows() adds them */
 	for (k = 0; k < cur->nupd_threads; k++) {
@@ -788,24 +1007,30 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 						 cur->groups];
 
 		if (pt)
-			row->time_ns -= ptop_rec_own(pt);
+			row_drop_own(row, pt);
 		row_add_own(row, t, pt);
 	}
 	iv->nloud = 0;
 	for (k = 0; k < (size_t)nd; k++) {
 		struct ptop_row *row = &iv->rows[iv->dirty[k]];
 		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
-		const struct tri none = { 0, 0, 0 };
 
-		/* nothing died: nothing to take away from x* and c* */
 		row_xc(row, g, ptop_snap_find_group(prev, g->pid, g->start_ns),
-		       none, none, &iv->clamped_ns);
+		       xsub[k], csub[k], &iv->clamped_ns);
 		row_total(row);
 		sum_add(iv, row, 1);
 		if (row_loud(row) && add_loud(iv, row))
-			return -ENOMEM;
+			goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(xsub);
+	free(csub);
+	free(d.group);
+	free(d.thread);
+	free(d.more);
+	free(w.gexits);
+	return ret;
 }
 
 /* The full math: every row from the two snapshots. */

@@ -36,6 +36,13 @@ struct ptop_row {
 	/* cumulative */
 	uint64_t time_ns;	/* own + dead threads since start */
 	uint64_t rss_kb;
+	/*
+	 * The interval math's own: the thread records the row adds up
+	 * (their count, their cumulative user, system, steal), so that the
+	 * next interval's quick path knows what a dead group's row held.
+	 */
+	uint32_t nrecs;
+	uint64_t live_u, live_s, live_st;
 	/* filled by the tree view */
 	int depth;
 };
@@ -45,6 +52,9 @@ struct ptop_iv_key {
 	uint32_t pid;
 	uint64_t start_ns;
 };
+
+/* struct ptop_iv_change.row of a row that is gone (its group died) */
+#define PTOP_IV_GONE ((size_t)-1)
 
 struct ptop_iv_change {
 	size_t row;
@@ -98,9 +108,10 @@ struct ptop_interval {
 	uint64_t from_snap_id;	/* the snapshot this interval started at */
 	bool quick;
 	/*
-	 * quick: the rows that were computed again (index into rows), and
-	 * what each was in the interval before (was: it had a row); every
-	 * other row is as it was. ui/view.c moves only these.
+	 * quick: the rows that were computed again (index into rows, or
+	 * PTOP_IV_GONE: the row of a group that died is no more), and what
+	 * each was in the interval before (was: it had a row); every other
+	 * row is as it was. ui/view.c moves only these.
 	 */
 	struct ptop_iv_change *changes;
 	size_t nchanges, cap_changes;

@@ -244,6 +244,13 @@ static int reserve_idx(size_t **v, size_t *cap, size_t n)
 	return reserve_elems(v, cap, n, sizeof(**v), 64);
 }
 
+static int idx_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* The first index in v[lo, n) whose key is not below (pid, start_ns). */
 static size_t lower_bound(const struct ptop_rec *v, size_t lo, size_t n,
 			  uint32_t pid, uint64_t start_ns)
@@ -310,28 +317,104 @@ out:
 	return ret;
 }
 
+static int reserve_keys(struct ptop_snap_key **v, size_t *cap, size_t n)
+{
+	return reserve_elems(v, cap, n, sizeof(**v), 16);
+}
+
 /*
- * *v becomes the previous live set (old) merged with the answer (upd,
+ * Take the records at the sorted, distinct places pos[0, np) out of
+ * v[0, *n): each run between them moves once, towards the front.
+ */
+static void remove_sorted(struct ptop_rec *v, size_t *n, const size_t *pos,
+			  size_t np)
+{
+	size_t j, dst, from, len;
+
+	if (!np)
+		return;
+	for (j = 0, dst = pos[0]; j < np; j++) {
+		from = pos[j] + 1;
+		len = (j + 1 < np ? pos[j + 1] : *n) - from;
+		if (len)
+			memmove(v + dst, v + from, len * sizeof(*v));
+		dst += len;
+	}
+	*n -= np;
+}
+
+/*
+ * Drop the records with the keys drop[0, nd) (sorted) from v[0, *n):
+ * the base buffer of a merge losing what the merge it catches up with
+ * dropped. -EINVAL when one is not there (not that base after all).
+ */
+static int drop_keys(struct ptop_rec *v, size_t *n,
+		     const struct ptop_snap_key *drop, size_t nd)
+{
+	size_t *pos, j;
+
+	if (!nd)
+		return 0;
+	pos = malloc(nd * sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
+	for (j = 0; j < nd; j++) {
+		pos[j] = lower_bound(v, j ? pos[j - 1] : 0, *n, drop[j].pid,
+				     drop[j].start_ns);
+		if (pos[j] >= *n || v[pos[j]].pid != drop[j].pid ||
+		    v[pos[j]].start_ns != drop[j].start_ns ||
+		    (j && pos[j] == pos[j - 1])) {
+			free(pos);
+			return -EINVAL;
+		}
+	}
+	remove_sorted(v, n, pos, nd);
+	free(pos);
+	return 0;
+}
+
+/* The place of a record of v[0, n) with this key, if any, into pos[*np]. */
+static void note_dead(const struct ptop_rec *v, size_t n, uint32_t pid,
+		      uint64_t start_ns, size_t *pos, size_t *np)
+{
+	const struct ptop_rec *hit = find(v, n, pid, start_ns);
+
+	if (hit)
+		pos[(*np)++] = (size_t)(hit - v);
+}
+
+/* The side of a merge: one kind's arrays of the snapshot written. */
+struct merge_out {
+	struct ptop_rec **v;
+	size_t *cap, *n;
+	size_t **idx, *cap_idx, *nidx;	/* the answer's records' places */
+	struct ptop_snap_key **drop;	/* keys dropped, sorted */
+	size_t *cap_drop, *ndrop;
+};
+
+/*
+ * *o->v becomes the previous live set (old) merged with the answer (upd,
  * sorted): answer records win, records named by an EXIT record are
- * dropped; *idx gets the answer records' places in *v. When *v holds
- * the snapshot that old was itself merged from (base), and that merge
- * dropped nothing, only what it brought (old_upd) and the answer are
- * written into *v; otherwise the runs of old between the answer's
- * records are copied whole. *ndropped: how many records were dropped.
+ * dropped; *o->idx gets the answer records' places. When *o->v holds
+ * the snapshot that old was itself merged from (base), it catches up:
+ * what that merge dropped (old_drop) goes, what it brought (old_upd)
+ * comes in, then the answer; otherwise the runs of old between the
+ * answer's records are copied whole. The dead leave by runs that move
+ * once; their keys go to *o->drop.
  */
 static int merge(const struct ptop_rec *old, size_t nold,
-		 const size_t *old_upd, size_t nold_upd, bool base,
-		 const struct ptop_rec *upd, size_t nupd,
-		 struct ptop_rec **v, size_t *cap, size_t *n,
+		 const size_t *old_upd, size_t nold_upd,
+		 const struct ptop_snap_key *old_drop, size_t nold_drop,
+		 bool base, const struct ptop_rec *upd, size_t nupd,
 		 const struct ptop_rec *exits, size_t nexits,
-		 enum ptop_rec_kind kind, size_t **idx, size_t *cap_idx,
-		 size_t *nidx, size_t *ndropped)
+		 enum ptop_rec_kind kind, const struct merge_out *o)
 {
-	size_t i = 0, j, k = 0, e, dead = 0, q;
+	size_t i = 0, j, k = 0, e, q, d, npos = 0, *pos;
+	struct ptop_rec **v = o->v;
 
-	if (reserve_idx(idx, cap_idx, nupd ? nupd : 1))
+	if (reserve_idx(o->idx, o->cap_idx, nupd ? nupd : 1))
 		return -ENOMEM;
-	*nidx = nupd;
+	*o->nidx = nupd;
 	if (base) {
 		struct ptop_rec *brought;
 		int ret;
@@ -341,19 +424,23 @@ static int merge(const struct ptop_rec *old, size_t nold,
 			return -ENOMEM;
 		for (j = 0; j < nold_upd; j++)
 			brought[j] = old[old_upd[j]];
-		ret = apply_sorted(v, cap, n, brought, nold_upd, NULL);
+		ret = drop_keys(*v, o->n, old_drop, nold_drop);
+		if (!ret)
+			ret = apply_sorted(v, o->cap, o->n, brought, nold_upd,
+					   NULL);
 		free(brought);
-		if (!ret && *n != nold)
+		if (!ret && *o->n != nold)
 			ret = -EINVAL;	/* not the base after all */
 		if (!ret)
-			ret = apply_sorted(v, cap, n, upd, nupd, *idx);
+			ret = apply_sorted(v, o->cap, o->n, upd, nupd, *o->idx);
 		if (ret == -ENOMEM)
 			return ret;
 		base = !ret;
-		k = *n;
+		k = *o->n;
 	}
 	if (!base) {
-		if (reserve(v, cap, nold + nupd))
+		k = 0;	/* a base that was not one: written afresh */
+		if (reserve(v, o->cap, nold + nupd))
 			return -ENOMEM;
 		for (j = 0; j < nupd; j++) {
 			size_t p = lower_bound(old, i, nold, upd[j].pid,
@@ -363,7 +450,7 @@ static int merge(const struct ptop_rec *old, size_t nold,
 				memcpy(*v + k, old + i, (p - i) * sizeof(*old));
 			k += p - i;
 			i = p;
-			(*idx)[j] = k;
+			(*o->idx)[j] = k;
 			(*v)[k++] = upd[j];
 			if (i < nold && !rec_cmp(&old[i], &upd[j]))
 				i++;
@@ -373,46 +460,51 @@ static int merge(const struct ptop_rec *old, size_t nold,
 		k += nold - i;
 	}
 	/*
-	 * Drop the dead. A record of this answer is live even when an EXIT
+	 * The dead. A record of this answer is live even when an EXIT
 	 * record has its key: after a non-leader exec the exec'er has the
 	 * old leader's pid and start time (see ptop_snap_prev_thread()).
 	 */
+	pos = malloc((nexits + nupd ? nexits + nupd : 1) * sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
 	for (e = 0; e < nexits; e++) {
 		const struct ptop_rec *x = &exits[e];
-		struct ptop_rec *hit;
 
-		if (x->kind != kind || find(upd, nupd, x->pid, x->start_ns))
-			continue;
-		hit = (struct ptop_rec *)find(*v, k, x->pid, x->start_ns);
-		if (hit && !is_exit(hit)) {
-			hit->flags |= PTOP_RECF_EXIT;
-			dead++;
-		}
+		if (x->kind == kind && !find(upd, nupd, x->pid, x->start_ns))
+			note_dead(*v, k, x->pid, x->start_ns, pos, &npos);
 	}
 	/* an exec'er's old record is continued by its new one: not live */
 	for (j = 0; j < nupd; j++) {
 		const struct ptop_rec *x = &upd[j];
-		struct ptop_rec *hit;
 
-		if (!(x->flags & PTOP_RECF_EXEC) ||
-		    find(upd, nupd, x->exec_old_pid, x->exec_old_start_ns))
-			continue;
-		hit = (struct ptop_rec *)find(*v, k, x->exec_old_pid,
-						     x->exec_old_start_ns);
-		if (hit && !is_exit(hit)) {
-			hit->flags |= PTOP_RECF_EXIT;
-			dead++;
-		}
+		if ((x->flags & PTOP_RECF_EXEC) &&
+		    !find(upd, nupd, x->exec_old_pid, x->exec_old_start_ns))
+			note_dead(*v, k, x->exec_old_pid, x->exec_old_start_ns,
+				  pos, &npos);
 	}
-	/* the answer's own records are never marked: their places move */
-	for (i = 0, j = 0, q = 0; dead && i < k; i++) {
-		if (q < *nidx && (*idx)[q] == i)
-			(*idx)[q++] = j;
-		if (!is_exit(&(*v)[i]))
-			(*v)[j++] = (*v)[i];
+	if (npos > 1)
+		qsort(pos, npos, sizeof(*pos), idx_cmp);
+	for (j = 0, d = 0; j < npos; j++)	/* named twice: once */
+		if (!d || pos[d - 1] != pos[j])
+			pos[d++] = pos[j];
+	npos = d;
+	if (reserve_keys(o->drop, o->cap_drop, npos ? npos : 1)) {
+		free(pos);
+		return -ENOMEM;
 	}
-	*n = dead ? j : k;
-	*ndropped = dead;
+	for (j = 0; j < npos; j++)
+		(*o->drop)[j] = (struct ptop_snap_key){ (*v)[pos[j]].pid,
+							(*v)[pos[j]].start_ns };
+	*o->ndrop = npos;
+	/* the answer's own records are never dropped: their places move */
+	for (q = 0, d = 0; npos && q < *o->nidx; q++) {
+		while (d < npos && pos[d] < (*o->idx)[q])
+			d++;
+		(*o->idx)[q] -= d;
+	}
+	remove_sorted(*v, &k, pos, npos);
+	free(pos);
+	*o->n = k;
 	return 0;
 }
 
@@ -557,8 +649,7 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	int ret;
 
 	/* next is rewritten: until it is complete, no merge builds on it */
-	base = incremental && next->id && prev->merged_from == next->id &&
-	       !prev->ndropped;
+	base = incremental && next->id && prev->merged_from == next->id;
 	next->id = 0;
 	/* an incremental answer aside; a full one is the new set itself */
 	ret = collect(sample, PTOP_REC_THREAD,
@@ -586,29 +677,36 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	next->merged_from = 0;
 	next->nupd_threads = next->nupd_groups = 0;
 	next->ndropped = 0;
+	next->ndropped_threads = next->ndropped_groups = 0;
 	if (incremental) {
-		size_t dt, dg;
+		const struct merge_out ot = {
+			&next->threads, &next->cap_threads, &next->nthreads,
+			&next->upd_threads, &next->cap_upd_threads,
+			&next->nupd_threads, &next->dropped_threads,
+			&next->cap_dropped_threads, &next->ndropped_threads,
+		};
+		const struct merge_out og = {
+			&next->groups, &next->cap_groups, &next->ngroups,
+			&next->upd_groups, &next->cap_upd_groups,
+			&next->nupd_groups, &next->dropped_groups,
+			&next->cap_dropped_groups, &next->ndropped_groups,
+		};
 
 		ret = merge(prev->threads, prev->nthreads, prev->upd_threads,
-			    prev->nupd_threads, base, s->ans_threads,
-			    s->nans_threads, &next->threads,
-			    &next->cap_threads, &next->nthreads, next->exits,
-			    next->nexits, PTOP_REC_THREAD,
-			    &next->upd_threads, &next->cap_upd_threads,
-			    &next->nupd_threads, &dt);
+			    prev->nupd_threads, prev->dropped_threads,
+			    prev->ndropped_threads, base, s->ans_threads,
+			    s->nans_threads, next->exits, next->nexits,
+			    PTOP_REC_THREAD, &ot);
 		if (!ret)
 			ret = merge(prev->groups, prev->ngroups, prev->upd_groups,
-				    prev->nupd_groups, base, s->ans_groups,
-				    s->nans_groups, &next->groups,
-				    &next->cap_groups, &next->ngroups,
-				    next->exits, next->nexits,
-				    PTOP_REC_GROUP, &next->upd_groups,
-				    &next->cap_upd_groups, &next->nupd_groups,
-				    &dg);
+				    prev->nupd_groups, prev->dropped_groups,
+				    prev->ndropped_groups, base, s->ans_groups,
+				    s->nans_groups, next->exits, next->nexits,
+				    PTOP_REC_GROUP, &og);
 		if (ret)
 			return ret;
 		next->merged_from = prev->id;
-		next->ndropped = dt + dg;
+		next->ndropped = next->ndropped_threads + next->ndropped_groups;
 	}
 
 	next->npending = 0;
@@ -682,6 +780,8 @@ void ptop_snapper_free(struct ptop_snapper *s)
 		free(s->snap[i].pending);
 		free(s->snap[i].upd_threads);
 		free(s->snap[i].upd_groups);
+		free(s->snap[i].dropped_threads);
+		free(s->snap[i].dropped_groups);
 	}
 	free(s->ans_threads);
 	free(s->ans_groups);

@@ -28,6 +28,12 @@ struct ptop_snap_pending {
 	unsigned int age;	/* 0: gone from this very snapshot */
 };
 
+/* A task's key: pid (or tgid) and start time. */
+struct ptop_snap_key {
+	uint32_t pid;
+	uint64_t start_ns;
+};
+
 struct ptop_snap {
 	uint64_t seq;		/* 1 for the first snapshot taken */
 	uint64_t time_ns;	/* CLOCK_MONOTONIC */
@@ -66,6 +72,15 @@ struct ptop_snap {
 	size_t *upd_threads, nupd_threads, cap_upd_threads;
 	size_t *upd_groups, nupd_groups, cap_upd_groups;
 	size_t ndropped;	/* records the merge dropped (EXIT, exec) */
+	/*
+	 * The keys of the records of the snapshot merged into that the
+	 * merge dropped (sorted): the next merge drops them from the older
+	 * buffer it rewrites, and the interval math finds the dead there
+	 * without a walk of every record.
+	 */
+	struct ptop_snap_key *dropped_threads, *dropped_groups;
+	size_t ndropped_threads, ndropped_groups;
+	size_t cap_dropped_threads, cap_dropped_groups;
 };
 
 struct ptop_snapper {
@@ -77,9 +92,9 @@ struct ptop_snapper {
 	/*
 	 * An incremental answer's records, sorted, before the merge. The
 	 * merge writes into the buffer of the snapshot before the current
-	 * one: when the current one was merged from it (and dropped
-	 * nothing), only what that merge brought and the new answer are
-	 * written (lib/snap.c), not the whole set again.
+	 * one: when the current one was merged from it, only what that
+	 * merge dropped and brought and the new answer are written
+	 * (lib/snap.c), not the whole set again.
 	 */
 	struct ptop_rec *ans_threads, *ans_groups;
 	size_t nans_threads, nans_groups, cap_ans_threads, cap_ans_groups;

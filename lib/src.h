@@ -103,6 +103,11 @@ struct ptop_src_cfg {
 	 */
 	int rt_window;
 	void *arg;		/* for a source given by ops (tests' fake) */
+	/*
+	 * Tests: called with arg between a two-phase source's walk and its
+	 * tight window (procfs), to change the tree in between.
+	 */
+	void (*between_phases)(void *arg);
 };
 
 struct ptop_src;

@@ -172,7 +172,6 @@ void ui_view_free(struct ui_view *v)
 	free(v->tagged.pid);
 	free(v->built.tagged.pid);
 	free(v->ins);
-	free(v->win);
 	free(v->rem);
 	free(v->ipos);
 	memset(v, 0, sizeof(*v));
@@ -451,16 +450,21 @@ static size_t lower_bound(const struct ui_view *v, const struct ui_view_opts *o,
 
 /*
  * The last build's sorted rows, with the interval's changed rows taken
- * out (found by what they were) and put back where they go now. Only
- * the window between the first and the last place touched is written
- * again; what follows it moves once if the count changed.
+ * out (found by what they were) and put back where they go now. The
+ * rows between two places touched keep their order and move as one run
+ * straight to where they go (most runs: not at all), so a row is never
+ * copied one by one nor moved twice.
  * 0; -ENOMEM or -ESRCH (a row not where it should be) before anything
  * changed: the caller builds in full.
  */
 static int quick_build(struct ui_view *v, const struct ui_view_opts *o,
 		       const struct ptop_interval *iv)
 {
-	size_t n = v->nrows, nrem = 0, nins = 0, k, lo, hi, wn, nwn, i, j, w, r;
+	size_t n = v->nrows, nrem = 0, nins = 0, nseg, k, i, j, r, from;
+	struct run {
+		size_t from, to;	/* rows[from, to) of the last build */
+		ssize_t by;		/* moves by this many places */
+	} *seg;
 	struct ui_vrow old;
 
 	if (reserve_vrows(&v->ins, &v->cap_ins, iv->nchanges ? iv->nchanges : 1))
@@ -479,7 +483,8 @@ static int quick_build(struct ui_view *v, const struct ui_view_opts *o,
 	}
 	for (k = 0; k < iv->nchanges; k++) {
 		const struct ptop_iv_change *c = &iv->changes[k];
-		const struct ptop_row *now = &iv->rows[c->row];
+		const struct ptop_row *now = c->row == PTOP_IV_GONE ? NULL :
+					     &iv->rows[c->row];
 
 		if (c->was && pid_wanted(o, &c->old) && ui_view_match(v, &c->old)) {
 			live_vrow(v, &old, &c->old);
@@ -489,46 +494,68 @@ static int quick_build(struct ui_view *v, const struct ui_view_opts *o,
 				return -ESRCH;
 			v->rem[nrem++] = i;
 		}
-		if (pid_wanted(o, now) && ui_view_match(v, now))
+		if (now && pid_wanted(o, now) && ui_view_match(v, now))
 			live_vrow(v, &v->ins[nins++], now);
 	}
 	if (!nrem && !nins)
 		return 0;
 	if (nrem > 1)
 		qsort(v->rem, nrem, sizeof(*v->rem), pos_cmp);
+	for (k = 1; k < nrem; k++)
+		if (v->rem[k] == v->rem[k - 1])
+			return -ESRCH;	/* two changes, one row */
 	ui_vrows_sort(v->ins, nins, o->sort_id, o->sort_asc);
 	for (j = 0; j < nins; j++)
 		v->ipos[j] = lower_bound(v, o, &v->ins[j], n);
-	lo = nrem ? v->rem[0] : n;
-	hi = nrem ? v->rem[nrem - 1] + 1 : 0;
-	if (nins && v->ipos[0] < lo)
-		lo = v->ipos[0];
-	if (nins && v->ipos[nins - 1] > hi)
-		hi = v->ipos[nins - 1];
-	if (hi < lo)
-		hi = lo;
-	wn = hi - lo;
-	nwn = wn - nrem + nins;
-	if (reserve_vrows(&v->win, &v->cap_win, wn ? wn : 1) ||
-	    grow(v, n - nrem + nins ? n - nrem + nins : 1))
+	seg = malloc((nrem + nins + 1) * sizeof(*seg));
+	if (!seg || grow(v, n + nins ? n + nins : 1)) {
+		free(seg);
 		return -ENOMEM;
-	if (wn)
-		memcpy(v->win, &v->rows[lo], wn * sizeof(*v->win));
-	if (nwn != wn && n > hi)
-		memmove(&v->rows[lo + nwn], &v->rows[hi],
-			(n - hi) * sizeof(*v->rows));
-	for (i = 0, j = 0, r = 0, w = lo; i < wn; i++) {
-		while (j < nins && v->ipos[j] <= lo + i)
-			v->rows[w++] = v->ins[j++];
-		if (r < nrem && v->rem[r] == lo + i) {
-			r++;
-			continue;
-		}
-		v->rows[w++] = v->win[i];
 	}
-	while (j < nins)
-		v->rows[w++] = v->ins[j++];
-	v->nrows = n - nrem + nins;
+	/*
+	 * The runs of rows that stay, between the places touched, and how
+	 * far each moves; a new row's final place (into ipos).
+	 */
+	for (j = 0, r = 0, from = 0, nseg = 0;;) {
+		bool rem_here;
+
+		i = n;		/* the next place touched */
+		if (r < nrem && v->rem[r] < i)
+			i = v->rem[r];
+		if (j < nins && v->ipos[j] < i)
+			i = v->ipos[j];
+		if (i > from)
+			seg[nseg++] = (struct run){ from, i, (ssize_t)j - (ssize_t)r };
+		while (j < nins && v->ipos[j] == i) {
+			v->ipos[j] = i - r + j;
+			j++;
+		}
+		rem_here = r < nrem && v->rem[r] == i;
+		r += rem_here;
+		from = rem_here ? i + 1 : i;
+		if (i == n)
+			break;
+	}
+	/*
+	 * Those that move towards the front, first to last, then those that
+	 * move towards the end, last to first: a run never lands on one
+	 * that has not moved yet. The new rows last, in their gaps.
+	 */
+	for (k = 0; k < nseg; k++)
+		if (seg[k].by < 0)
+			memmove(&v->rows[seg[k].from + seg[k].by],
+				&v->rows[seg[k].from],
+				(seg[k].to - seg[k].from) * sizeof(*v->rows));
+	for (k = nseg; k-- > 0;)
+		if (seg[k].by > 0)
+			memmove(&v->rows[seg[k].from + seg[k].by],
+				&v->rows[seg[k].from],
+				(seg[k].to - seg[k].from) * sizeof(*v->rows));
+	for (j = 0; j < nins; j++)
+		v->rows[v->ipos[j]] = v->ins[j];
+	free(seg);
+	n -= nrem;
+	v->nrows = n + nins;
 	return 0;
 }
 

@@ -108,9 +108,9 @@ struct ui_view {
 	uint64_t built_end;
 	struct ui_view_built built;
 	/* the quick build's scratch */
-	struct ui_vrow *ins, *win;
+	struct ui_vrow *ins;
 	size_t *rem, *ipos;
-	size_t cap_ins, cap_win, cap_pos;
+	size_t cap_ins, cap_pos;
 };
 
 /* a dead row with a smaller share (it would show 0.00) is only counted */

@@ -78,6 +78,13 @@ struct ptop_ts_cmd {
  * accounting parent's c* when the task is freed, not the record.
  */
 #define PTOP_TS_ANSF_EXIT_BEFORE_MM (1U << 7)
+/*
+ * Without IRQ_TIME_ACCOUNTING: each CPU's irq_ns is the time its idle
+ * task ran outside the kernel's idle count (interrupts on the idle CPU,
+ * the idle loop around the idle state), which no record has and idle_ns
+ * does not; softirq_ns is 0. Apart from the rows, as IRQ_APART's irq.
+ */
+#define PTOP_TS_ANSF_IDLE_IRQ	(1U << 8)
 
 struct ptop_ts_answer {
 	__u16 version;		/* PTOP_TS_ANSWER_VERSION */

@@ -198,7 +198,8 @@ void ptop_kmod_finish(struct ptop_kmod_since *st, uint64_t since,
 		out->flags |= PTOP_SAMPLE_INCREMENTAL;
 	if (a->flags & PTOP_TS_ANSF_STEAL_APART)
 		out->sys_apart |= PTOP_SYS_STEAL_APART;
-	if (a->flags & PTOP_TS_ANSF_IRQ_APART)
+	/* IDLE_IRQ: irq_ns is the idle task's time outside idle, on no row */
+	if (a->flags & (PTOP_TS_ANSF_IRQ_APART | PTOP_TS_ANSF_IDLE_IRQ))
 		out->sys_apart |= PTOP_SYS_IRQ_APART;
 	st->seq = a->seq_now;
 	st->ans_flags = a->flags;

@@ -14,6 +14,17 @@
  * read, or new) are read again, with their groups' x* and c*. The open
  * walks once, so that the first read already knows who moved.
  *
+ * A parent's c* is read in the walk at its place, but a child that dies
+ * meanwhile is gone or still there at its own place: if the parent was
+ * read before the reaping and the child after, the child is in neither
+ * (clamped: its parent's c* did not grow by what it had shown), and the
+ * next interval shows all of it in the parent's c* again (off +). So the
+ * window reads again, first, the c* of the parents of the groups that
+ * vanished since the previous read and of the groups that may have run,
+ * then the groups that may have run; one of those that is gone by then is
+ * dropped from the snapshot (it died: its parent's c* has it now, or will
+ * be clamped, never counted twice).
+ *
  * A single-threaded group whose schedstat counter did not move since its
  * last full read is not read again: its records are the last ones
  * (ptop_pfs_marks in procfs_read.h says why that is exact), so a walk over
@@ -55,8 +66,12 @@ struct procfs_priv {
 	int cur;
 	struct pfs_hot *hot;
 	size_t nhot, hot_cap;
-	uint8_t *hot_thread;	/* per sample record: read it again */
+	uint8_t *hot_thread;	/* per sample record: PFS_* */
 	size_t hot_thread_cap;
+	size_t *cparents;	/* GROUP records whose c* the window reads */
+	size_t ncparents, cparents_cap;
+	size_t *remap;		/* scratch of drop_gone() */
+	size_t remap_cap;
 	struct ptop_pfs_marks marks;	/* who did not run (procfs_read.h) */
 	struct ptop_rec *last;	/* the last read's records */
 	size_t nlast, last_cap;
@@ -121,7 +136,12 @@ static int thread_is_hot(struct procfs_priv *pp, const struct ptop_rec *r)
 	return was && was->own_ns != r->utime_ns + r->stime_ns;
 }
 
-static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
+/* struct procfs_priv.hot_thread: per record */
+#define PFS_HOT		1	/* a thread the window reads again */
+#define PFS_CREAD	2	/* a group whose c* the window read first */
+#define PFS_GONE	4	/* dropped: gone by the window */
+
+static int mark_rec(struct procfs_priv *pp, size_t idx, uint8_t what)
 {
 	if (idx >= pp->hot_thread_cap) {
 		size_t ncap = pp->hot_thread_cap ? pp->hot_thread_cap : 1024;
@@ -136,8 +156,13 @@ static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
 		pp->hot_thread = n;
 		pp->hot_thread_cap = ncap;
 	}
-	pp->hot_thread[idx] = 1;
+	pp->hot_thread[idx] |= what;
 	return 0;
+}
+
+static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
+{
+	return mark_rec(pp, idx, PFS_HOT);
 }
 
 static int note_hot_group(struct procfs_priv *pp, size_t first, size_t group,
@@ -366,7 +391,7 @@ static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
 	for (i = h->first; i < h->group; i++) {
 		struct ptop_rec *r = &out->recs[i];
 
-		if (i < pp->hot_thread_cap && pp->hot_thread[i]) {
+		if (i < pp->hot_thread_cap && (pp->hot_thread[i] & PFS_HOT)) {
 			snprintf(path, sizeof(path), "%d/task/%u/stat", h->tgid,
 				 r->pid);
 			ret = read_stat_path(p, path, &st);
@@ -383,13 +408,212 @@ static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
 	}
 	snprintf(path, sizeof(path), "%d/stat", h->tgid);
 	ret = read_stat_path(p, path, &st);
-	if (ret <= 0 || ptop_pfs_ticks_ns(p, st.starttime) != g->start_ns)
-		return ret < 0 ? ret : 0;
+	if (ret < 0)
+		return ret;
+	if (!ret || ptop_pfs_ticks_ns(p, st.starttime) != g->start_ns ||
+	    st.state == 'X') {
+		/* died since the walk: dropped (see the top) */
+		for (i = h->first; i <= h->group; i++)
+			if (mark_rec(pp, i, PFS_GONE))
+				return -ENOMEM;
+		return 0;
+	}
 	g->xutime_ns = sub0(ptop_pfs_ticks_ns(p, st.utime), sum_u);
 	g->xstime_ns = sub0(ptop_pfs_ticks_ns(p, st.stime), sum_s);
+	/* read already, before its children (see the top) */
+	if (h->group >= pp->hot_thread_cap ||
+	    !(pp->hot_thread[h->group] & PFS_CREAD)) {
+		g->cutime_ns = ptop_pfs_ticks_ns(p, st.cutime);
+		g->cstime_ns = ptop_pfs_ticks_ns(p, st.cstime);
+	}
+	g->state = st.state;
+	return 0;
+}
+
+/* GROUP records, by tgid: where a parent's record is */
+struct pfs_gref {
+	uint32_t tgid;
+	uint64_t start_ns;
+	size_t idx;
+};
+
+static int gref_cmp(const void *a, const void *b)
+{
+	const struct pfs_gref *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return 0;
+}
+
+static struct pfs_gref *grefs(const struct ptop_rec *recs, size_t n,
+			      size_t *count)
+{
+	struct pfs_gref *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (recs[i].kind == PTOP_REC_GROUP)
+			v[k++] = (struct pfs_gref){ recs[i].pid,
+						    recs[i].start_ns, i };
+	if (k > 1)
+		qsort(v, k, sizeof(*v), gref_cmp);
+	*count = k;
+	return v;
+}
+
+/* by tgid alone (start 0: the first of that tgid), or tgid and start */
+static const struct pfs_gref *gref_find(const struct pfs_gref *v, size_t n,
+					uint32_t tgid, uint64_t start_ns,
+					int by_start)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].tgid < tgid ||
+		    (by_start && v[mid].tgid == tgid &&
+		     v[mid].start_ns < start_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || v[lo].tgid != tgid ||
+	    (by_start && v[lo].start_ns != start_ns))
+		return NULL;
+	return &v[lo];
+}
+
+static int add_cparent(struct procfs_priv *pp, size_t idx)
+{
+	if (pp->hot_thread_cap > idx && (pp->hot_thread[idx] & PFS_CREAD))
+		return 0;
+	if (pp->ncparents == pp->cparents_cap) {
+		size_t ncap = pp->cparents_cap ? 2 * pp->cparents_cap : 64;
+		size_t *n = realloc(pp->cparents, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		pp->cparents = n;
+		pp->cparents_cap = ncap;
+	}
+	pp->cparents[pp->ncparents++] = idx;
+	return mark_rec(pp, idx, PFS_CREAD);
+}
+
+/*
+ * The parents whose c* the window reads first: of every group of the
+ * last read that this walk did not meet (its parent as the last read
+ * had it, or the nearest ancestor that is here), and of every group with
+ * a thread to read again.
+ */
+static int plan_cparents(struct procfs_priv *pp, const struct ptop_sample *out)
+{
+	struct pfs_gref *cur, *last;
+	size_t ncur, nlast, i;
+	int ret = -ENOMEM;
+
+	pp->ncparents = 0;
+	cur = grefs(out->recs, out->nrecs, &ncur);
+	last = grefs(pp->last, pp->nlast, &nlast);
+	if (!cur || !last)
+		goto out;
+	ret = 0;
+	for (i = 0; i < nlast && !ret; i++) {
+		const struct ptop_rec *d = &pp->last[last[i].idx];
+		const struct pfs_gref *to;
+		unsigned int hops;
+		uint32_t up;
+
+		if (gref_find(cur, ncur, d->pid, d->start_ns, 1))
+			continue;
+		for (up = d->acct_ptgid, hops = 0; up && hops < 64; hops++) {
+			const struct pfs_gref *was;
+
+			to = gref_find(cur, ncur, up, 0, 0);
+			if (to) {
+				ret = add_cparent(pp, to->idx);
+				break;
+			}
+			was = gref_find(last, nlast, up, 0, 0);
+			up = was ? pp->last[was->idx].acct_ptgid : 0;
+		}
+	}
+	for (i = 0; i < pp->nhot && !ret; i++) {
+		const struct pfs_gref *to = gref_find(cur, ncur,
+			out->recs[pp->hot[i].group].acct_ptgid, 0, 0);
+
+		if (to)
+			ret = add_cparent(pp, to->idx);
+	}
+out:
+	free(cur);
+	free(last);
+	return ret;
+}
+
+static int reread_c(struct procfs_priv *pp, struct ptop_sample *out,
+		    size_t idx)
+{
+	struct ptop_pfs *p = &pp->pfs;
+	struct ptop_rec *g = &out->recs[idx];
+	struct ptop_pfs_stat st;
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "%u/stat", g->pid);
+	ret = read_stat_path(p, path, &st);
+	if (ret <= 0 || ptop_pfs_ticks_ns(p, st.starttime) != g->start_ns)
+		return ret < 0 ? ret : 0;
 	g->cutime_ns = ptop_pfs_ticks_ns(p, st.cutime);
 	g->cstime_ns = ptop_pfs_ticks_ns(p, st.cstime);
-	g->state = st.state;
+	return 0;
+}
+
+/*
+ * Take the records of the groups gone by the window out of the sample;
+ * the marks of this walk point at records: they move with them (a gone
+ * group's goes).
+ */
+static int drop_gone(struct procfs_priv *pp, struct ptop_sample *out)
+{
+	struct ptop_pfs_marks *m = &pp->marks;
+	size_t i, j = 0, any = 0;
+
+	for (i = 0; i < out->nrecs && i < pp->hot_thread_cap; i++)
+		any |= pp->hot_thread[i] & PFS_GONE;
+	if (!any)
+		return 0;
+	if (out->nrecs > pp->remap_cap) {
+		size_t *n = realloc(pp->remap, out->nrecs * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		pp->remap = n;
+		pp->remap_cap = out->nrecs;
+	}
+	for (i = 0; i < out->nrecs; i++) {
+		pp->remap[i] = (size_t)-1;
+		if (i < pp->hot_thread_cap && (pp->hot_thread[i] & PFS_GONE))
+			continue;
+		pp->remap[i] = j;
+		out->recs[j++] = out->recs[i];
+	}
+	out->nrecs = j;
+	for (i = 0, j = 0; i < m->n[m->cur]; i++) {
+		struct ptop_pfs_mark mk = m->v[m->cur][i];
+
+		if (mk.data >= pp->remap_cap || pp->remap[mk.data] == (size_t)-1)
+			continue;
+		mk.data = pp->remap[mk.data];
+		m->v[m->cur][j++] = mk;
+	}
+	m->n[m->cur] = j;
 	return 0;
 }
 
@@ -401,8 +625,18 @@ static int procfs_window(struct ptop_src *src, struct ptop_sample *out)
 	size_t i;
 	int ret;
 
+	ret = plan_cparents(pp, out);
+	if (ret)
+		return ret;
+	if (src->cfg.between_phases)
+		src->cfg.between_phases(src->cfg.arg);
 	ptop_rt_window_begin(&w, src->cfg.rt_window);
 	ret = ptop_pfs_sample_begin(&pp->pfs, out);
+	/* the parents first: a child reaped after is still in the sample */
+	for (i = 0; !ret && i < pp->ncparents; i++) {
+		ret = reread_c(pp, out, pp->cparents[i]);
+		ptop_rt_window_check(&w);
+	}
 	for (i = 0; !ret && i < pp->nhot; i++) {
 		ret = reread_group(pp, out, &pp->hot[i]);
 		ptop_rt_window_check(&w);
@@ -410,6 +644,8 @@ static int procfs_window(struct ptop_src *src, struct ptop_sample *out)
 	if (!ret)
 		ret = ptop_pfs_sample_end(&pp->pfs, out);
 	ptop_rt_window_end(&w);
+	if (!ret)
+		ret = drop_gone(pp, out);
 	return ret;
 }
 
@@ -545,6 +781,8 @@ static void procfs_close(struct ptop_src *src)
 	free(pp->seen[1].v);
 	free(pp->hot);
 	free(pp->hot_thread);
+	free(pp->cparents);
+	free(pp->remap);
 	ptop_pfs_marks_free(&pp->marks);
 	free(pp->last);
 	free(pp);

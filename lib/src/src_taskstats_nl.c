@@ -54,6 +54,8 @@
 /* A queued exit listener record, waiting for its connector EXIT. */
 struct tn_exit {
 	struct ptop_tsnl_stats st;
+	uint64_t seq;		/* 1, 2, ... as received (tsacct.h) */
+	uint32_t live_for;	/* see struct ptop_tsacct_counters */
 	int done;
 };
 
@@ -65,6 +67,8 @@ struct tn_priv {
 	struct ptop_tsacct acct;
 	struct tn_exit *exits;
 	size_t nexits, exits_cap;
+	uint64_t exit_seq;	/* exit records received so far */
+	int lost_at_open;	/* the open's walk drained a loss: first read's */
 	uint32_t *hot;		/* tids to read again in the tight window */
 	size_t nhot, hot_cap;
 	struct ptop_pfs_marks marks;	/* who did not run */
@@ -114,6 +118,8 @@ static int tn_queue_exit(void *arg, const struct ptop_tsnl_stats *st,
 		p->exits_cap = ncap;
 	}
 	p->exits[p->nexits].st = *st;
+	p->exits[p->nexits].seq = ++p->exit_seq;
+	p->exits[p->nexits].live_for = 0;
 	p->exits[p->nexits].done = 0;
 	p->nexits++;
 	return 0;
@@ -134,6 +140,8 @@ static int tn_apply_exit(struct tn_priv *p, struct tn_exit *e,
 
 	e->done = 1;
 	tn_counters(p, st, &c);
+	c.seq = e->seq;
+	c.live_for = e->live_for;
 	/* if it was never seen alive: born ac_etime ago */
 	return ptop_tsacct_exit(&p->acct, st->pid, st->tgid, st->ppid,
 				now > el ? now - el : 0, &c, exit_ns);
@@ -181,7 +189,10 @@ static int tn_event(void *arg, const struct ptop_cnproc_event *ev)
 	return 0;
 }
 
-/* Exit records, then connector events in order, then exits left over. */
+/*
+ * Exit records, then connector events in order, then exits left over.
+ * The queue may hold records drained during the walk (tn_first_kc_begin()).
+ */
 static int tn_process_events(struct tn_priv *p)
 {
 	size_t i;
@@ -189,7 +200,6 @@ static int tn_process_events(struct tn_priv *p)
 
 	p->acct.now_ns = ptop_pfs_boot_ns();
 	p->boot_off = p->acct.now_ns - ptop_pfs_mono_ns();
-	p->nexits = 0;
 	ret = tn_drain_exits(p);
 	if (ret)
 		return ret;
@@ -279,6 +289,44 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	return 0;
 }
 
+/*
+ * A group's first kernel c reading (tsacct.h): which exit records came
+ * before it. Called before its stat is read: the records sent so far
+ * into the queue (applied with the next events); returns their count.
+ */
+static int tn_first_kc_begin(struct tn_priv *p, int tgid, uint64_t *seq)
+{
+	struct ptop_tsacct_group *g = ptop_tsacct_group_find(&p->acct, tgid);
+	int ret = 0;
+
+	*seq = 0;
+	if (g && g->kc_known)
+		return 0;
+	ret = tn_drain_exits(p);
+	*seq = p->exit_seq;
+	return ret;
+}
+
+/*
+ * After the reading: a child whose record came before it but that is
+ * still in /proc was not reaped, so not in that reading: it counts.
+ */
+static void tn_first_kc_end(struct tn_priv *p, int tgid)
+{
+	char name[16];
+	size_t i;
+
+	for (i = 0; i < p->nexits; i++) {
+		struct tn_exit *e = &p->exits[i];
+
+		if (e->done || e->st.ppid != (uint32_t)tgid)
+			continue;
+		snprintf(name, sizeof(name), "%u", e->st.pid);
+		if (!faccessat(p->pfs.root_fd, name, F_OK, 0))
+			e->live_for = tgid;
+	}
+}
+
 static int tn_scan_group(void *arg, int tgid, int dfd)
 {
 	struct tn_scan *sc = arg;
@@ -286,6 +334,7 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 	struct ptop_pfs_mark mk = { .tgid = tgid, .ino = sc->ino };
 	struct ptop_tsacct_group *g;
 	struct ptop_pfs_stat ps;
+	uint64_t kc_seq = 0;
 	int ret, have_mark = 0;
 
 	/* the counter first: a run after it shows at the next walk */
@@ -295,15 +344,28 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 		if (have_mark < 0)
 			return have_mark;
 	}
+	if (sc->get) {
+		ret = tn_first_kc_begin(p, tgid, &kc_seq);
+		if (ret)
+			return ret;
+	}
 	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
 	if (ret <= 0)
 		return ret;
+	if (kc_seq)
+		tn_first_kc_end(p, tgid);
 	ret = ptop_tsacct_scan_group(&p->acct, tgid,
 				     ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
 				     ps.ppid, ps.state, ps.comm,
 				     ps.rss_pages * p->pfs.page_kb, &sc->g);
 	if (ret)
 		return ret;
+	/* what its waited children left, exit paths included (tsacct.h) */
+	if (sc->get)
+		ptop_tsacct_scan_kernel_c(&p->acct, sc->g,
+					  ptop_pfs_ticks_ns(&p->pfs, ps.cutime) +
+					  ptop_pfs_ticks_ns(&p->pfs, ps.cstime),
+					  kc_seq);
 	sc->ticks_u = 0;
 	sc->ticks_s = 0;
 	sc->last_state = 0;
@@ -508,6 +570,7 @@ static int taskstats_nl_open(struct ptop_src *src)
 	ret = tn_scan(p, 1, 1);
 	ptop_sample_free(&scratch);
 	p->acct.out = NULL;
+	p->lost_at_open = p->acct.lost;
 	if (ret) {
 		ptop_src_set_err(src, "scanning %s: %s", src->cfg.proc_root,
 				 strerror(-ret));
@@ -542,8 +605,10 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	int ret;
 
 	p->acct.gen++;
-	p->acct.lost = 0;
+	p->acct.lost = p->lost_at_open;
+	p->lost_at_open = 0;
 	p->acct.nlost = 0;
+	p->acct.tail_ns = 0;
 	p->acct.out = out;
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	/* dead tasks first (forks come before their exits), then the walk */
@@ -561,6 +626,9 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 		ret = tn_process_events(p);
 	if (!ret)
 		ret = ptop_tsacct_sweep(&p->acct);
+	/* after the last exit records: every reaped child's is in */
+	if (!ret)
+		ptop_tsacct_tails(&p->acct);
 	if (!ret)
 		ret = ptop_tsacct_emit(&p->acct);
 	if (ret)

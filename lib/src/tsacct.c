@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tsacct.h"
+#include "../verdict.h"
 
 typedef struct ptop_tsacct_group group_t;
 typedef struct ptop_tsacct_thread thread_t;
@@ -234,14 +235,53 @@ static struct ptop_rec *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
 
 /* --- deaths and folding --------------------------------------------------- */
 
+/*
+ * What the kernel adds to the c of dead group g's parent for it, less
+ * the exit paths that are not in g's c* yet: an upper bound (tsacct.h).
+ */
+static uint64_t ta_kernel_total(const struct ptop_tsacct *a, const group_t *g)
+{
+	uint64_t t = g->xu + g->xs + g->kexp + g->ktail;
+
+	/*
+	 * Older than us: kc_base has the slack of its own reading; x_base
+	 * (its threads that died before) was read in ticks too, < 2 short
+	 */
+	if (!g->forked)
+		t += 2 * a->tick_ns + g->kc_base;
+	return t;
+}
+
+/* Dead g was a child of ppid (its parent at death): who waits for it. */
+static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
+{
+	group_t *p = ppid ? ptop_tsacct_group_find(a, ppid) : NULL;
+
+	if (!p || p == g || p->tgid == 1)
+		return;
+	/* p is older than us: was g in p's kernel c at its first reading? */
+	if (!p->forked && p->kc_known && g->die_seq &&
+	    g->die_seq <= p->kc_seq && g->die_live_for != p->tgid)
+		return;
+	/* its final counters, or its kernel c, are not all known */
+	if (g->lost_thread || g->k_bad || (!g->forked && !g->kc_known) ||
+	    (!p->forked && !p->kc_known)) {
+		p->k_bad = 1;
+		return;
+	}
+	p->kexp += ta_kernel_total(a, g);
+	p->kmax += PTOP_EXIT_PATH_MAX_NS * g->nexits + (g->kmax - g->ktail);
+}
+
 static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
-			uint64_t exit_ns)
+			uint64_t exit_ns, uint32_t ppid)
 {
 	struct ptop_rec *r;
 	group_t *to;
 
 	g->dead = 1;
 	ta_group_unhash(a, g);
+	ta_credit_parent(a, g, ppid ? ppid : g->ppid);
 	to = ta_fold_target(g);
 	if (!to && g->ppid)	/* accounting parent unknown: real parent */
 		to = ptop_tsacct_group_find(a, g->ppid);
@@ -281,7 +321,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 	group_t *g = t->g;
 	struct ptop_rec *r;
 	uint64_t u = t->split.user_ns, s = t->split.sys_ns;
-	uint32_t code = 0;
+	uint32_t code = 0, ppid = 0;
 
 	if (c) {
 		ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user,
@@ -296,10 +336,15 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 			g->ppid = c->ppid;
 		if (!g->uid)
 			g->uid = c->uid;
+		ppid = c->ppid;	/* its real parent when it died */
+		g->nexits++;
+		g->die_seq = c->seq;
+		g->die_live_for = c->live_for;
 	} else {
 		a->lost = 1;
 		a->nlost++;
 		t->closed_lost = 1;
+		g->lost_thread = 1;
 	}
 	t->dead = 1;
 	t->dead_gen = a->gen;
@@ -312,7 +357,7 @@ static int ta_thread_die(struct ptop_tsacct *a, thread_t *t,
 	r->exit_ns = exit_ns;
 	r->exit_code = code;
 	if (!--g->nlive)
-		return ta_group_die(a, g, code, exit_ns);
+		return ta_group_die(a, g, code, exit_ns, ppid);
 	return 0;
 }
 
@@ -420,11 +465,18 @@ int ptop_tsacct_fork(struct ptop_tsacct *a, uint32_t pid, uint32_t tgid,
 		     uint32_t ptgid, uint64_t start_ns)
 {
 	thread_t *t = ptop_tsacct_thread_find(a, pid);
+	int ret;
 
 	if (pid == tgid && t && !t->dead && t->g->tgid == tgid &&
 	    t->g->scan_gen == a->gen)
 		ta_group_reparent(a, t->g, ptgid);
-	return ta_thread_get(a, pid, tgid, ptgid, start_ns, &t);
+	ret = ta_thread_get(a, pid, tgid, ptgid, start_ns, &t);
+	/* a new process: its kernel cutime/cstime start at 0 */
+	if (!ret && pid == tgid) {
+		t->g->forked = 1;
+		t->g->kc_base = 0;	/* a scan may have met it first */
+	}
+	return ret;
 }
 
 /*
@@ -622,6 +674,45 @@ void ptop_tsacct_reread_counters(struct ptop_tsacct *a, thread_t *t,
 	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
 			    &u, &s);
 	ta_take_counters(t, c);
+}
+
+void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
+			       uint64_t kc_ns, uint64_t seq)
+{
+	g->kc_ns = kc_ns;
+	g->kc_gen = a->gen;
+	if (g->kc_known)
+		return;
+	g->kc_known = 1;
+	g->kc_seq = seq;
+	/* floored: the kernel had up to a tick more in each of the two */
+	g->kc_base = g->forked ? 0 : kc_ns + 2 * a->tick_ns;
+}
+
+void ptop_tsacct_tails(struct ptop_tsacct *a)
+{
+	size_t i;
+
+	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
+		group_t *g;
+
+		for (g = a->groups[i]; g; g = g->next) {
+			uint64_t want, known;
+
+			if (g->kc_gen != a->gen || !g->kc_known || g->k_bad ||
+			    g->tgid == 1)
+				continue;
+			known = g->kc_base + g->kexp;
+			want = g->kc_ns > known ? g->kc_ns - known : 0;
+			if (want > g->kmax)
+				want = g->kmax;
+			if (want <= g->ktail)
+				continue;
+			g->cs += want - g->ktail;
+			a->tail_ns += want - g->ktail;
+			g->ktail = want;
+		}
+	}
 }
 
 void ptop_tsacct_scan_end(struct ptop_tsacct *a)

@@ -25,6 +25,34 @@
  * dead groups stay in memory only while a live descendant refers to them.
  * Times are ns; the user/system split of a thread is kept monotonic
  * (ptop_cputime_adjust()).
+ *
+ * Exit paths (issue 8): a thread's taskstats exit record is sent before
+ * the rest of its exit (exit_mm, files, notify, the last schedule), so
+ * the records miss that time; the kernel's cutime + cstime of the parent
+ * that waits for the child has it (wait_task_zombie() adds the child's
+ * whole runtime). Per live group, from its /proc stat read each scan
+ * (ptop_tsacct_scan_kernel_c()) and what its children's records said:
+ *   L = kernel c now - kc_base - kexp
+ * kc_base: an upper bound of the kernel's c when we started (0 for a
+ * group forked under us, else the first reading + 2 ticks: cutime and
+ * cstime are each floored to a tick); kexp: per child that died with
+ * this group as its parent, an upper bound of what the kernel adds for
+ * it less its exit paths (its own final records, its own kernel c as
+ * counted here, slack for what was read in ticks), for the children
+ * that the kernel had not added before that first reading: the source
+ * numbers the exit records as they come (seq) and gives the reading the
+ * number of records received before it (kc_seq); a child whose record
+ * came before and that was still in /proc after the reading (not reaped
+ * yet: live_for) counts too. The kernel's c is
+ * floored too, so L never exceeds the exit paths of the waited children:
+ * ktail = max(ktail, min(L, kmax)) goes into the group's c* as system
+ * time (exit paths are kernel code), kmax = PTOP_EXIT_PATH_MAX_NS per
+ * child thread exit credited (a bound on what one exit path can be).
+ * Exit paths show up here late by up to 2 ticks per group (the
+ * floors), never twice: the interval math takes c* as it moved. Not for
+ * pid 1 (it reaps orphans whose parent died with them unreaped, whose
+ * records named that parent) and not for a group that reaped a child
+ * closed without its final record (k_bad: kexp would be short).
  */
 #ifndef PTOP_TSACCT_H
 #define PTOP_TSACCT_H
@@ -48,10 +76,20 @@ struct ptop_tsacct_group {
 	uint64_t rss_kb, hwm_kb;
 	uint64_t seen_gen;	/* generation of the last scan that met it */
 	uint64_t scan_gen;	/* created by the scan of that generation */
+	/* exit paths from the kernel's c (see above), ns */
+	uint64_t kc_ns;		/* cutime + cstime as last read, floored */
+	uint64_t kc_gen;	/* generation of that reading */
+	uint64_t kc_base, kexp, ktail, kmax;
+	uint64_t kc_seq;	/* exit records received before kc_base's reading */
+	uint64_t die_seq;	/* the record this group died with (its seq) */
+	uint32_t die_live_for;	/* and that record's live_for */
+	unsigned int nexits;	/* own threads that died with their records */
 	char comm[PTOP_COMM_LEN];
 	char state;
 	/* reported: in a snapshot (emitted) at least once */
 	unsigned int dead : 1, start_exact : 1, want_parent : 1, reported : 1;
+	/* forked: born under us (FORK event): its kernel c started at 0 */
+	unsigned int forked : 1, kc_known : 1, k_bad : 1, lost_thread : 1;
 };
 
 struct ptop_tsacct_thread {
@@ -76,6 +114,13 @@ struct ptop_tsacct_counters {
 	uint64_t hiwater_kb;
 	uint32_t uid, ppid, exit_code;
 	char comm[PTOP_COMM_LEN];
+	/*
+	 * exit records only: the source's number of the record (1, 2, ...
+	 * as received; 0: unnumbered), and the tgid of the parent whose
+	 * first kernel c reading it was still in /proc after (0: none)
+	 */
+	uint64_t seq;
+	uint32_t live_for;
 };
 
 struct ptop_tsacct {
@@ -87,6 +132,7 @@ struct ptop_tsacct {
 	unsigned int thread_flags; /* added to THREAD records (HAS_RDELAY) */
 	int lost;		/* set when data was lost (caller resets) */
 	unsigned int nlost;	/* threads closed without final counters */
+	uint64_t tail_ns;	/* exit paths put into c* by this read */
 	struct ptop_sample *out; /* EXIT records go here */
 };
 
@@ -161,6 +207,15 @@ void ptop_tsacct_x_base(struct ptop_tsacct_group *g, uint64_t user_ns,
 int ptop_tsacct_scan_same(struct ptop_tsacct *a, uint32_t tgid);
 void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 				struct ptop_tsacct_group *g);
+/*
+ * The group's kernel cutime + cstime as /proc stat shows it now (ticks
+ * in ns), read by this generation's scan, after seq exit records had
+ * been received (see above). Used by ptop_tsacct_tails(), after this
+ * read's last exit records.
+ */
+void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a,
+			       struct ptop_tsacct_group *g, uint64_t kc_ns,
+			       uint64_t seq);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);
 
 /*
@@ -169,6 +224,12 @@ void ptop_tsacct_scan_end(struct ptop_tsacct *a);
  * records of everything this generation's scan met.
  */
 int ptop_tsacct_sweep(struct ptop_tsacct *a);
+/*
+ * The exit paths that the kernel's c of the groups read this generation
+ * vouches for (see above), into their c*; after the read's last exit
+ * records, before emit. Their sum is in a->tail_ns.
+ */
+void ptop_tsacct_tails(struct ptop_tsacct *a);
 int ptop_tsacct_emit(struct ptop_tsacct *a);
 
 #endif /* PTOP_TSACCT_H */

@@ -2,7 +2,11 @@
 # Shared by the tmux-driven tests of the interactive view (sourced, not
 # run): a private tmux server, ptop started in a session of a given size,
 # and waiting for the screen to show something (polling with a timeout,
-# never a fixed sleep: the machine may be loaded).
+# never a fixed sleep: the machine may be loaded). Every timeout below is
+# multiplied by T_SCALE (default 6): a screen that shows at once costs
+# nothing more, and one that takes a loaded machine's seconds (a first
+# walk at load 25 took over 6 s) is not a failure; only what never shows
+# waits the whole time.
 #
 # The caller sets PTOP (checked and made absolute here) and defines nothing
 # else; it gets:
@@ -32,6 +36,9 @@ fails=0
 ok()  { echo "  ok: $*"; }
 bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
 S=
+T_SCALE=${T_SCALE:-6}
+# t_ticks SECONDS: that many seconds, scaled, in 0.1 s polls
+t_ticks() { echo $(( ${1:-5} * 10 * T_SCALE )); }
 
 # start NAME COLS ROWS CMD-PREFIX... -- ptop args: the session runs
 # "CMD-PREFIX ptop ARGS" (e.g. setpriv ..., or nothing), records its pid
@@ -58,7 +65,7 @@ start() {
 	tm new-session -d -s "$name" -x "$w" -y "$h" "bash $T_TMP/$name/run.sh"
 	S=$name
 	local i
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < $(t_ticks 5); i++)); do
 		[ -s "$T_TMP/$name/pid" ] && return 0
 		sleep 0.1
 	done
@@ -67,7 +74,7 @@ ptop_pid() { cat "$T_TMP/$S/pid"; }
 pane() { tm capture-pane -p "$@" -t "$S"; }
 keys() { tm send-keys -t "$S" "$@"; }
 wait_for() {
-	local i n=$(( ${2:-5} * 10 ))
+	local i n=$(t_ticks "${2:-5}")
 	for ((i = 0; i < n; i++)); do
 		pane | grep -Eq -- "$1" && return 0
 		sleep 0.1
@@ -76,7 +83,7 @@ wait_for() {
 }
 # wait_gone REGEX [s]: until the screen no longer shows REGEX
 wait_gone() {
-	local i n=$(( ${2:-5} * 10 ))
+	local i n=$(t_ticks "${2:-5}")
 	for ((i = 0; i < n; i++)); do
 		pane | grep -Eq -- "$1" || return 0
 		sleep 0.1
@@ -90,7 +97,7 @@ expect() {
 }
 rc_of=
 wait_exit() {
-	local i n=$(( ${1:-5} * 10 ))
+	local i n=$(t_ticks "${1:-5}")
 	for ((i = 0; i < n; i++)); do
 		if [ -s "$T_TMP/$S/rc" ]; then
 			rc_of=$(cat "$T_TMP/$S/rc")

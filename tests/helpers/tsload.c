@@ -26,6 +26,14 @@
  *                          wait4()'s reading and a dead thread's run after
  *                          its release included
  *   tsload forkstorm SECS  fork+exit and thread create+join in a loop
+ *   tsload deadthreads N MS N threads at once, each burns MS ms of its own
+ *                          CPU (CLOCK_THREAD_CPUTIME_ID) and exits; once
+ *                          all are joined, prints "ready N" and sleeps in
+ *                          pause() with its main thread only until killed
+ *   tsload groupstorm SECS T  for SECS s, children one after another that
+ *                          each start T threads (sleeping in pause()) and
+ *                          _exit() at once: T+1 thread exits and a group
+ *                          exit in a burst; prints "groups N"
  *   tsload threadchurn N   N threads one after another, each created and
  *                          joined (it exits at once); prints "done N"
  *   tsload execexit N MB   N children one after another; in each a
@@ -193,6 +201,20 @@ static int exec_tail(long mb)
 	_exit(0);
 }
 
+/* deadthreads: a thread that burns its own CPU, then exits */
+static long burn_thread_ms;
+
+static void *burner(void *arg)
+{
+	uint64_t end = clk(CLOCK_THREAD_CPUTIME_ID) + burn_thread_ms * 1000000ULL;
+	volatile uint64_t x = 0;
+
+	while (clk(CLOCK_THREAD_CPUTIME_ID) < end)
+		for (int i = 0; i < 1000; i++)
+			x += i;
+	return arg;
+}
+
 static void *sleeper(void *arg)
 {
 	for (;;)
@@ -246,7 +268,7 @@ int main(int argc, char **argv)
 	long i, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: tsload sleepers|busy|threads|shortlived|forkstorm|threadchurn|execexit ARG...\n");
+		fprintf(stderr, "usage: tsload sleepers|busy|threads|deadthreads|shortlived|forkstorm|groupstorm|threadchurn|execexit ARG...\n");
 		return 2;
 	}
 	n = atol(argv[2]);
@@ -341,6 +363,22 @@ int main(int argc, char **argv)
 		printf("done %ld\n", n);
 		return 0;
 	}
+	if (!strcmp(argv[1], "deadthreads") && argc > 3) {
+		pthread_t *t = calloc(n ? n : 1, sizeof(*t));
+
+		burn_thread_ms = atol(argv[3]);
+		for (i = 0; t && i < n; i++)
+			if (pthread_create(&t[i], NULL, burner, NULL)) {
+				perror("pthread_create");
+				return 1;
+			}
+		for (i = 0; t && i < n; i++)
+			pthread_join(t[i], NULL);
+		free(t);
+		printf("ready %ld\n", n);
+		for (;;)
+			pause();
+	}
 	if (!strcmp(argv[1], "threadchurn")) {
 		pthread_t t;
 
@@ -401,6 +439,30 @@ int main(int argc, char **argv)
 			forks++;
 		}
 		printf("forks %lu\n", forks);
+		return 0;
+	}
+	if (!strcmp(argv[1], "groupstorm") && argc > 3) {
+		uint64_t end = clk(CLOCK_MONOTONIC) + n * 1000000000ULL;
+		long nt = atol(argv[3]), groups = 0, k;
+
+		while (clk(CLOCK_MONOTONIC) < end) {
+			pid_t pid = fork();
+
+			if (!pid) {
+				pthread_t t;
+
+				child_setup();
+				for (k = 0; k < nt; k++)
+					if (pthread_create(&t, NULL, sleeper, NULL))
+						break;
+				_exit(0);
+			}
+			if (pid > 0)
+				while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+					;
+			groups += pid > 0;
+		}
+		printf("groups %ld\n", groups);
 		return 0;
 	}
 	fprintf(stderr, "tsload: unknown mode %s\n", argv[1]);

@@ -39,6 +39,17 @@
  *	(a dump holds a module reference). Prints "validate passes=...
  *	bad=... lost=... excused=... reopen=... resync=... records=...";
  *	exit 1 on a bad or lost answer.
+ *   tsquery -G SECS
+ *	late groups: for SECS seconds "since N" thread answers back to back
+ *	on one file, the state file's walk_late_span (the ring span
+ *	[FROM, TO) of GROUP EXIT records the pass owed as live records)
+ *	read after each; the next answer's EXIT records are positions FROM
+ *	on in ring order, so each GROUP one below TO must be a live GROUP
+ *	record of the answer before, unless that said MORE; and no answer
+ *	has two live THREAD records of one (pid, start). Prints "late
+ *	pairs=... unchecked=... more=... owed=... missing=... twins=...";
+ *	exit 1 on a missing one or a twin. -F: full thread answers (long
+ *	passes), twins checked only.
  *   tsquery -b MODE
  *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
  *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
@@ -626,6 +637,198 @@ static int read_answer(int fd, const struct ptop_ts_cmd *cmd, struct buf *b)
 	return n < 0 ? -errno : 0;
 }
 
+/* --- late groups (-G) ----------------------------------------------------- */
+static double now_s(void);
+
+struct span {
+	unsigned long long seq, from, to;
+};
+
+static int read_span(struct span *sp)
+{
+	FILE *f = fopen("/proc/ptop_taskstats_state", "r");
+	char line[256];
+	int got = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "walk_late_span %llu %llu %llu", &sp->seq,
+			   &sp->from, &sp->to) == 3)
+			got = 1;
+	fclose(f);
+	return got ? 0 : -1;
+}
+
+struct ident {
+	uint32_t pid;
+	uint64_t start;
+};
+
+static int ident_cmp(const void *a, const void *b)
+{
+	const struct ident *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static const struct ptop_ts_record *rec_at(const struct buf *b, uint32_t i)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+
+	return (const void *)(b->p + a->size +
+			      (size_t)a->ncpu * sizeof(struct ptop_ts_cpu) +
+			      (size_t)i * a->rec_size);
+}
+
+/*
+ * Answer pb (span ps) and the next one nb (its pass's span ns): the
+ * GROUP EXIT records of nb at ring positions [ps.from, ps.to) not live
+ * in pb; -1: the pair cannot be checked
+ */
+static long late_missing(const struct buf *pb, const struct span *ps,
+			 const struct buf *nb, const struct span *ns,
+			 long *owed)
+{
+	const struct ptop_ts_answer *pa = (const void *)pb->p;
+	const struct ptop_ts_answer *na = (const void *)nb->p;
+	struct ident *live = calloc(pa->count + 1, sizeof(*live));
+	unsigned long long k = 0;
+	long nlive = 0, miss = 0, due = 0;
+	uint32_t i;
+
+	if (!live)
+		return -1;
+	for (i = 0; i < pa->count; i++) {
+		const struct ptop_ts_record *r = rec_at(pb, i);
+
+		if (r->kind == PTOP_TS_KIND_GROUP &&
+		    !(r->flags & PTOP_TS_RECF_EXIT)) {
+			live[nlive].pid = r->pid;
+			live[nlive++].start = r->start_ns;
+		}
+	}
+	qsort(live, nlive, sizeof(*live), ident_cmp);
+	for (i = 0; i < na->count; i++) {
+		const struct ptop_ts_record *r = rec_at(nb, i);
+		struct ident id = { r->pid, r->start_ns };
+
+		if (!(r->flags & PTOP_TS_RECF_EXIT))
+			continue;
+		if (r->kind == PTOP_TS_KIND_GROUP &&
+		    ps->from + k < ps->to) {
+			due++;
+			if (!bsearch(&id, live, nlive, sizeof(*live), ident_cmp)) {
+				if (miss < 3)
+					printf("late missing: answer seq=%llu ring [%llu, %llu) position %llu group %u\n",
+					       ps->seq, ps->from, ps->to,
+					       ps->from + k, r->pid);
+				miss++;
+			}
+		}
+		k++;
+	}
+	free(live);
+	/* the positions do not map onto the EXIT records: not checked */
+	if (k != ns->from - ps->from)
+		return -1;
+	*owed += due;
+	return miss;
+}
+
+/* live THREAD records of one (pid, start) twice in the answer */
+static long dup_threads(const struct buf *b)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+	struct ident *ids = calloc(a->count + 1, sizeof(*ids));
+	long n = 0, dups = 0, i;
+
+	if (!ids)
+		return 0;
+	for (i = 0; i < a->count; i++) {
+		const struct ptop_ts_record *r = rec_at(b, i);
+
+		if (r->kind == PTOP_TS_KIND_THREAD &&
+		    !(r->flags & PTOP_TS_RECF_EXIT)) {
+			ids[n].pid = r->pid;
+			ids[n++].start = r->start_ns;
+		}
+	}
+	qsort(ids, n, sizeof(*ids), ident_cmp);
+	for (i = 1; i < n; i++)
+		if (!ident_cmp(&ids[i - 1], &ids[i])) {
+			if (dups < 3)
+				printf("late twin: answer seq=%llu thread %u twice\n",
+				       (unsigned long long)a->seq_now, ids[i].pid);
+			dups++;
+		}
+	free(ids);
+	return dups;
+}
+
+static int late_groups(struct ptop_ts_cmd c, double secs, int full)
+{
+	struct buf b[2] = { { 0 }, { 0 } };
+	struct span sp[2];
+	long pairs = 0, unchecked = 0, more = 0, owed = 0, missing = 0, m;
+	long twins = 0;
+	int fd = open(PROC_PATH, O_RDWR), ret, cur = 0;
+	double end = now_s() + secs;
+
+	if (fd < 0) {
+		fprintf(stderr, "tsquery: %s\n", ename(errno));
+		return 1;
+	}
+	c.flags |= PTOP_TS_CMDF_THREADS;
+	ret = read_answer(fd, &c, &b[cur]);
+	if (!ret && read_span(&sp[cur]))
+		ret = -ENOENT;
+	while (!ret && now_s() < end) {
+		const struct ptop_ts_answer *pa = (const void *)b[cur].p;
+		const struct ptop_ts_answer *na;
+		int nx = !cur;
+
+		c.since_seq = full ? 0 : pa->seq_now;
+		ret = read_answer(fd, &c, &b[nx]);
+		if (ret || read_span(&sp[nx])) {
+			ret = ret ? ret : -ENOENT;
+			break;
+		}
+		na = (const void *)b[nx].p;
+		twins += dup_threads(&b[nx]);
+		if (sp[cur].seq != pa->seq_now || sp[nx].seq != na->seq_now ||
+		    (na->flags & PTOP_TS_ANSF_RESYNC)) {
+			unchecked++;
+		} else if (full) {
+			pairs++;	/* full answers: twins only */
+		} else if (pa->flags & PTOP_TS_ANSF_MORE) {
+			more++;
+		} else {
+			m = late_missing(&b[cur], &sp[cur], &b[nx], &sp[nx],
+					 &owed);
+			if (m < 0) {
+				unchecked++;
+			} else {
+				pairs++;
+				missing += m;
+			}
+		}
+		cur = nx;
+	}
+	close(fd);
+	free(b[0].p);
+	free(b[1].p);
+	if (ret) {
+		fprintf(stderr, "tsquery: %s\n", ename(-ret));
+		return 1;
+	}
+	printf("late pairs=%ld unchecked=%ld more=%ld owed=%ld missing=%ld twins=%ld\n",
+	       pairs, unchecked, more, owed, missing, twins);
+	return missing || twins;
+}
+
 static int crosscheck(struct ptop_ts_cmd c, double secs, double every)
 {
 	struct xmap st = { 0 }, full = { 0 }, exits = { 0 }, prev_exits = { 0 };
@@ -1120,17 +1323,18 @@ int main(int argc, char **argv)
 {
 	struct ptop_ts_cmd c = { .cmd = PTOP_TS_CMD_PIDS };
 	int opt, nl = 0, print = 0, ret;
-	double xsecs = 0, every = 0.2, vsecs = 0;
+	double xsecs = 0, every = 0.2, vsecs = 0, gsecs = 0;
 	long nloop = 0;
 	int full = 0;
 	struct buf b = { 0 };
 	const char *cg = NULL;
 	unsigned long long cg0 = 0, cg1 = 0;
 
-	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FV:C:")) != -1) {
+	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FV:C:G:")) != -1) {
 		switch (opt) {
 		case 'X': xsecs = atof(optarg); break;
 		case 'V': vsecs = atof(optarg); break;
+		case 'G': gsecs = atof(optarg); break;
 		case 'L': nloop = atol(optarg); break;
 		case 'F': full = 1; break;
 		case 'C': cg = optarg; break;
@@ -1145,7 +1349,7 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t]\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t] | -G SECS [-F]\n");
 			return 2;
 		}
 	}
@@ -1153,6 +1357,8 @@ int main(int argc, char **argv)
 		return crosscheck(c, xsecs, every);
 	if (vsecs > 0)
 		return validate(c, vsecs, nl);
+	if (gsecs > 0)
+		return late_groups(c, gsecs, full);
 	if (nloop > 0)
 		return loop(c, nloop, full);
 	if (cg)

@@ -27,12 +27,13 @@ caps() {
 	local label=$1 want=$2 wantb=$3 st
 	shift 3
 	local out=$tmp/out.$RANDOM
-	"$@" -b -d 0.3 -n 40 --no-config -o PID,COMMAND >"$out" 2>&1 &
+	"$@" -b -d 0.3 -n 1000 --no-config -o PID,COMMAND >"$out" 2>&1 &
 	local p=$!
 	pids="$pids $p"
 	LAST_OUT=$out
-	# the first interval is out: startup (and the drop) is over
-	for _ in $(seq 100); do grep -q "${READY:-^ptop }" "$out" && break; sleep 0.1; done
+	# the first interval is out: startup (and the drop) is over (polled
+	# for up to 60 s: a loaded machine's first walk can take seconds)
+	for _ in $(seq 600); do grep -q "${READY:-^ptop }" "$out" && break; sleep 0.1; done
 	st=$(cat /proc/$p/status 2>/dev/null)
 	kill $p 2>/dev/null; wait $p 2>/dev/null
 	if ! grep -q "${READY:-^ptop }" "$out"; then

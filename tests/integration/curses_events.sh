@@ -52,7 +52,7 @@ keys E
 wait_gone "^Events " 5 && ok "E again: the panel closes" ||
 	{ bad "E again: the panel stays"; pane | sed "s/^/    | /"; }
 sum_line() { pane | grep -n 'V:V:S' | head -1 | cut -d: -f1; }
-for i in $(seq 50); do
+for i in $(seq 300); do
 	last=$(sum_line)
 	[ -n "$last" ] && [ "$last" -ge 29 ] && break
 	sleep 0.1

@@ -32,7 +32,7 @@ XDG_CONFIG_HOME="$tmp/cfg" ASAN_OPTIONS=detect_leaks=0 \
 	bash -c 'echo \$\$ > "$tmp/pid"; exec "$PTOP" --source=procfs -d 0.3' 2> "$tmp/stderr"
 echo \$? > "$tmp/rc"
 stty -a > "$tmp/stty.after"
-exec sleep 60
+exec sleep 600
 EOS
 
 tm new-session -d -s ptop -x 120 -y 30 "bash $tmp/run.sh"
@@ -140,7 +140,7 @@ tm resize-window -t "$S" -x 120 -y 30
 expect 'accounted' "redraws after resizing back"
 
 keys q
-for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+for i in $(seq 300); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 sleep 0.3
 if [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ]; then ok "q: exit status 0"
 else bad "exit status '$(cat "$tmp/rc" 2>/dev/null)'"; fi
@@ -160,7 +160,7 @@ tm kill-session -t ptop
 S=ptop2
 expect 'accounted' "second run starts"
 kill -TERM "$(cat "$tmp/pid")"
-for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+for i in $(seq 300); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 sleep 0.3
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] && ok "SIGTERM: exit status 0" ||
 	bad "SIGTERM: exit status '$(cat "$tmp/rc" 2>/dev/null)'"
@@ -174,7 +174,7 @@ tm kill-session -t ptop2
 S=ptop3
 expect 'accounted' "third run starts"
 keys C-c
-for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+for i in $(seq 300); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 sleep 0.3
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] && ok "Ctrl-C: exit status 0" ||
 	bad "Ctrl-C: exit status '$(cat "$tmp/rc" 2>/dev/null)'"

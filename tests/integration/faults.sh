@@ -81,7 +81,7 @@ config_full_disk() {
 	pane() { tm capture-pane -p -t f; }
 	wait_for() {
 		local i
-		for ((i = 0; i < 100; i++)); do
+		for ((i = 0; i < 600; i++)); do	# a loaded machine: seconds
 			pane | grep -Eq -- "$1" && return 0
 			sleep 0.1
 		done

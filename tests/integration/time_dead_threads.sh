@@ -20,7 +20,7 @@ def burn():
         pass
 t = threading.Thread(target=burn); t.start(); t.join()
 print("ready", flush=True)
-time.sleep(120)
+time.sleep(3600)   # killed by the trap; a loaded machine can take minutes here
 ' >"${TMPDIR:-/tmp}/ptop_tdt.$$" &
 victim=$!
 trap 'kill $victim 2>/dev/null; rm -f "${TMPDIR:-/tmp}/ptop_tdt.$$"' EXIT

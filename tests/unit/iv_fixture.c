@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "iv_fixture.h"
@@ -44,8 +46,65 @@ void iv_fixture_update(struct iv_fixture *f)
 	assert_int_equal(ptop_snap_update(&f->snap), 0);
 }
 
+/* |off| once the exit paths (a part of their own) are taken out */
+static uint64_t off_rest_abs(const struct ptop_interval *iv)
+{
+	int64_t off = iv->verdict.off_ns + (int64_t)iv->verdict.exit_paths_ns;
+
+	return off < 0 ? (uint64_t)-off : (uint64_t)off;
+}
+
+static uint64_t off_total_abs(const struct ptop_interval *iv)
+{
+	int64_t off = iv->verdict.off_ns;
+
+	return off < 0 ? (uint64_t)-off : (uint64_t)off;
+}
+
+/*
+ * The assertion of issue 8, on one interval: never exact outside the
+ * tolerance (rows + idle, exit paths included), exact means no reason at
+ * all, and the headline word and the old flag agree with the verdict.
+ */
+void iv_assert_judged(const struct ptop_interval *iv)
+{
+	const struct ptop_verdict *v = &iv->verdict;
+	char buf[256];
+	bool sum_out;
+
+	if (v->exact) {
+		assert_true(off_total_abs(iv) <= v->tol_ns);
+		assert_true(v->skew_ns <= v->tol_ns);
+		assert_int_equal(iv->clamped_ns, 0);
+		assert_int_equal(v->nlost, 0);
+		assert_int_equal(v->why, 0);
+		assert_false(iv->flags & PTOP_IV_INEXACT);
+	} else {
+		assert_int_not_equal(v->why, 0);
+		assert_true(iv->flags & PTOP_IV_INEXACT);
+	}
+	sum_out = off_total_abs(iv) > v->tol_ns &&
+		  off_rest_abs(iv) <= v->tol_ns && v->exit_paths_ns <= v->tol_ns;
+	assert_int_equal(!!(v->why & PTOP_WHY_OFF),
+			 off_rest_abs(iv) > v->tol_ns || !iv->interval_ns ||
+			 sum_out);
+	assert_int_equal(!!(v->why & PTOP_WHY_EXIT_PATHS),
+			 v->exit_paths_ns > v->tol_ns ||
+			 (sum_out && v->exit_paths_ns));
+	/* only what is missing, and only where exits leave a tail */
+	assert_true(v->exit_paths_ns <= v->ntask_exits * PTOP_EXIT_PATH_MAX_NS);
+	if (v->exit_paths_ns)
+		assert_true(v->off_ns < 0 && (iv->caps & PTOP_CAP_EXIT_TAIL));
+	ptop_verdict_str(iv, buf, sizeof(buf));
+	if (v->exact)
+		assert_string_equal(buf, "exact");
+	else
+		assert_memory_equal(buf, "inexact: ", 9);
+}
+
 void iv_fixture_compute(struct iv_fixture *f, bool threads)
 {
 	assert_int_equal(ptop_interval_compute(&f->iv, ptop_snap_prev(&f->snap),
 					       ptop_snap_cur(&f->snap), threads), 0);
+	iv_assert_judged(&f->iv);
 }

@@ -34,7 +34,12 @@ int iv_fixture_teardown(void **state);
 void iv_fixture_open(struct iv_fixture *f, unsigned int caps);
 /* The next snapshot (asserted to succeed). */
 void iv_fixture_update(struct iv_fixture *f);
-/* f->iv = the interval between the last two snapshots (asserted). */
+/*
+ * f->iv = the interval between the last two snapshots (asserted), judged
+ * by iv_assert_judged(): every interval a test computes is.
+ */
 void iv_fixture_compute(struct iv_fixture *f, bool threads);
+/* Never exact outside the tolerance; the reasons match the numbers. */
+void iv_assert_judged(const struct ptop_interval *iv);
 
 #endif

@@ -5,8 +5,9 @@
  * those that had figures, and keeps the others from the last interval.
  * It must give exactly what the full math gives: every step of random
  * scripts (tasks that run, new processes and threads, x* and c* that
- * grow, a counter that dips, exits and exec, which take the full math)
- * is computed both ways and compared field by field, and the snapshot's
+ * grow, a counter that dips, processes and threads that die, folded
+ * into the living or into the dead) is computed both ways and compared
+ * field by field, and the snapshot's
  * list of what the answer brought is checked against the answer.
  */
 #include <stdarg.h>
@@ -110,6 +111,38 @@ static void emit(struct ptop_sample *s, const struct model_proc *p)
 }
 
 /*
+ * A process dies (its EXIT records in s): its time goes to a process
+ * picked at random, live (its c* grows, it is in the answer) or dead
+ * (then on through that one's EXIT record, if it is in s, or nowhere).
+ */
+static void die(struct model *m, struct ptop_sample *s, bool *changed)
+{
+	struct model_proc *p = &m->p[rnd(m, (unsigned int)m->n)];
+	struct model_proc *to = &m->p[rnd(m, (unsigned int)m->n)];
+	uint64_t u = p->xu, st = p->xs;
+	int i;
+
+	if (!p->live || p == &m->p[0])
+		return;
+	if (to == p)
+		to = &m->p[0];
+	p->live = false;
+	fake_exit_group(s, p->tgid, p->tgid, p->xu, p->xs, p->cu, p->cs,
+			to->tgid, to->tgid);
+	for (i = 0; i < p->nthr; i++) {
+		fake_exit_thread(s, p->thr[i].pid, p->tgid, p->thr[i].pid,
+				 p->thr[i].u, p->thr[i].s);
+		u += p->thr[i].u;
+		st += p->thr[i].s;
+	}
+	if (to->live) {
+		to->cu += u + p->cu;
+		to->cs += st + p->cs;
+		changed[to - m->p] = true;
+	}
+}
+
+/*
  * One step: some processes run (and are in the answer), maybe a new
  * process or thread, maybe x* or c* grows, maybe a dip; with exits a
  * process dies (its EXIT record in the answer).
@@ -155,20 +188,32 @@ static void step(struct iv_fixture *f, struct model *m, bool full,
 			add_proc(m);
 			changed[m->n - 1] = true;
 		}
-		if (exits && m->n > 4) {
+		for (k = exits ? 1 + (int)rnd(m, 3) : 0; k > 0 && m->n > 4; k--)
+			die(m, s, changed);
+		if (exits && !rnd(m, 3)) {
+			/* a thread of a live process dies; x* gets its time */
 			struct model_proc *p = &m->p[rnd(m, (unsigned int)m->n)];
 
-			if (p->live && p->tgid != m->p[0].tgid) {
-				p->live = false;
-				fake_exit_group(s, p->tgid, p->tgid, p->xu, p->xs,
-						p->cu, p->cs, m->p[0].tgid,
-						m->p[0].tgid);
-				for (i = 0; i < p->nthr; i++)
-					fake_exit_thread(s, p->thr[i].pid,
-							 p->tgid, p->thr[i].pid,
-							 p->thr[i].u,
-							 p->thr[i].s);
+			if (p->live && p->nthr > 1) {
+				struct model_thr *t = &p->thr[--p->nthr];
+
+				fake_exit_thread(s, t->pid, p->tgid, t->pid, t->u,
+						 t->s);
+				p->xu += t->u;
+				p->xs += t->s;
+				changed[p - m->p] = true;
 			}
+		}
+		if (exits && !rnd(m, 4)) {
+			/* born and dead within the interval */
+			uint32_t pid = m->next_pid++;
+
+			fake_exit_group(s, pid, pid, 0, 0, 0, 0, m->p[0].tgid,
+					m->p[0].tgid);
+			fake_exit_thread(s, pid, pid, pid, 3 * MS, MS);
+			m->p[0].cu += 3 * MS;
+			m->p[0].cs += MS;
+			changed[0] = true;
 		}
 	}
 	for (i = 0; i < m->n; i++)
@@ -260,6 +305,7 @@ static bool compute_both(struct iv_fixture *f)
 	ptop_interval_init(&full);
 	assert_int_equal(ptop_interval_compute(&full, ptop_snap_prev(&f->snap),
 					       ptop_snap_cur(&f->snap), false), 0);
+	iv_assert_judged(&full);
 	assert_false(full.quick);
 	assert_int_equal(f->iv.nrows, full.nrows);
 	for (i = 0; i < full.nrows; i++)
@@ -351,7 +397,7 @@ static void run(void **state, unsigned int seed, bool exits)
 	struct iv_fixture *f = *state;
 	struct model *m = model_new(seed, 20);
 	bool changed[NPROC_MAX];
-	int i, quick = 0, steps = 60;
+	int i, quick = 0, steps = 60, nexit = 0, qexit = 0;
 
 	iv_fixture_open(f, CAPS_KMOD | PTOP_CAP_INCREMENTAL);
 	step(f, m, true, false, changed);
@@ -364,10 +410,19 @@ static void run(void **state, unsigned int seed, bool exits)
 		step(f, m, full, exits && i % 3 == 0, changed);
 		if (!full)
 			assert_upd_lists(ptop_snap_cur(&f->snap), changed, m);
-		quick += compute_both(f);
+		if (compute_both(f)) {
+			quick++;
+			qexit += ptop_snap_cur(&f->snap)->nexits > 0;
+		}
+		nexit += !full && ptop_snap_cur(&f->snap)->nexits > 0;
 	}
 	/* the comparisons mean something only if the quick paths ran */
-	assert_true(quick >= steps / (exits ? 3 : 2));
+	assert_true(quick >= steps / 2);
+	/* with exits too: an interval with EXIT records is quick as well */
+	if (exits) {
+		assert_true(nexit >= steps / 6);
+		assert_true(qexit >= nexit * 3 / 4);
+	}
 	assert_true(view.nquick >= quick / 2);
 	if (!exits)
 		assert_true(quick < steps);	/* the full answers were not */
@@ -387,6 +442,18 @@ static void test_quick_equals_full_seed2(void **state)
 static void test_quick_with_exits(void **state)
 {
 	run(state, 5, true);
+}
+
+/* More scripts with exits, each on a fresh fixture. */
+static void test_quick_with_exits_seeds(void **state)
+{
+	unsigned int seed;
+
+	for (seed = 100; seed < 120; seed++) {
+		assert_int_equal(iv_fixture_teardown(state), 0);
+		assert_int_equal(iv_fixture_setup(state), 0);
+		run(state, seed, true);
+	}
 }
 
 /* Thread mode always takes the full math. */
@@ -419,6 +486,7 @@ int main(void)
 		iv_test(test_quick_equals_full),
 		iv_test(test_quick_equals_full_seed2),
 		iv_test(test_quick_with_exits),
+		iv_test(test_quick_with_exits_seeds),
 		iv_test(test_threads_mode_full),
 	};
 

@@ -470,6 +470,119 @@ static void test_live_proc(void **state)
 	ptop_src_close(src);
 }
 
+/*
+ * A parent is read early in the walk, its child dies and is reaped before
+ * the walk reaches it (vanished), or after the walk has read it (gone by
+ * the window): the window reads the parent's c* again, first, and drops
+ * the child that is gone, so the child is either in the sample or in its
+ * parent's c*, never in both nor in neither.
+ */
+struct reap {
+	struct fx *f;
+	int armed;	/* at the next read's window */
+	int move;	/* 200 goes then (else it went before the walk) */
+};
+
+static void move_200(struct fx *f)
+{
+	char path[512], to[512];
+
+	snprintf(path, sizeof(path), "%s/200", f->root);
+	snprintf(to, sizeof(to), "%s/reaped", f->root);
+	assert_int_equal(rename(path, to), 0);
+}
+
+static void reap_200(void *arg)
+{
+	struct reap *r = arg;
+
+	if (!r->armed)
+		return;
+	r->armed = 0;
+	if (r->move)
+		move_200(r->f);
+	/* 100's cutime now: 7 ticks + 200's 4 + 1 of its exit path */
+	stat_file(r->f->root, "100/stat", 100, "a) (b c)", 'S', 1, 70, 3,
+		  50, 30, 12, 3, 2, 1234, 10);
+}
+
+static struct ptop_src *open_reap(struct fx *f, struct reap *r)
+{
+	struct ptop_src_cfg cfg = {
+		.proc_root = f->root,
+		.need = PTOP_DATA_RDELAY,
+		.between_phases = reap_200,
+		.arg = r,
+	};
+	struct ptop_src *src = NULL;
+	char err[300];
+
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	return src;
+}
+
+static void read_n(struct ptop_src *src, struct ptop_sample *s, size_t n)
+{
+	ptop_sample_reset(s);
+	assert_int_equal(ptop_src_read(src, s), 0);
+	assert_int_equal(s->nrecs, n);
+}
+
+/* 200 was reaped after the walk read 100 and before it got to 200 */
+static void test_reaped_in_walk(void **state)
+{
+	struct fx *f = *state;
+	struct reap r;
+	struct ptop_src *src;
+	struct ptop_sample s;
+
+	/* 100 did not run: the window would not read it again for itself */
+	stat_file(f->root, "100/task/101/stat", 101, "worker 1", 'S', 1, 20,
+		  1, 10, 5, 0, 0, 2, 1300, 10);
+	src = open_reap(f, &r);
+	ptop_sample_init(&s);
+	read_n(src, &s, 5);
+	assert_int_equal(find(&s, PTOP_REC_GROUP, 100)->cutime_ns, 7 * f->tick);
+	move_200(f);
+	r.armed = 1;
+	read_n(src, &s, 3);
+	assert_null(find(&s, PTOP_REC_GROUP, 200));
+	assert_int_equal(find(&s, PTOP_REC_GROUP, 100)->cutime_ns,
+			 12 * f->tick);
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
+/* 200, running, was read by the walk and reaped before the window */
+static void test_reaped_before_window(void **state)
+{
+	struct fx *f = *state;
+	struct reap r;
+	struct ptop_src *src;
+	struct ptop_sample s;
+
+	stat_200(f, 'R', 4);
+	src = open_reap(f, &r);
+	ptop_sample_init(&s);
+	read_n(src, &s, 5);
+	r.armed = 1;
+	r.move = 1;
+	read_n(src, &s, 3);
+	assert_null(find(&s, PTOP_REC_GROUP, 200));
+	assert_null(find(&s, PTOP_REC_THREAD, 200));
+	assert_int_equal(find(&s, PTOP_REC_GROUP, 100)->cutime_ns,
+			 12 * f->tick);
+	/* the marks of the walk moved with the records: a read more */
+	read_n(src, &s, 3);
+	assert_int_equal(find(&s, PTOP_REC_GROUP, 100)->cutime_ns,
+			 12 * f->tick);
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +593,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_quiet_groups, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_reaped_in_walk, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reaped_before_window,
+						setup, teardown),
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_live_proc),
 	};

@@ -638,7 +638,7 @@ static void test_threads(void **state)
 static void test_zombie(void **state)
 {
 	struct live *l = *state;
-	int i, exits = 0;
+	int i, exits = 0, lost = 0;
 	pid_t pid;
 
 	if (!l)
@@ -656,6 +656,7 @@ static void test_zombie(void **state)
 		const struct ptop_rec *r;
 
 		assert_int_equal(ptop_src_read(l->ts, &l->s_ts), 0);
+		lost |= !!(l->s_ts.flags & PTOP_SAMPLE_INEXACT);
 		assert_null(find(&l->s_ts, PTOP_REC_THREAD, pid, 0));
 		assert_null(find(&l->s_ts, PTOP_REC_GROUP, pid, 0));
 		r = find(&l->s_ts, PTOP_REC_GROUP, pid, 1);
@@ -671,7 +672,18 @@ static void test_zombie(void **state)
 			assert_int_equal(r->folded_into, getpid());
 		}
 	}
-	assert_int_equal(exits, 1);
+	/*
+	 * The child died before any read saw it alive: if the multicast
+	 * overflowed (other work's exits; the read says it lost events), its
+	 * record may be among the lost ones and nothing can close it.
+	 */
+	if (lost) {
+		printf("zombie: events lost (busy machine): %d exit record%s\n",
+		       exits, exits == 1 ? "" : "s");
+		assert_true(exits <= 1);
+	} else {
+		assert_int_equal(exits, 1);
+	}
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/src/tsacct.h"
+#include "lib/verdict.h"
 
 #define TICK	10000000ULL
 
@@ -28,6 +29,12 @@ struct task {
 	uint32_t tid, tgid, ppid;
 	uint64_t start, runtime, ru, rs;
 	char state;
+};
+
+/* a group's kernel cutime + cstime, read by a scan */
+struct kcr {
+	uint32_t tgid;
+	uint64_t kc;
 };
 
 static int setup(void **state)
@@ -73,13 +80,17 @@ static struct ptop_tsacct_counters cnt(uint64_t runtime, uint64_t ru,
 	return c;
 }
 
-/* Scan these tasks (grouped by tgid, in order), then sweep and emit. */
-static void scan(struct fx *f, const struct task *t, int n)
+/*
+ * Scan these tasks (grouped by tgid, in order), then sweep, count the
+ * exit paths and emit; a kernel c reading is made after seq exit records.
+ */
+static void scan_kc(struct fx *f, const struct task *t, int n,
+		    const struct kcr *kc, int nkc, uint64_t seq)
 {
 	struct ptop_tsacct_group *g = NULL;
 	struct ptop_tsacct_thread *th;
 	uint32_t cur = 0;
-	int i;
+	int i, k;
 
 	for (i = 0; i < n; i++) {
 		struct ptop_tsacct_counters c;
@@ -91,6 +102,10 @@ static void scan(struct fx *f, const struct task *t, int n)
 			assert_int_equal(ptop_tsacct_scan_group(&f->a, cur,
 				t[i].start, t[i].ppid, t[i].state ? t[i].state : 'S',
 				"grp", 4, &g), 0);
+			for (k = 0; k < nkc; k++)
+				if (kc[k].tgid == cur)
+					ptop_tsacct_scan_kernel_c(&f->a, g,
+								  kc[k].kc, seq);
 		}
 		assert_int_equal(ptop_tsacct_scan_thread(&f->a, g, t[i].tid,
 			t[i].start, t[i].state ? t[i].state : 'S', "thr", &th),
@@ -104,7 +119,14 @@ static void scan(struct fx *f, const struct task *t, int n)
 		ptop_tsacct_scan_group_end(&f->a, g);
 	ptop_tsacct_scan_end(&f->a);
 	assert_int_equal(ptop_tsacct_sweep(&f->a), 0);
+	f->a.tail_ns = 0;
+	ptop_tsacct_tails(&f->a);
 	assert_int_equal(ptop_tsacct_emit(&f->a), 0);
+}
+
+static void scan(struct fx *f, const struct task *t, int n)
+{
+	scan_kc(f, t, n, NULL, 0, 0);
 }
 
 static const struct ptop_rec *rec(struct fx *f, int kind, uint32_t pid,
@@ -598,6 +620,222 @@ static void test_fold_into_reported(void **state)
 	assert_int_equal(ct(r), 40);
 }
 
+/* --- exit paths from the kernel's cutime/cstime (tsacct.h) ------------ */
+
+#define MS	1000000ULL
+
+/* An exit record with the source's number and live_for. */
+static int exit_seq(struct fx *f, uint32_t pid, uint32_t tgid, uint32_t ppid,
+		    uint64_t runtime, uint64_t seq, uint32_t live_for)
+{
+	struct ptop_tsacct_counters c = cnt(runtime, 1, 1);
+
+	c.ppid = ppid;
+	c.seq = seq;
+	c.live_for = live_for;
+	return ptop_tsacct_exit(&f->a, pid, tgid, ppid, 5 * TICK, &c,
+				f->a.now_ns);
+}
+
+/*
+ * base[] with a shell 300 forked under us (its kernel c starts at 0),
+ * child of 100; kc: 300's kernel c reading.
+ */
+static void scan_with_300(struct fx *f, uint64_t kc, uint64_t seq)
+{
+	struct task t[5];
+	struct kcr r = { 300, kc };
+
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
+	scan_kc(f, t, 5, &r, 1, seq);
+}
+
+static const struct ptop_rec *live_group(struct fx *f, uint32_t tgid)
+{
+	const struct ptop_rec *r = rec(f, PTOP_REC_GROUP, tgid, 0);
+
+	assert_non_null(r);
+	return r;
+}
+
+/*
+ * A child of a group forked under us dies; the kernel's c of the parent
+ * (floored to a tick) has what its record had and the exit path after
+ * it: that goes into the parent's c* as system time, once, and never
+ * more than PTOP_EXIT_PATH_MAX_NS per exit.
+ */
+static void test_tail_forked_parent(void **state)
+{
+	struct fx *f = *state;
+	const struct ptop_rec *r;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	assert_int_equal(f->a.tail_ns, 0);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	/* not reaped yet: the kernel's c is 0 */
+	scan_with_300(f, 0, 1);
+	r = live_group(f, 300);
+	assert_int_equal(ct(r), 26 * MS);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* reaped: the floor of 26 ms + its exit path can be 20 ms */
+	gen(f);
+	scan_with_300(f, 2 * TICK, 1);
+	assert_int_equal(f->a.tail_ns, 0);
+	gen(f);
+	scan_with_300(f, 3 * TICK, 1);		/* 30 - 26: 4 ms at least */
+	assert_int_equal(f->a.tail_ns, 4 * MS);
+	r = live_group(f, 300);
+	assert_int_equal(ct(r), 30 * MS);
+	assert_int_equal(r->cstime_ns, 13 * MS + 4 * MS);
+	/* the same reading again: nothing twice */
+	gen(f);
+	scan_with_300(f, 3 * TICK, 1);
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 300)), 30 * MS);
+	/* a reading the exits cannot explain: 5 ms per exit at most */
+	gen(f);
+	scan_with_300(f, 5 * TICK, 1);
+	assert_int_equal(f->a.tail_ns, PTOP_EXIT_PATH_MAX_NS - 4 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 26 * MS +
+			 PTOP_EXIT_PATH_MAX_NS);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/*
+ * A parent older than us: its first reading has the children the kernel
+ * had reaped by then; a child whose record came before that reading
+ * counts only if it was still in /proc after it (not reaped: live_for).
+ */
+static void old_parent(struct fx *f, uint32_t live_for)
+{
+	struct kcr kc[2] = { { 100, 10 * TICK }, { 200, 0 } };
+
+	/* the open: sh (100) has 100 ms of children, 2 records received */
+	gen(f);
+	scan_kc(f, base, 4, kc, 2, 2);
+	/* app (200) died before that reading: records 1 and 2 */
+	gen(f);
+	assert_int_equal(exit_seq(f, 201, 200, 100, 2 * MS, 1, 0), 0);
+	assert_int_equal(exit_seq(f, 200, 200, 100, 3 * MS, 2, live_for), 0);
+	kc[0].kc = 11 * TICK;
+	scan_kc(f, base, 2, kc, 1, 2);
+}
+
+static void test_tail_old_parent_reaped_before(void **state)
+{
+	struct fx *f = *state;
+
+	struct kcr kc = { 100, 30 * TICK };
+
+	old_parent(f, 0);
+	/* in the first reading already: no exit path to show for it */
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 100)), 5 * MS);
+	/* and growth that no exit counted for explains is not one either */
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 0);
+}
+
+static void test_tail_old_parent_reaped_after(void **state)
+{
+	struct fx *f = *state;
+	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
+	uint64_t e = 5 * MS + 2 * TICK + 2 * TICK;
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e };
+
+	old_parent(f, 100);
+	/* 110 ms < 100 + 2 ticks + e: nothing */
+	assert_int_equal(f->a.tail_ns, 0);
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* 3 ms beyond that: the exit paths of app's 2 threads */
+	kc.kc += 3 * MS;
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 3 * MS);
+	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+}
+
+/* A child closed without its final record: its parent shows none. */
+static void test_tail_lost_child(void **state)
+{
+	struct fx *f = *state;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	gen(f);
+	assert_int_equal(ptop_tsacct_lost(&f->a, 400, f->a.now_ns), 0);
+	scan_with_300(f, 5 * TICK, 0);
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 300)), 0);
+}
+
+/* init reaps orphans whose records named a parent that died: none. */
+static void test_tail_not_init(void **state)
+{
+	struct fx *f = *state;
+	struct kcr kc = { 1, 0 };
+
+	gen(f);
+	scan_kc(f, base, 4, &kc, 1, 0);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 500, 500, 1, 50 * TICK), 0);
+	assert_int_equal(exit_seq(f, 500, 500, 1, 1 * MS, 1, 0), 0);
+	kc.kc = 10 * TICK;
+	scan_kc(f, base, 4, &kc, 1, 1);
+	assert_int_equal(f->a.tail_ns, 0);
+}
+
+/*
+ * The parent dies in turn: what was shown of its exit paths is in what
+ * its own parent (forked under us too) is expected to get, so only the
+ * rest shows there.
+ */
+static void test_tail_parent_dies(void **state)
+{
+	struct fx *f = *state;
+	struct task t[6];
+	struct kcr kc[2] = { { 300, 0 }, { 400, 0 } };
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
+	t[5] = (struct task){ 400, 400, 300, 31 * TICK, 0, 1, 1, 0 };
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	scan_kc(f, t, 6, kc, 2, 0);
+	/* 400's child 500 dies: 16 ms in its record, 20 in 400's c */
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 500, 500, 400, 32 * TICK), 0);
+	assert_int_equal(exit_seq(f, 500, 500, 400, 16 * MS, 1, 0), 0);
+	kc[1].kc = 2 * TICK;
+	scan_kc(f, t, 6, kc, 2, 1);
+	assert_int_equal(f->a.tail_ns, 4 * MS);
+	/*
+	 * 400 dies (2 ms in its record; 1 ms after it), 500 had 1.5 ms
+	 * more than its 4 ms shown: 300's kernel c is 16 + 4 + 1.5 + 2 + 1
+	 */
+	gen(f);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 2 * MS, 2, 0), 0);
+	kc[0].kc = 24 * MS + 5 * MS / 10;
+	scan_kc(f, t, 5, kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 2 * MS + 5 * MS / 10);
+	assert_int_equal(ct(live_group(f, 300)), 16 * MS + 4 * MS + 2 * MS +
+			 2 * MS + 5 * MS / 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +856,12 @@ int main(void)
 		T(test_late_exit_record),
 		T(test_late_group_records),
 		T(test_fold_into_reported),
+		T(test_tail_forked_parent),
+		T(test_tail_old_parent_reaped_before),
+		T(test_tail_old_parent_reaped_after),
+		T(test_tail_lost_child),
+		T(test_tail_not_init),
+		T(test_tail_parent_dies),
 #undef T
 	};
 

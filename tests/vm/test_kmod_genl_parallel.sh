@@ -18,10 +18,10 @@ nl dump 3 >"$W/pass"
 D=$(sed -n "$(( ($(wc -l <"$W/pass") + 1) / 2 ))p" "$W/pass")
 echo "netlink pass of $NT threads: median $D us of $(wc -l <"$W/pass")"
 nl lookup 50 >"$W/idle"
-# the dumpers outlast the lookups (~1 s) and end on their own: a dumper
-# killed in the middle of a full dump leaves its answer and a module
-# reference behind (found with full dumps, not fixed yet: see
-# docs/reliability.md)
+# the dumpers outlast the lookups (~1 s) and end on their own (dumpers
+# killed mid-dump are test_kmod_dump_kill's: they leave nothing behind;
+# the "leak" once seen here was this test killing a subshell, not the
+# dumper: docs/reliability.md)
 nl dump 6 >"$W/pass2" &
 l1=$!
 nl dump 6 >"$W/pass3" &

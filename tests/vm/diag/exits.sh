@@ -30,4 +30,4 @@ wait $rec
 pkill -P $spin; kill $spin
 sleep 0.3
 rmdir $CG
-cat /proc/ptop_taskstats_state > $OUT/state.txt; echo diag done
+cat /proc/ptop_taskstats_state > $OUT/state.txt; dmesg > $OUT/dmesg.txt; echo diag done
