@@ -628,6 +628,22 @@ static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
 
 /* --- the quick path: few tasks changed -------------------------------- */
 
+/* The first place in the sorted a[0, n) whose value is not below v. */
+static size_t first_not_below(const size_t *a, size_t n, size_t v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int idx_cmp(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -698,19 +714,12 @@ static bool quick_ok(const struct ptop_interval *iv,
 		const struct ptop_snap_key *d = &cur->dropped_groups[k];
 		const struct ptop_rec *g = ptop_snap_find_group(prev, d->pid,
 								d->start_ns);
-		size_t gi, lo = 0, hi = nof, first;
+		size_t gi, lo, first;
 
 		if (!g)
 			goto out;
 		gi = (size_t)(g - prev->groups);
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (of[mid] < gi)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = first_not_below(of, nof, gi);
 		for (first = lo; lo < nof && of[lo] == gi; lo++)
 			;
 		if (lo - first != iv->rows[gi].nrecs)
@@ -830,21 +839,6 @@ static void quick_remove(struct ptop_interval *iv, const size_t *pos, size_t np)
 	iv->nrows -= np;
 }
 
-/* The place of group gi in the sorted dirty[0, nd) (it is there). */
-static size_t dirty_pos(const size_t *dirty, size_t nd, size_t gi)
-{
-	size_t lo = 0, hi = nd;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dirty[mid] < gi)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 /*
  * The dead of a quick interval, found from the keys the merge dropped:
@@ -977,8 +971,8 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 		tri_add(&shown, tri_x(g));
 		tri_add(&shown, tri_c(g));
 		if (d.target[k] >= 0)
-			tri_add(&csub[dirty_pos(iv->dirty, (size_t)nd,
-						(size_t)d.target[k])], shown);
+			tri_add(&csub[first_not_below(iv->dirty, (size_t)nd,
+						      (size_t)d.target[k])], shown);
 		else
 			iv->unfolded_ns += tri_total(shown);
 	}
@@ -996,7 +990,8 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 		if (d.in[k] < 0)
 			continue;
 		row_drop_own(&iv->rows[d.in[k]], d.thread[k]);
-		tri_add(&xsub[dirty_pos(iv->dirty, (size_t)nd, (size_t)d.in[k])],
+		tri_add(&xsub[first_not_below(iv->dirty, (size_t)nd,
+					      (size_t)d.in[k])],
 			tri_own(d.thread[k]));
 	}
 	/* the answer's threads, as make_rows() adds them */
