@@ -63,6 +63,13 @@ struct ptop_ts_cmd {
 	__u32 max_count;	/* records at most; 0 = module's limit */
 };
 
+/*
+ * next_pid of a MORE answer that is short, not paged (PID_MAX_LIMIT): the
+ * walk was whole but records were left out for want of room, and no page
+ * holds them.
+ */
+#define PTOP_TS_NEXT_PID_SHORT	4194304U
+
 /* struct ptop_ts_answer.flags */
 #define PTOP_TS_ANSF_MORE	(1U << 0) /* stopped at max_count: next_pid */
 #define PTOP_TS_ANSF_RESYNC	(1U << 1) /* cannot answer since_seq: full */

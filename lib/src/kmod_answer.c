@@ -213,6 +213,15 @@ int ptop_kmod_next_page(const struct ptop_ts_answer *a, int page,
 		out->flags |= PTOP_SAMPLE_INEXACT;
 	if (!(a->flags & PTOP_TS_ANSF_MORE))
 		return 0;
+	/*
+	 * A whole walk whose late records (groups that died during the
+	 * pass) did not fit the answer: no page has them, so stop, and the
+	 * interval cannot be called exact.
+	 */
+	if (a->next_pid >= PTOP_TS_NEXT_PID_SHORT) {
+		out->flags |= PTOP_SAMPLE_INEXACT;
+		return 0;
+	}
 	if (a->next_pid <= cmd->start_pid) {
 		snprintf(err, errlen, "paged answer does not move on (next pid %u after start pid %u)",
 			 a->next_pid, cmd->start_pid);

@@ -527,6 +527,30 @@ static void test_paging_stuck(void **state)
 }
 
 /*
+ * A MORE answer past every pid (the module's late_short(): late groups
+ * left out for want of room): no further page, and the sample is inexact.
+ */
+static void test_short_answer(void **state)
+{
+	struct ctx *c = *state;
+	struct ptop_ts_cmd cmd;
+	struct ans a;
+
+	c->st.seq = 5;
+	ptop_kmod_cmd(&c->st, &cmd);
+	ans_std(&a, REC);
+	hdr(&a)->flags |= PTOP_TS_ANSF_MORE;
+	hdr(&a)->next_pid = PTOP_TS_NEXT_PID_SHORT;
+	assert_int_equal(parse(c, 5, 0, &a), 0);
+	assert_false(c->out.flags & PTOP_SAMPLE_INEXACT);
+	assert_int_equal(ptop_kmod_next_page(hdr(&a), 0, &cmd, &c->out,
+					     c->err, sizeof(c->err)), 0);
+	assert_true(c->out.flags & PTOP_SAMPLE_INEXACT);
+	assert_int_equal(cmd.start_pid, 0);
+	free(a.buf);
+}
+
+/*
  * RESYNC and paging: on page 0 the next pages are asked since 0 (full);
  * on a later page of a since answer the module lost track between pages:
  * the interval cannot be called exact.
@@ -685,6 +709,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_truncated_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_count_vs_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_stuck, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_resync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unaligned_input, setup, teardown),

@@ -295,10 +295,12 @@ while running; do
 done
 # everything ends by itself soon after the end, or is stuck: a round
 # begun before the end is finished and judged, so "soon" is twice the
-# slowest round (or reload) so far, 2 minutes at least (on the debug
-# kernel a zombie round or an rmmod under this load takes minutes)
+# slowest round (or reload) so far, and at least 2 minutes times
+# PATIENCE/2 (a first round still in flight: on the debug kernel a round
+# or an rmmod under this load can take minutes)
 slow=$(awk '$2 > m { m = $2 } END { print m + 0 }' "$W/rounds.secs" 2>/dev/null)
-grace=$(( 2 * ${slow:-0} > 120 ? 2 * ${slow:-0} : 120 ))
+grace=$(( 120 * ((PATIENCE + 1) / 2) ))
+[ $((2 * ${slow:-0})) -gt $grace ] && grace=$((2 * slow))
 echo "attack_all: the end; waiting up to ${grace}s for the rounds in flight (slowest so far ${slow:-0}s)"
 for i in $(seq "$grace"); do
 	left=
