@@ -1552,7 +1552,8 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 		iv->nrows = 0;
 		iv->tidx_snap = 0;
 		ret = full_compute(iv, prev, cur);
-		if (!ret && threads)
+		/* only a source of incremental answers makes quick ones */
+		if (!ret && threads && (cur->caps & PTOP_CAP_INCREMENTAL))
 			ret = tidx_build(iv, cur);
 	}
 	if (ret)
