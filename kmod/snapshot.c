@@ -57,6 +57,7 @@
 #include "snapshot.h"
 
 #define WALK_CHUNK	256	/* groups per rcu_read_lock() section */
+#define WALK_GROW	1	/* walk_group(): grow the answer, then again */
 
 bool ptop_ts_crosscheck;
 
@@ -173,8 +174,10 @@ struct walk {
 	u64 exit_head;		/* EXIT records written before this pass */
 	u64 since_pass;		/* 0: report every task */
 	u32 cap;		/* records the walk may use */
+	u32 grow;		/* WALK_GROW: records the answer must hold */
 	bool threads;
 	bool full;
+	bool no_room;		/* the answer could not grow (budget, memory) */
 	u16 recf;		/* flags every record gets (HAS_STEAL) */
 	struct rcu_spans spans;
 };
@@ -539,6 +542,21 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 	return 0;
 }
 
+/*
+ * The answer stops before group tgid: MORE, next_pid tgid. Short of
+ * max_count only when it could not grow (ANSF_ROOM).
+ */
+static void stop_at(struct walk *w, u32 tgid)
+{
+	struct ptop_ts_answer *ans = w->snap->ans;
+
+	w->full = true;
+	ans->flags |= PTOP_TS_ANSF_MORE;
+	if (w->cap < w->q->cmd.max_count)
+		ans->flags |= PTOP_TS_ANSF_ROOM;
+	ans->next_pid = tgid;
+}
+
 static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	__must_hold(RCU)
 {
@@ -556,11 +574,17 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 	else if (w->threads)
 		for_each_thread(leader, t)
 			need += want_thread(w, t);
-	if (ans->count + need > w->cap && (ans->count || !w->cap)) {
-		w->full = true;
-		ans->flags |= PTOP_TS_ANSF_MORE;
-		ans->next_pid = tgid;
-		return 0;
+	if (ans->count + need > w->cap) {
+		/* outgrown during the pass (forks since it was sized) */
+		if (w->cap < w->q->cmd.max_count && !w->no_room) {
+			w->grow = ans->count + need;
+			return WALK_GROW;
+		}
+		if (ans->count || !w->cap) {
+			stop_at(w, tgid);
+			return 0;
+		}
+		/* alone more than the answer may hold: truncated, below */
 	}
 
 	/* the walk of a big group leaves RCU between chunks: keep leader */
@@ -569,15 +593,25 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 		ret = walk_threads(w, leader, &lrec, &truncated);
 	if (!ret)
 		ret = group_record(w, leader, tgid, lrec, first, &truncated);
-	/*
-	 * Only a group with more threads than the whole answer may hold
-	 * gets here: it cannot be paged by tgid, so say where to go on.
-	 */
-	if (truncated && !w->full) {
-		w->full = true;
-		ans->flags |= PTOP_TS_ANSF_MORE;
-		ans->next_pid = tgid + 1;
-		pr_warn_once("a thread group has more threads than max_records: answers for it are truncated\n");
+	if (truncated && !w->full && !ret) {
+		/*
+		 * The group gained threads during its walk, past the room
+		 * left: it is read again, whole, in a larger answer, or on
+		 * the next page. Only a group with more threads than the
+		 * whole answer may hold is cut: it cannot be paged by
+		 * tgid, so say where to go on.
+		 */
+		if (w->cap < w->q->cmd.max_count && !w->no_room) {
+			ans->count = first;
+			w->grow = first + get_nr_threads(leader) + 1;
+			ret = WALK_GROW;
+		} else if (first) {
+			ans->count = first;
+			stop_at(w, tgid);
+		} else {
+			stop_at(w, tgid + 1);
+			pr_warn_once("a thread group has more threads than max_records: answers for it are truncated\n");
+		}
 	}
 	put_task_struct(leader);
 	return ret;
@@ -756,6 +790,31 @@ static void grow_answer(struct walk *w, u32 cap)
 }
 
 /*
+ * walk_group() found the answer too small for the next group (WALK_GROW):
+ * the tasks counted before the walk (count_all(), the selection) were
+ * outgrown during it, by forks and new threads. The answer grows to hold
+ * w->grow records, by half its size at least (a fork storm outgrows it
+ * again and again: few copies), at most max_count, and the walk goes on
+ * from that group; a reader who set no max_count gets the whole answer.
+ * When even w->grow records cannot be had (the reader's budget, memory:
+ * the old and the new buffer are both charged while the answer is
+ * copied), the answer stops there: MORE with ANSF_ROOM. Out of RCU.
+ */
+static void walk_grow(struct walk *w)
+{
+	u32 max = w->q->cmd.max_count;
+	u32 want = min(w->grow, max);
+
+	w->grow = 0;
+	grow_answer(w, min_t(u64, max_t(u64, (u64)want + want / 8 + 64,
+					(u64)w->cap + w->cap / 2), max));
+	if (w->cap < want)
+		grow_answer(w, want);
+	if (w->cap < want)
+		w->no_room = true;
+}
+
+/*
  * Late groups were left out for want of room: the answer says MORE. Its
  * walk was whole, so no page holds them; next_pid is past every tgid (a
  * pid is below pid_max, at most PID_MAX_LIMIT): the next page has no
@@ -765,6 +824,8 @@ static void late_short(struct walk *w)
 {
 	w->full = true;
 	w->snap->ans->flags |= PTOP_TS_ANSF_MORE;
+	if (w->cap < w->q->cmd.max_count)
+		w->snap->ans->flags |= PTOP_TS_ANSF_ROOM;
 	w->snap->ans->next_pid = PID_MAX_LIMIT;
 }
 
@@ -879,6 +940,11 @@ static int walk_all(struct walk *w)
 				break;
 		}
 		span_end(&w->spans);
+		if (ret == WALK_GROW) {
+			/* and from the same pid on: the group is not in it */
+			walk_grow(w);
+			ret = 0;
+		}
 		if (ret)
 			return ret;
 		if (fatal_signal_pending(current))
@@ -898,6 +964,11 @@ static int walk_marked(struct walk *w, const struct ptop_ts_act_sel *sel)
 		span_begin(&w->spans);
 		ret = walk_group(w, sel->pick[i].leader, sel->pick[i].nr);
 		span_end(&w->spans);
+		if (ret == WALK_GROW) {
+			walk_grow(w);
+			i--;	/* the same group again */
+			continue;
+		}
 		if (ret)
 			return ret;
 		if (i % WALK_CHUNK == WALK_CHUNK - 1) {

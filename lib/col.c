@@ -184,8 +184,7 @@ static uint64_t u64_at(const struct ptop_row *r, size_t off)
 	return v;
 }
 
-/* a folded column sums its fields (a "-" part counts as 0: ste) */
-static uint64_t u64_val(const struct ptop_col *c, const struct ptop_row *r)
+uint64_t ptop_col_value(const struct ptop_col *c, const struct ptop_row *r)
 {
 	uint64_t v = 0;
 	int i;
@@ -274,19 +273,19 @@ void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		break;
 	case PTOP_CT_PCT:
 		snprintf(buf, len, "%.2f",
-			 ptop_interval_pct(iv, u64_val(c, r)));
+			 ptop_interval_pct(iv, ptop_col_value(c, r)));
 		break;
 	case PTOP_CT_RATE:
 		secs = iv->interval_ns / 1e9;
 		snprintf(buf, len, "%.0f",
-			 secs > 0 ? u64_at(r, c->offset) / secs : 0.0);
+			 secs > 0 ? ptop_col_value(c, r) / secs : 0.0);
 		break;
 	case PTOP_CT_CUMTIME:
-		format_cumtime(u64_at(r, c->offset), buf, len);
+		format_cumtime(ptop_col_value(c, r), buf, len);
 		break;
 	case PTOP_CT_KB:
 		snprintf(buf, len, "%llu",
-			 (unsigned long long)u64_at(r, c->offset));
+			 (unsigned long long)ptop_col_value(c, r));
 		break;
 	}
 }
@@ -313,8 +312,8 @@ int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,
 		return strcmp(user_name(u32_at(a, c->offset), na, sizeof(na)),
 			      user_name(u32_at(b, c->offset), nb, sizeof(nb)));
 	default:
-		x = u64_val(c, a);
-		y = u64_val(c, b);
+		x = ptop_col_value(c, a);
+		y = ptop_col_value(c, b);
 		break;
 	}
 	return x < y ? -1 : x > y;

@@ -86,6 +86,11 @@ unsigned int ptop_col_needs(const int *ids, int n);
 
 /* The source cannot fill this cell for this row (it shows "-"). */
 bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r);
+/*
+ * A u64 cell's value in ns, KiB or a count: a folded column (own, c*, x*)
+ * is the sum of its parts, a "-" part (ste) counting as 0.
+ */
+uint64_t ptop_col_value(const struct ptop_col *c, const struct ptop_row *r);
 /* Format one cell (no padding); "-" when the source cannot fill it. */
 void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		     const struct ptop_interval *iv, char *buf, size_t len);

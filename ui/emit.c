@@ -405,14 +405,6 @@ static const char *unit_suffix(enum ptop_col_type t)
 	}
 }
 
-static uint64_t u64_at(const struct ptop_row *r, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const char *)r + off, sizeof(v));
-	return v;
-}
-
 static uint32_t u32_at(const struct ptop_row *r, size_t off)
 {
 	uint32_t v;
@@ -439,16 +431,16 @@ static void col_field(const struct ui_emit *e, const struct ptop_col *c,
 		set_int(f, u32_at(r, c->offset));
 		break;
 	case PTOP_CT_KB:
-		set_int(f, (long long)u64_at(r, c->offset));
+		set_int(f, (long long)ptop_col_value(c, r));
 		break;
 	case PTOP_CT_PCT:
-		pct_field(e, f, u64_at(r, c->offset));
+		pct_field(e, f, ptop_col_value(c, r));
 		break;
 	case PTOP_CT_RATE:
-		set_num(f, secs > 0 ? u64_at(r, c->offset) / secs : 0.0, 2);
+		set_num(f, secs > 0 ? ptop_col_value(c, r) / secs : 0.0, 2);
 		break;
 	case PTOP_CT_CUMTIME:
-		set_num(f, u64_at(r, c->offset) / 1e9, 6);
+		set_num(f, ptop_col_value(c, r) / 1e9, 6);
 		break;
 	case PTOP_CT_STR:
 		set_str(f, (const char *)r + c->offset);

@@ -63,10 +63,7 @@ struct om_other {
 
 static uint64_t ns_of(const struct ptop_row *r, int col)
 {
-	uint64_t v;
-
-	memcpy(&v, (const char *)r + ptop_cols[col].offset, sizeof(v));
-	return v;
+	return ptop_col_value(&ptop_cols[col], r);
 }
 
 static void family(FILE *out, const char *name, const char *unit,

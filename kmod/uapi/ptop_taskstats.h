@@ -71,6 +71,15 @@ struct ptop_ts_cmd {
 #define PTOP_TS_NEXT_PID_SHORT	4194304U
 
 /* struct ptop_ts_answer.flags */
+/*
+ * MORE: the answer stopped at max_count (0: the module's limit, its
+ * max_records parameter); start_pid next_pid asks for the rest. The
+ * module grows an answer that its tasks outgrow during the pass (forks),
+ * so a reader who set no max_count gets one whole answer, MORE only at
+ * max_records or with ROOM: stopped short of max_count because the
+ * answer could not grow (the reader's answer budget, user_answer_kb and
+ * all_answer_kb, or memory); the rest is on the next page as well.
+ */
 #define PTOP_TS_ANSF_MORE	(1U << 0) /* stopped at max_count: next_pid */
 #define PTOP_TS_ANSF_RESYNC	(1U << 1) /* cannot answer since_seq: full */
 #define PTOP_TS_ANSF_STEAL	(1U << 2) /* per-task steal is measured */
@@ -92,6 +101,7 @@ struct ptop_ts_cmd {
  * does not; softirq_ns is 0. Apart from the rows, as IRQ_APART's irq.
  */
 #define PTOP_TS_ANSF_IDLE_IRQ	(1U << 8)
+#define PTOP_TS_ANSF_ROOM	(1U << 9) /* MORE short of max_count: no room */
 
 struct ptop_ts_answer {
 	__u16 version;		/* PTOP_TS_ANSWER_VERSION */

@@ -211,6 +211,12 @@ int ptop_kmod_next_page(const struct ptop_ts_answer *a, int page,
 {
 	if (page > 0 && (a->flags & PTOP_TS_ANSF_RESYNC) && cmd->since_seq)
 		out->flags |= PTOP_SAMPLE_INEXACT;
+	/*
+	 * lib sets no max_count: the module grows an answer its tasks
+	 * outgrow, and says MORE only at its max_records or with ROOM (it
+	 * could not grow: the reader's budget); either way the rest is on
+	 * the next page, a pass of its own (the window spans them).
+	 */
 	if (!(a->flags & PTOP_TS_ANSF_MORE))
 		return 0;
 	/*

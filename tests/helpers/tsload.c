@@ -34,6 +34,13 @@
  *                          each start T threads (sleeping in pause()) and
  *                          _exit() at once: T+1 thread exits and a group
  *                          exit in a burst; prints "groups N"
+ *   tsload burst SECS T    for SECS s, bursts: T threads created as fast
+ *                          as possible (each waits at once), all woken
+ *                          together, joined; a burst every 20 ms. The
+ *                          task count jumps by T within milliseconds (a
+ *                          pass sized before it is outgrown during its
+ *                          walk), and T threads run at once; prints
+ *                          "bursts N"
  *   tsload threadchurn N   N threads one after another, each created and
  *                          joined (it exits at once); prints "done N"
  *   tsload execexit N MB   N children one after another; in each a
@@ -215,6 +222,19 @@ static void *burner(void *arg)
 	return arg;
 }
 
+/* tsload burst: threads wait for the generation to move on */
+static int burst_gen;
+
+static void *burst_thr(void *arg)
+{
+	int gen = (int)(intptr_t)arg;
+
+	while (__atomic_load_n(&burst_gen, __ATOMIC_ACQUIRE) == gen)
+		syscall(SYS_futex, &burst_gen, 0 /* FUTEX_WAIT */, gen,
+			NULL, NULL, 0);
+	return NULL;
+}
+
 static void *sleeper(void *arg)
 {
 	for (;;)
@@ -378,6 +398,32 @@ int main(int argc, char **argv)
 		printf("ready %ld\n", n);
 		for (;;)
 			pause();
+	}
+	if (!strcmp(argv[1], "burst") && argc > 3) {
+		uint64_t end = clk(CLOCK_MONOTONIC) + n * 1000000000ULL;
+		long nt = atol(argv[3]), bursts = 0, k, made;
+		pthread_t *t = calloc(nt, sizeof(*t));
+		pthread_attr_t at;
+
+		pthread_attr_init(&at);
+		pthread_attr_setstacksize(&at, 64 << 10);
+		while (t && clk(CLOCK_MONOTONIC) < end) {
+			int gen = burst_gen;
+
+			for (made = 0; made < nt; made++)
+				if (pthread_create(&t[made], &at, burst_thr,
+						   (void *)(intptr_t)gen))
+					break;
+			__atomic_store_n(&burst_gen, gen + 1, __ATOMIC_RELEASE);
+			syscall(SYS_futex, &burst_gen, 1 /* FUTEX_WAKE */,
+				0x7fffffff, NULL, NULL, 0);
+			for (k = 0; k < made; k++)
+				pthread_join(t[k], NULL);
+			bursts++;
+			usleep(20000);
+		}
+		printf("bursts %ld\n", bursts);
+		return 0;
 	}
 	if (!strcmp(argv[1], "threadchurn")) {
 		pthread_t t;

@@ -30,15 +30,18 @@
  *	cpu.stat usage_usec, printed as "cgroup before_ns=... after_ns=..."
  *	after the answer (the kernel's count of what the cgroup's tasks used
  *	just before the pass began and just after it ended).
- *   tsquery -V SECS [-n] [-t]
+ *   tsquery -V SECS [-n] [-t] [-F]
  *	validate: for SECS seconds since-N answers back to back (-n: over
  *	generic netlink), each checked (sizes, seq, records; a full answer
  *	has the reader itself and no task twice); a failure while the module
  *	is reloaded (PTOP_RELOAD_GEN_FILE: odd during a reload, then one
  *	more) is excused, then the file reopened; -n waits while it is odd
- *	(a dump holds a module reference). Prints "validate passes=...
- *	bad=... lost=... excused=... reopen=... resync=... records=...";
- *	exit 1 on a bad or lost answer.
+ *	(a dump holds a module reference). An answer with MORE is bad
+ *	(no max_count is set) unless it says ROOM (the answer could not
+ *	grow: the budget), counted in room=, the next one then full.
+ *	Prints "validate passes=... bad=... lost=... excused=... reopen=...
+ *	resync=... records=... room=..."; exit 1 on a bad or lost answer.
+ *	-F: full answers (since 0) back to back.
  *   tsquery -G SECS
  *	late groups: for SECS seconds "since N" thread answers back to back
  *	on one file, the state file's walk_late_span (the ring span
@@ -1182,7 +1185,8 @@ static const char *check_answer(const struct buf *b, unsigned long long prev,
 			 (unsigned long long)a->seq_now, prev);
 		return why;
 	}
-	if (a->flags & PTOP_TS_ANSF_MORE)
+	/* the module grows what it outgrows: short only for want of room */
+	if ((a->flags & PTOP_TS_ANSF_MORE) && !(a->flags & PTOP_TS_ANSF_ROOM))
 		return "MORE without max_count";
 	full |= !!(a->flags & PTOP_TS_ANSF_RESYNC);
 	if (full)
@@ -1238,10 +1242,10 @@ static const char *check_answer(const struct buf *b, unsigned long long prev,
  * formed; after a reload the file is reopened. Any other failure is a lost
  * answer.
  */
-static int validate(struct ptop_ts_cmd c, double secs, int nl)
+static int validate(struct ptop_ts_cmd c, double secs, int nl, int full)
 {
 	unsigned long passes = 0, bad = 0, lost = 0, reopen = 0, resync = 0;
-	unsigned long excused = 0;
+	unsigned long excused = 0, room = 0;
 	unsigned long long prev = 0, recs = 0;
 	double t_end = now_s() + secs;
 	long g_open = -2, g0, g1;
@@ -1273,6 +1277,8 @@ static int validate(struct ptop_ts_cmd c, double secs, int nl)
 			continue;
 		}
 		b.len = 0;
+		if (full)
+			c.since_seq = 0;
 		if (nl) {
 			ret = query_nl(&c, &b, -1);
 		} else {
@@ -1306,7 +1312,12 @@ static int validate(struct ptop_ts_cmd c, double secs, int nl)
 		a = (const void *)b.p;
 		resync += !!(a->flags & PTOP_TS_ANSF_RESYNC);
 		recs += a->count;
-		if (stable)
+		if (a->flags & PTOP_TS_ANSF_ROOM) {
+			/* short (the budget): the rest not read, start over */
+			room++;
+			c.since_seq = 0;
+			prev = stable ? a->seq_now : 0;
+		} else if (stable)
 			prev = c.since_seq = a->seq_now;
 		else
 			c.since_seq = prev = 0;
@@ -1314,8 +1325,8 @@ static int validate(struct ptop_ts_cmd c, double secs, int nl)
 	if (fd >= 0)
 		close(fd);
 	free(b.p);
-	printf("validate passes=%lu bad=%lu lost=%lu excused=%lu reopen=%lu resync=%lu records=%llu\n",
-	       passes, bad, lost, excused, reopen, resync, recs);
+	printf("validate passes=%lu bad=%lu lost=%lu excused=%lu reopen=%lu resync=%lu records=%llu room=%lu\n",
+	       passes, bad, lost, excused, reopen, resync, recs, room);
 	return bad || lost || !passes;
 }
 
@@ -1356,7 +1367,7 @@ int main(int argc, char **argv)
 	if (xsecs > 0)
 		return crosscheck(c, xsecs, every);
 	if (vsecs > 0)
-		return validate(c, vsecs, nl);
+		return validate(c, vsecs, nl, full);
 	if (gsecs > 0)
 		return late_groups(c, gsecs, full);
 	if (nloop > 0)

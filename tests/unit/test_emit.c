@@ -118,12 +118,11 @@ static struct ptop_interval *three_rows(void)
 	return &iv;
 }
 
-static char *emit_one(const char *format, size_t top)
+static char *emit_cols(const char *format, size_t top, const int *cols,
+		       size_t ncols, const struct ptop_interval *iv)
 {
-	static const int cols[] = { PTOP_COL_PID, PTOP_COL_UTIME,
-				    PTOP_COL_STEAL, PTOP_COL_COMMAND };
 	struct ui_view_opts o = {
-		.format = ui_format_find(format), .cols = cols, .ncols = 4,
+		.format = ui_format_find(format), .cols = cols, .ncols = ncols,
 		.sort_id = PTOP_COL_TOTAL, .source = "fake", .top = top,
 	};
 	struct ui_emit e;
@@ -133,10 +132,18 @@ static char *emit_one(const char *format, size_t top)
 
 	assert_non_null(f);
 	ui_emit_init(&e, f, o.format, &o);
-	assert_int_equal(ui_emit_interval(&e, three_rows()), 0);
+	assert_int_equal(ui_emit_interval(&e, iv), 0);
 	assert_int_equal(ui_emit_end(&e), 0);
 	fclose(f);
 	return mem;
+}
+
+static char *emit_one(const char *format, size_t top)
+{
+	static const int cols[] = { PTOP_COL_PID, PTOP_COL_UTIME,
+				    PTOP_COL_STEAL, PTOP_COL_COMMAND };
+
+	return emit_cols(format, top, cols, 4, three_rows());
 }
 
 static void test_json_rows_and_sum(void **state)
@@ -188,6 +195,37 @@ static void test_openmetrics_top_other(void **state)
 	free(s);
 }
 
+/*
+ * The folded columns (own = user+sys+ste, c*, x*) are the sum of their
+ * parts in every format, with an unmeasured part (ste) as 0: the machine
+ * formats once gave only the first part (own = user).
+ */
+static void test_folded_columns_sum_parts(void **state)
+{
+	static const int cols[] = { PTOP_COL_PID, PTOP_COL_OWN,
+				    PTOP_COL_CSUM, PTOP_COL_XSUM };
+	struct ptop_interval *iv = three_rows();
+	char *s;
+
+	(void)state;
+	iv->nrows = 1;
+	iv->rows[0].sys = 200000000ULL;		/* 0.1 s user + 0.2 s sys */
+	iv->rows[0].cuser = 10000000ULL;	/* c*: 0.01 + 0.02 s */
+	iv->rows[0].csys = 20000000ULL;
+	iv->rows[0].xsys = 40000000ULL;		/* x*: 0.04 s */
+	iv->rows[0].total = 370000000ULL;
+	s = emit_cols("json", 0, cols, 4, iv);
+	assert_non_null(strstr(s, "\"PID\":100,\"own_pct\":30.0000,"
+				  "\"cdead_pct\":3.0000,\"xdead_pct\":4.0000}"));
+	free(s);
+	s = emit_cols("csv", 0, cols, 4, iv);
+	assert_non_null(strstr(s, ",\"process\",100,30.0000,3.0000,4.0000\n"));
+	free(s);
+	s = emit_cols("text", 0, cols, 4, iv);
+	assert_non_null(strstr(s, "    100   30.00    3.00    4.00\n"));
+	free(s);
+}
+
 static void test_text_sum_row(void **state)
 {
 	char *s = emit_one("text", 0);
@@ -209,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_csv_header_once_sum_row),
 		cmocka_unit_test(test_openmetrics_top_other),
 		cmocka_unit_test(test_text_sum_row),
+		cmocka_unit_test(test_folded_columns_sum_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -551,6 +551,32 @@ static void test_short_answer(void **state)
 }
 
 /*
+ * A MORE answer with ROOM (short of max_count: the module could not grow
+ * it, the reader's budget): paged on like any MORE answer, since kept;
+ * the pages' passes widen the window, as with max_count.
+ */
+static void test_room_pages(void **state)
+{
+	struct ctx *c = *state;
+	struct ptop_ts_cmd cmd;
+	struct ans a;
+
+	c->st.seq = 5;
+	ptop_kmod_cmd(&c->st, &cmd);
+	assert_int_equal(cmd.max_count, 0);
+	ans_std(&a, REC);
+	hdr(&a)->flags |= PTOP_TS_ANSF_MORE | PTOP_TS_ANSF_ROOM;
+	hdr(&a)->next_pid = 100;
+	assert_int_equal(parse(c, 5, 0, &a), 0);
+	assert_int_equal(ptop_kmod_next_page(hdr(&a), 0, &cmd, &c->out,
+					     c->err, sizeof(c->err)), 1);
+	assert_int_equal(cmd.start_pid, 100);
+	assert_int_equal(cmd.since_seq, 5);
+	assert_int_equal(c->out.flags, PTOP_SAMPLE_INCREMENTAL);
+	free(a.buf);
+}
+
+/*
  * RESYNC and paging: on page 0 the next pages are asked since 0 (full);
  * on a later page of a since answer the module lost track between pages:
  * the interval cannot be called exact.
@@ -710,6 +736,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_count_vs_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_answer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_room_pages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_stuck, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_resync, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unaligned_input, setup, teardown),
