@@ -651,6 +651,188 @@ static int idx_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* --- thread mode: the threads by group (struct ptop_interval.tidx) --- */
+
+static int tkey_cmp(const struct ptop_iv_tkey *a, const struct ptop_iv_tkey *b)
+{
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return 0;
+}
+
+static int tkey_qcmp(const void *a, const void *b)
+{
+	return tkey_cmp(a, b);
+}
+
+static struct ptop_iv_tkey tkey_of(const struct ptop_rec *t)
+{
+	return (struct ptop_iv_tkey){ t->tgid, t->pid, t->start_ns };
+}
+
+/* The first place in tidx not below k. */
+static size_t tidx_lower(const struct ptop_interval *iv,
+			 const struct ptop_iv_tkey *k)
+{
+	size_t lo = 0, hi = iv->ntidx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tkey_cmp(&iv->tidx[mid], k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The threads of tgid: tidx[*from, return) */
+static size_t tidx_group(const struct ptop_interval *iv, uint32_t tgid,
+			 size_t *from)
+{
+	struct ptop_iv_tkey k = { tgid, 0, 0 };
+	size_t end;
+
+	*from = tidx_lower(iv, &k);
+	for (end = *from; end < iv->ntidx && iv->tidx[end].tgid == tgid; end++)
+		;
+	return end;
+}
+
+static int tidx_reserve(struct ptop_interval *iv, size_t n)
+{
+	struct ptop_iv_tkey *t;
+
+	if (n <= iv->cap_tidx)
+		return 0;
+	t = realloc(iv->tidx, n * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	iv->tidx = t;
+	iv->cap_tidx = n;
+	return 0;
+}
+
+/* Every thread of cur, sorted (the full path). */
+static int tidx_build(struct ptop_interval *iv, const struct ptop_snap *cur)
+{
+	size_t i;
+
+	iv->tidx_snap = 0;
+	if (tidx_reserve(iv, cur->nthreads ? cur->nthreads : 1))
+		return -ENOMEM;
+	for (i = 0; i < cur->nthreads; i++)
+		iv->tidx[i] = tkey_of(&cur->threads[i]);
+	iv->ntidx = cur->nthreads;
+	if (iv->ntidx > 1)
+		qsort(iv->tidx, iv->ntidx, sizeof(*iv->tidx), tkey_qcmp);
+	iv->tidx_snap = cur->id;
+	return 0;
+}
+
+/*
+ * From prev's threads to cur's (quick path): out with the dead (the
+ * keys the merge dropped, each in prev: quick_ok_threads()), in with
+ * the new ones the answer brought.
+ */
+static int tidx_update(struct ptop_interval *iv, const struct ptop_snap *prev,
+		       const struct ptop_snap *cur)
+{
+	size_t k, pos;
+
+	iv->tidx_snap = 0;
+	if (tidx_reserve(iv, iv->ntidx + cur->nupd_threads + 1))
+		return -ENOMEM;
+	for (k = 0; k < cur->ndropped_threads; k++) {
+		const struct ptop_snap_key *d = &cur->dropped_threads[k];
+		const struct ptop_rec *t = ptop_snap_find_thread(prev, d->pid,
+								 d->start_ns);
+		struct ptop_iv_tkey key;
+
+		if (!t)
+			return -ESRCH;
+		key = tkey_of(t);
+		pos = tidx_lower(iv, &key);
+		if (pos >= iv->ntidx || tkey_cmp(&iv->tidx[pos], &key))
+			return -ESRCH;
+		memmove(&iv->tidx[pos], &iv->tidx[pos + 1],
+			(iv->ntidx - pos - 1) * sizeof(*iv->tidx));
+		iv->ntidx--;
+	}
+	for (k = 0; k < cur->nupd_threads; k++) {
+		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
+		struct ptop_iv_tkey key;
+
+		if (ptop_snap_find_thread(prev, t->pid, t->start_ns))
+			continue;
+		key = tkey_of(t);
+		pos = tidx_lower(iv, &key);
+		memmove(&iv->tidx[pos + 1], &iv->tidx[pos],
+			(iv->ntidx - pos) * sizeof(*iv->tidx));
+		iv->tidx[pos] = key;
+		iv->ntidx++;
+	}
+	if (iv->ntidx != cur->nthreads)
+		return -ESRCH;
+	iv->tidx_snap = cur->id;
+	return 0;
+}
+
+static bool key_dropped(const struct ptop_snap_key *keys, size_t n,
+			uint32_t pid, uint64_t start_ns)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (keys[mid].pid < pid ||
+		    (keys[mid].pid == pid && keys[mid].start_ns < start_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && keys[lo].pid == pid && keys[lo].start_ns == start_ns;
+}
+
+/*
+ * Thread mode, the dead: every dead thread had a row of prev; a dead
+ * group is the only one of its tgid in prev and took every thread of
+ * prev in it along (else a thread would be left without its group, a
+ * case for the full math).
+ */
+static bool quick_ok_threads(const struct ptop_interval *iv,
+			     const struct ptop_snap *prev,
+			     const struct ptop_snap *cur)
+{
+	size_t k, i, from, end;
+
+	for (k = 0; k < cur->ndropped_threads; k++)
+		if (!ptop_snap_find_thread(prev, cur->dropped_threads[k].pid,
+					   cur->dropped_threads[k].start_ns))
+			return false;
+	for (k = 0; k < cur->ndropped_groups; k++) {
+		const struct ptop_snap_key *d = &cur->dropped_groups[k];
+		const struct ptop_rec *g = ptop_snap_find_group(prev, d->pid,
+								d->start_ns);
+
+		if (!g || ptop_snap_find_tgid(prev, g->pid) != g)
+			return false;
+		end = tidx_group(iv, g->pid, &from);
+		for (i = from; i < end; i++)
+			if (!key_dropped(cur->dropped_threads,
+					 cur->ndropped_threads, iv->tidx[i].pid,
+					 iv->tidx[i].start_ns))
+				return false;
+	}
+	return true;
+}
+
 /*
  * Can the interval (prev, cur] be made from iv, the interval that ended
  * at prev? When cur is prev with an incremental answer merged in, iv is
@@ -667,10 +849,11 @@ static bool quick_ok(const struct ptop_interval *iv,
 	size_t k, *of = NULL, nof = 0;
 	bool ok = false;
 
-	if (threads || iv->threads || !iv->end_snap_id ||
+	if (threads != iv->threads || !iv->end_snap_id ||
 	    iv->end_snap_id != prev->id || cur->merged_from != prev->id ||
-	    iv->nrows != prev->ngroups || cur->caps != prev->caps ||
-	    cur->npending || prev->npending)
+	    iv->nrows != (threads ? prev->nthreads : prev->ngroups) ||
+	    cur->caps != prev->caps || cur->npending || prev->npending ||
+	    (threads && iv->tidx_snap != prev->id))
 		return false;
 	for (k = 0; k < cur->nupd_threads; k++) {
 		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
@@ -692,6 +875,8 @@ static bool quick_ok(const struct ptop_interval *iv,
 		    ptop_snap_find_tgid(prev, g->pid))
 			return false;	/* a second incarnation of the tgid */
 	}
+	if (threads)
+		return quick_ok_threads(iv, prev, cur);
 	if (!cur->ndropped_groups)
 		return true;
 	/* the groups of prev that the dead threads were in, sorted */
@@ -1028,6 +1213,281 @@ out:
 	return ret;
 }
 
+/*
+ * Thread mode: the rows to compute again, by cur thread index; gslot:
+ * the place in the dirty groups of the group whose x* and c* the row
+ * carries (its leader's row, or its first thread's), -1: none.
+ */
+struct tdirty {
+	size_t ci;
+	ssize_t gslot;
+};
+
+static int tdirty_cmp(const void *a, const void *b)
+{
+	const struct tdirty *x = a, *y = b;
+
+	if (x->ci != y->ci)
+		return x->ci < y->ci ? -1 : 1;
+	/* the one that carries a group's x* and c* first */
+	return (y->gslot >= 0) - (x->gslot >= 0);
+}
+
+/* Open the places pos[0, np) (ascending, of the nrows rows to be). */
+static void open_places(struct ptop_interval *iv, const size_t *pos, size_t np,
+			size_t nrows)
+{
+	size_t dst = nrows, src = iv->nrows, k = np;
+
+	while (k-- > 0) {
+		size_t len = dst - (pos[k] + 1);
+
+		memmove(&iv->rows[pos[k] + 1], &iv->rows[src - len],
+			len * sizeof(*iv->rows));
+		src -= len;
+		dst = pos[k];
+		memset(&iv->rows[pos[k]], 0, sizeof(iv->rows[pos[k]]));
+	}
+	iv->nrows = nrows;
+}
+
+/* Thread ci's row of cur from scratch, as make_rows() and apply_xc() make it. */
+static void thread_row(struct ptop_interval *iv, const struct ptop_snap *prev,
+		       const struct ptop_snap *cur, size_t ci,
+		       const struct ptop_rec *xg, struct tri xsub, struct tri csub)
+{
+	const struct ptop_rec *t = &cur->threads[ci];
+	const struct ptop_rec *pt = ptop_snap_prev_thread(prev, t);
+	const struct ptop_rec *g = ptop_snap_find_tgid(cur, t->tgid);
+	struct ptop_row *row = &iv->rows[ci];
+
+	row_identity(row, t, g);
+	row->is_thread = true;
+	row->is_new = !pt;
+	row->has = cur->caps & ~(PTOP_DATA_X | PTOP_DATA_C);
+	row_add_own(row, t, pt);
+	if (xg) {
+		row->has |= cur->caps & (PTOP_DATA_X | PTOP_DATA_C);
+		row_xc(row, xg, ptop_snap_find_group(prev, xg->pid, xg->start_ns),
+		       xsub, csub, &iv->clamped_ns);
+	}
+	row_total(row);
+}
+
+static ssize_t slot_of(const size_t *a, size_t n, ssize_t v)
+{
+	size_t i;
+
+	if (v < 0)
+		return -1;
+	i = first_not_below(a, n, (size_t)v);
+	return i < n && a[i] == (size_t)v ? (ssize_t)i : -1;
+}
+
+/*
+ * The quick path in thread mode: rows[] is prev's threads, one row per
+ * thread in the same order. Computed again: every thread of each group
+ * that the answer brought, that has a new or a dead thread, that
+ * receives a dead group's time, or that had a row with figures (the
+ * group's identity is on each of its thread rows, its x* and c* on one
+ * of them), found in tidx; the dead threads' rows go, the new ones'
+ * places open.
+ */
+static int quick_compute_threads(struct ptop_interval *iv,
+				 const struct ptop_snap *prev,
+				 const struct ptop_snap *cur)
+{
+	struct work w = { .prev = prev, .cur = cur, .iv = iv };
+	struct quick_dead d = { 0 };
+	size_t nt = cur->ndropped_threads, ndg = 0, nrow = 0, nnew = 0, k, i;
+	size_t *dg = NULL, *dpos = NULL, *newpos = NULL, from, end, cap;
+	struct tdirty *rows = NULL;
+	struct tri *xsub = NULL, *csub = NULL;
+	int ret;
+
+	if (grow(iv, cur->nthreads + nt))
+		return -ENOMEM;
+	ret = quick_find_dead(&w, &d);
+	if (!ret)
+		ret = tidx_update(iv, prev, cur);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
+	/* the groups whose rows change (cur indices) */
+	cap = cur->nupd_groups + cur->nupd_threads + d.ngroups + d.nthreads +
+	      iv->nloud + 1;
+	dg = malloc(cap * sizeof(*dg));
+	dpos = malloc((nt ? nt : 1) * sizeof(*dpos));
+	newpos = malloc((cur->nupd_threads ? cur->nupd_threads : 1) *
+			sizeof(*newpos));
+	if (!dg || !dpos || !newpos)
+		goto out;
+	for (k = 0; k < cur->nupd_groups; k++)
+		dg[ndg++] = cur->upd_groups[k];
+	for (k = 0; k < cur->nupd_threads; k++)
+		dg[ndg++] = (size_t)index_of(cur->groups,
+			ptop_snap_find_tgid(cur, cur->threads[cur->upd_threads[k]].tgid));
+	for (k = 0; k < d.ngroups + d.nthreads; k++)
+		if (d.more[k] >= 0)
+			dg[ndg++] = (size_t)d.more[k];
+	for (k = 0; k < iv->nloud; k++) {
+		const struct ptop_rec *t = ptop_snap_find_thread(cur,
+				iv->loud[k].pid, iv->loud[k].start_ns);
+		ssize_t gi = t ? index_of(cur->groups,
+					  ptop_snap_find_tgid(cur, t->tgid)) : -1;
+
+		if (gi >= 0)
+			dg[ndg++] = (size_t)gi;
+	}
+	if (ndg > 1)
+		qsort(dg, ndg, sizeof(*dg), idx_cmp);
+	for (k = 0, i = 0; k < ndg; k++)
+		if (!i || dg[i - 1] != dg[k])
+			dg[i++] = dg[k];
+	ndg = i;
+	/* their threads, and loud rows of threads without a group */
+	for (k = 0, cap = iv->nloud + 1; k < ndg; k++) {
+		end = tidx_group(iv, cur->groups[dg[k]].pid, &from);
+		cap += end - from;
+	}
+	rows = malloc(cap * sizeof(*rows));
+	xsub = calloc(ndg ? ndg : 1, sizeof(*xsub));
+	csub = calloc(ndg ? ndg : 1, sizeof(*csub));
+	if (!rows || !xsub || !csub)
+		goto out;
+	for (k = 0; k < ndg; k++) {
+		const struct ptop_rec *g = &cur->groups[dg[k]];
+		ssize_t carrier = -1;
+
+		end = tidx_group(iv, g->pid, &from);
+		for (i = from; i < end; i++) {
+			const struct ptop_rec *t = ptop_snap_find_thread(cur,
+					iv->tidx[i].pid, iv->tidx[i].start_ns);
+
+			rows[nrow].ci = (size_t)(t - cur->threads);
+			rows[nrow].gslot = -1;
+			/* the leader's row (the last), else the first thread's */
+			if (carrier < 0 || t->pid == t->tgid)
+				carrier = (ssize_t)nrow;
+			nrow++;
+		}
+		/* a group that is not its tgid's (another incarnation): no row */
+		if (carrier >= 0 && ptop_snap_find_tgid(cur, g->pid) == g)
+			rows[carrier].gslot = (ssize_t)k;
+	}
+	for (k = 0; k < iv->nloud; k++) {
+		const struct ptop_rec *t = ptop_snap_find_thread(cur,
+				iv->loud[k].pid, iv->loud[k].start_ns);
+
+		if (t && !ptop_snap_find_tgid(cur, t->tgid))
+			rows[nrow++] = (struct tdirty){ (size_t)(t - cur->threads), -1 };
+	}
+	if (nrow > 1)
+		qsort(rows, nrow, sizeof(*rows), tdirty_cmp);
+	for (k = 0, i = 0; k < nrow; k++)
+		if (!i || rows[i - 1].ci != rows[k].ci)
+			rows[i++] = rows[k];
+	nrow = i;
+	/* a dead thread of a live group: its group shows the rest in x */
+	for (k = 0; k < d.nthreads; k++) {
+		ssize_t s = slot_of(dg, ndg, d.in[k]);
+
+		if (s >= 0)
+			tri_add(&xsub[s], tri_own(d.thread[k]));
+	}
+	/*
+	 * A dead group: its threads' own then (all died with it), x*, c*
+	 * are not new in its receiver's c*.
+	 */
+	for (k = 0; k < d.ngroups; k++) {
+		const struct ptop_rec *g = &prev->groups[d.group[k]];
+		struct tri shown = tri_x(g);
+		ssize_t s = slot_of(dg, ndg, d.target[k]);
+
+		tri_add(&shown, tri_c(g));
+		for (i = 0; i < d.nthreads; i++)
+			if (d.thread[i]->tgid == g->pid)
+				tri_add(&shown, tri_own(d.thread[i]));
+		if (s >= 0)
+			tri_add(&csub[s], shown);
+		else
+			iv->unfolded_ns += tri_total(shown);
+	}
+	/* what changes: the rows computed again, the dead threads' rows */
+	k = nrow + nt;
+	if (k > iv->cap_changes) {
+		struct ptop_iv_change *c = realloc(iv->changes, k * sizeof(*c));
+
+		if (!c)
+			goto out;
+		iv->changes = c;
+		iv->cap_changes = k;
+	}
+	for (k = 0; k < nrow; k++) {
+		const struct ptop_rec *t = &cur->threads[rows[k].ci];
+		const struct ptop_rec *pt = ptop_snap_find_thread(prev, t->pid,
+								  t->start_ns);
+		struct ptop_iv_change *c = &iv->changes[k];
+
+		c->row = rows[k].ci;
+		c->was = pt != NULL;
+		if (pt) {
+			c->old = iv->rows[pt - prev->threads];
+			sum_add(iv, &c->old, -1);
+		}
+	}
+	for (k = 0; k < nt; k++) {
+		const struct ptop_snap_key *key = &cur->dropped_threads[k];
+		struct ptop_iv_change *c = &iv->changes[nrow + k];
+
+		/* sorted keys: ascending places in prev */
+		dpos[k] = (size_t)(ptop_snap_find_thread(prev, key->pid,
+							 key->start_ns) -
+				   prev->threads);
+		c->row = PTOP_IV_GONE;
+		c->was = true;
+		c->old = iv->rows[dpos[k]];
+		sum_add(iv, &c->old, -1);
+	}
+	iv->nchanges = nrow + nt;
+	for (k = 0; k < cur->nupd_threads; k++) {
+		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
+
+		if (!ptop_snap_find_thread(prev, t->pid, t->start_ns))
+			newpos[nnew++] = cur->upd_threads[k];
+	}
+	quick_remove(iv, dpos, nt);
+	open_places(iv, newpos, nnew, cur->nthreads);
+	iv->nloud = 0;
+	for (k = 0; k < nrow; k++) {
+		ssize_t s = rows[k].gslot;
+		struct ptop_row *row = &iv->rows[rows[k].ci];
+
+		thread_row(iv, prev, cur, rows[k].ci,
+			   s >= 0 ? &cur->groups[dg[s]] : NULL,
+			   s >= 0 ? xsub[s] : (struct tri){ 0 },
+			   s >= 0 ? csub[s] : (struct tri){ 0 });
+		sum_add(iv, row, 1);
+		if (row_loud(row) && add_loud(iv, row))
+			goto out;
+	}
+	ret = 0;
+out:
+	if (ret)
+		iv->tidx_snap = 0;
+	free(dg);
+	free(dpos);
+	free(newpos);
+	free(rows);
+	free(xsub);
+	free(csub);
+	free(d.group);
+	free(d.thread);
+	free(d.more);
+	free(w.gexits);
+	return ret;
+}
+
 /* The full math: every row from the two snapshots. */
 static int full_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 			const struct ptop_snap *cur)
@@ -1084,11 +1544,17 @@ int ptop_interval_compute(struct ptop_interval *iv, const struct ptop_snap *prev
 	iv->nexited = 0;
 	iv->ntask_exits = 0;
 	iv->nlate = 0;
-	if (iv->quick) {
+	if (iv->quick && threads) {
+		ret = quick_compute_threads(iv, prev, cur);
+	} else if (iv->quick) {
 		ret = quick_compute(iv, prev, cur);
 	} else {
 		iv->nrows = 0;
+		iv->tidx_snap = 0;
 		ret = full_compute(iv, prev, cur);
+		/* only a source of incremental answers makes quick ones */
+		if (!ret && threads && (cur->caps & PTOP_CAP_INCREMENTAL))
+			ret = tidx_build(iv, cur);
 	}
 	if (ret)
 		return ret;
@@ -1111,6 +1577,7 @@ void ptop_interval_free(struct ptop_interval *iv)
 	free(iv->loud);
 	free(iv->dirty);
 	free(iv->changes);
+	free(iv->tidx);
 	memset(iv, 0, sizeof(*iv));
 }
 

@@ -53,6 +53,12 @@ struct ptop_iv_key {
 	uint64_t start_ns;
 };
 
+/* A thread, by its group: struct ptop_interval.tidx */
+struct ptop_iv_tkey {
+	uint32_t tgid, pid;
+	uint64_t start_ns;
+};
+
 /* struct ptop_iv_change.row of a row that is gone (its group died) */
 #define PTOP_IV_GONE ((size_t)-1)
 
@@ -119,6 +125,16 @@ struct ptop_interval {
 	size_t nloud, cap_loud;
 	size_t *dirty;		/* scratch of the quick path */
 	size_t cap_dirty;
+	/*
+	 * Thread mode: every thread of the snapshot with id tidx_snap (the
+	 * end of this interval when it is its end_snap_id), sorted by
+	 * (tgid, pid, start_ns), so that the quick path finds a group's
+	 * threads without a walk; kept across quick intervals by the
+	 * threads that were born and died.
+	 */
+	struct ptop_iv_tkey *tidx;
+	size_t ntidx, cap_tidx;
+	uint64_t tidx_snap;
 };
 
 void ptop_interval_init(struct ptop_interval *iv);

@@ -358,7 +358,7 @@ static void remember(struct ui_view *v, const struct ui_view_opts *o,
 	struct ui_view_built *b = &v->built;
 
 	v->built_end = 0;
-	if (v->tree || iv->threads || v->nexited_shown || v->nexited_tiny ||
+	if (v->tree || v->nexited_shown || v->nexited_tiny ||
 	    o->npids > sizeof(b->pids) / sizeof(b->pids[0]))
 		return;
 	if (v->tagged.n > b->tagged.cap) {

@@ -295,16 +295,19 @@ static void assert_same_view(const struct ptop_interval *iv)
 	ui_view_free(&fresh);
 }
 
+/* thread mode (-H): one row per thread */
+static bool thr_mode;
+
 /* f->iv by whatever path it takes; a fresh interval by the full math. */
 static bool compute_both(struct iv_fixture *f)
 {
 	struct ptop_interval full;
 	size_t i;
 
-	iv_fixture_compute(f, false);
+	iv_fixture_compute(f, thr_mode);
 	ptop_interval_init(&full);
 	assert_int_equal(ptop_interval_compute(&full, ptop_snap_prev(&f->snap),
-					       ptop_snap_cur(&f->snap), false), 0);
+					       ptop_snap_cur(&f->snap), thr_mode), 0);
 	iv_assert_judged(&full);
 	assert_false(full.quick);
 	assert_int_equal(f->iv.nrows, full.nrows);
@@ -456,8 +459,29 @@ static void test_quick_with_exits_seeds(void **state)
 	}
 }
 
-/* Thread mode always takes the full math. */
-static void test_threads_mode_full(void **state)
+/* Thread mode (-H): the same scripts, one row per thread. */
+static void test_threads_quick_equals_full(void **state)
+{
+	thr_mode = true;
+	run(state, 1, false);
+	thr_mode = false;
+}
+
+static void test_threads_quick_with_exits_seeds(void **state)
+{
+	unsigned int seed;
+
+	thr_mode = true;
+	for (seed = 200; seed < 220; seed++) {
+		assert_int_equal(iv_fixture_teardown(state), 0);
+		assert_int_equal(iv_fixture_setup(state), 0);
+		run(state, seed, true);
+	}
+	thr_mode = false;
+}
+
+/* A switch between processes and threads: one full interval, then quick. */
+static void test_threads_mode_switch(void **state)
 {
 	struct iv_fixture *f = *state;
 	struct model *m = model_new(3, 5);
@@ -466,15 +490,16 @@ static void test_threads_mode_full(void **state)
 
 	iv_fixture_open(f, CAPS_KMOD | PTOP_CAP_INCREMENTAL);
 	step(f, m, true, false, changed);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 6; i++) {
+		thr_mode = i >= 3;
 		step(f, m, false, false, changed);
-		iv_fixture_compute(f, true);
-		assert_false(f->iv.quick);
+		/* the first of each mode is full, the next quick */
+		assert_true(compute_both(f) == (i != 0 && i != 3));
 	}
 	/* back to processes: the first is full, the next quick */
+	thr_mode = false;
 	step(f, m, false, false, changed);
-	iv_fixture_compute(f, false);
-	assert_false(f->iv.quick);
+	assert_false(compute_both(f));
 	step(f, m, false, false, changed);
 	assert_true(compute_both(f));
 	model_free(m);
@@ -487,7 +512,9 @@ int main(void)
 		iv_test(test_quick_equals_full_seed2),
 		iv_test(test_quick_with_exits),
 		iv_test(test_quick_with_exits_seeds),
-		iv_test(test_threads_mode_full),
+		iv_test(test_threads_quick_equals_full),
+		iv_test(test_threads_quick_with_exits_seeds),
+		iv_test(test_threads_mode_switch),
 	};
 
 	return cmocka_run_group_tests_name("interval_quick", tests, NULL, NULL);
