@@ -53,6 +53,11 @@
  *	pairs=... unchecked=... more=... owed=... missing=... twins=...";
  *	exit 1 on a missing one or a twin. -F: full thread answers (long
  *	passes), twins checked only.
+ *   -P (with a single query or -V): every byte of the answer that carries
+ *	no value must be 0: struct ptop_ts_cpu's pad, struct ptop_ts_record's
+ *	pad[] and pad2, and its comm after the terminating NUL (kernel memory
+ *	copied to user space otherwise); prints "pads cpus=... records=...
+ *	nonzero=..." (single query) and exits 1 on a nonzero byte.
  *   tsquery -b MODE
  *	bad input; prints "MODE ret=<errno name or OK>": short, long, cmd,
  *	flags, pid, pidbig, hugemax, noread, faultw, faultr, since, twice,
@@ -1152,6 +1157,67 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* -P: the bytes of an answer that carry no value must all be 0 */
+static int pad_check;
+static unsigned long pads_cpus, pads_recs, pads_nonzero;
+
+static const char *check_pads(const struct buf *b)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+	static char why[200];
+	const char *first = NULL;
+	size_t off;
+	unsigned int i, k;
+
+	if (b->len < sizeof(*a) || a->size < sizeof(*a) ||
+	    b->len < a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu) +
+		     (size_t)a->count * a->rec_size)
+		return NULL;	/* check_answer()/decode() say what is wrong */
+	for (i = 0; i < a->ncpu; i++) {
+		const struct ptop_ts_cpu *c = (const void *)(b->p + a->size +
+					       i * sizeof(*c));
+
+		pads_cpus++;
+		if (c->pad) {
+			pads_nonzero++;
+			if (!first) {
+				snprintf(why, sizeof(why),
+					 "cpu %u: pad 0x%08x", i, c->pad);
+				first = why;
+			}
+		}
+	}
+	off = a->size + (size_t)a->ncpu * sizeof(struct ptop_ts_cpu);
+	for (i = 0; i < a->count; i++, off += a->rec_size) {
+		const struct ptop_ts_record *r = (const void *)(b->p + off);
+		const char *nul = memchr(r->comm, 0, sizeof(r->comm));
+		int bad = r->pad2 != 0;
+
+		pads_recs++;
+		for (k = 0; k < sizeof(r->pad); k++)
+			bad |= r->pad[k] != 0;
+		for (k = nul ? (unsigned int)(nul - r->comm) : sizeof(r->comm);
+		     k < sizeof(r->comm); k++)
+			bad |= r->comm[k] != 0;
+		if (!bad)
+			continue;
+		pads_nonzero++;
+		if (!first) {
+			char hex[3 * sizeof(r->pad) + 1] = "";
+
+			for (k = 0; k < sizeof(r->pad); k++)
+				snprintf(hex + 3 * k, 4, " %02x",
+					 (unsigned char)r->pad[k]);
+			snprintf(why, sizeof(why),
+				 "record %u (pid %u kind %u flags 0x%x): pad%s pad2 0x%08x comm %.16s",
+				 i, r->pid, r->kind, r->flags, hex, r->pad2,
+				 r->comm);
+			first = why;
+		}
+	}
+	return first;
+}
+
 /*
  * One answer, as a monitor relies on it: header and sizes consistent, seq
  * moving on, records sane; a full answer (first or RESYNC) lists the
@@ -1179,6 +1245,12 @@ static const char *check_answer(const struct buf *b, unsigned long long prev,
 		snprintf(why, sizeof(why), "%zu bytes for %u records and %u cpus",
 			 b->len, a->count, a->ncpu);
 		return why;
+	}
+	if (pad_check) {
+		const char *p = check_pads(b);
+
+		if (p)
+			return p;
 	}
 	if (a->seq_now <= prev) {
 		snprintf(why, sizeof(why), "seq %llu after %llu",
@@ -1327,6 +1399,9 @@ static int validate(struct ptop_ts_cmd c, double secs, int nl, int full)
 	free(b.p);
 	printf("validate passes=%lu bad=%lu lost=%lu excused=%lu reopen=%lu resync=%lu records=%llu room=%lu\n",
 	       passes, bad, lost, excused, reopen, resync, recs, room);
+	if (pad_check)
+		printf("pads cpus=%lu records=%lu nonzero=%lu\n", pads_cpus,
+		       pads_recs, pads_nonzero);
 	return bad || lost || !passes;
 }
 
@@ -1341,7 +1416,7 @@ int main(int argc, char **argv)
 	const char *cg = NULL;
 	unsigned long long cg0 = 0, cg1 = 0;
 
-	while ((opt = getopt(argc, argv, "ntSH:s:p:m:rb:X:i:L:FV:C:G:")) != -1) {
+	while ((opt = getopt(argc, argv, "PntSH:s:p:m:rb:X:i:L:FV:C:G:")) != -1) {
 		switch (opt) {
 		case 'X': xsecs = atof(optarg); break;
 		case 'V': vsecs = atof(optarg); break;
@@ -1352,6 +1427,7 @@ int main(int argc, char **argv)
 		case 'i': every = atof(optarg); break;
 		case 'S': c.flags |= PTOP_TS_CMDF_STEAL; print_steal = 1; break;
 		case 'H': hold_s = atof(optarg); break;
+		case 'P': pad_check = 1; break;
 		case 'n': nl = 1; break;
 		case 't': c.flags |= PTOP_TS_CMDF_THREADS; break;
 		case 's': c.since_seq = strtoull(optarg, NULL, 0); break;
@@ -1360,7 +1436,7 @@ int main(int argc, char **argv)
 		case 'r': print = 1; break;
 		case 'b': return bad_input(optarg);
 		default:
-			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t] | -G SECS [-F]\n");
+			fprintf(stderr, "usage: tsquery [-n] [-t] [-S] [-H SECS] [-s SEQ] [-p PID] [-m MAX] [-r] [-P] [-C CGROUP] | -b MODE | -L N [-F] | -X SECS [-i SECS] [-t] | -V SECS [-n] [-t] [-P] | -G SECS [-F]\n");
 			return 2;
 		}
 	}
@@ -1382,6 +1458,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = decode(&b, print);
+	if (pad_check) {
+		const char *p = check_pads(&b);
+
+		printf("pads cpus=%lu records=%lu nonzero=%lu\n", pads_cpus,
+		       pads_recs, pads_nonzero);
+		if (p) {
+			fprintf(stderr, "tsquery: nonzero pad: %s\n", p);
+			ret = 1;
+		}
+	}
 	if (cg)
 		printf("cgroup before_ns=%llu after_ns=%llu\n", cg0, cg1);
 	free(b.p);
