@@ -41,6 +41,7 @@
  * rusage, and a waited child's varies with what the host does to the VM.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -230,6 +231,43 @@ static void run_ignorer(int stop_fd)
 	report_exit(report_fd);
 }
 
+/*
+ * The reports, summed as they come: read during the run too (between
+ * rounds, without blocking), not only at the end. A pipe holds a few
+ * thousand of them; once it was full, every descendant blocked in its
+ * last write, the root in its wait for one of them, and the ignorer went
+ * on forking children that blocked too (the 10-minute attack,
+ * 2026-12-02 11:07: "attackers still running" and a thousand of them).
+ */
+static int report_rd = -1;
+static uint64_t sum, sr_sum, w_over;
+static unsigned int tasks, sr_tasks, w_n;
+
+static void take_report(const struct burn_report *r)
+{
+	sum += r->used_ns;
+	tasks++;
+	if (r->tag == TAG_SELFREAP) {
+		sr_sum += r->used_ns;
+		sr_tasks++;
+	}
+	for (size_t i = 0; r->tag == TAG_WAIT && i < nwaited; i++) {
+		if (waited[i].pid == (pid_t)r->pid && waited[i].ns >= r->used_ns) {
+			w_over += waited[i].ns - r->used_ns;
+			w_n++;
+		}
+	}
+}
+
+/* what the pipe holds now (report_rd is non-blocking) */
+static void drain_reports(void)
+{
+	struct burn_report r;
+
+	while (read(report_rd, &r, sizeof(r)) == sizeof(r))
+		take_report(&r);
+}
+
 static void one_round(void)
 {
 	pid_t p;
@@ -285,9 +323,8 @@ int main(int argc, char **argv)
 {
 	double wait_s = 0, linger_s = 0, secs;
 	struct burn_report r;
-	uint64_t sum = 0, end, sr_sum = 0, ru_all, w_over = 0, self0 = 0, cg0 = 0;
+	uint64_t end, ru_all, self0 = 0, cg0 = 0;
 	const char *cg = NULL;
-	unsigned int tasks = 0, sr_tasks = 0, w_n = 0;
 	struct rusage ru;
 	int fds[2], stop[2], opt;
 	pid_t ign;
@@ -330,6 +367,8 @@ int main(int argc, char **argv)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(fds) || pipe(stop))
 		return 1;
 	report_fd = fds[1];
+	report_rd = fds[0];
+	fcntl(report_rd, F_SETFL, O_NONBLOCK);
 
 	ign = patterns & P_IGN ? fork_or_die() : -1;
 	if (!ign) {
@@ -338,27 +377,21 @@ int main(int argc, char **argv)
 	}
 	close(stop[0]);
 	end = clock_ns(CLOCK_MONOTONIC) + (uint64_t)(secs * 1e9);
-	while (clock_ns(CLOCK_MONOTONIC) < end)
+	while (clock_ns(CLOCK_MONOTONIC) < end) {
 		one_round();
+		drain_reports();
+	}
 	close(stop[1]);		/* the ignorer stops forking */
-	if (ign > 0)
-		waitpid(ign, NULL, 0);
+	/* its last children report while it waits for them */
+	while (ign > 0 && waitpid(ign, NULL, WNOHANG) == 0) {
+		drain_reports();
+		usleep(10000);
+	}
 	close(fds[1]);
 	/* every descendant held the write end until it exited */
-	while (read(fds[0], &r, sizeof(r)) == sizeof(r)) {
-		sum += r.used_ns;
-		tasks++;
-		if (r.tag == TAG_SELFREAP) {
-			sr_sum += r.used_ns;
-			sr_tasks++;
-		}
-		for (size_t i = 0; r.tag == TAG_WAIT && i < nwaited; i++) {
-			if (waited[i].pid == (pid_t)r.pid && waited[i].ns >= r.used_ns) {
-				w_over += waited[i].ns - r.used_ns;
-				w_n++;
-			}
-		}
-	}
+	fcntl(report_rd, F_SETFL, 0);
+	while (read(fds[0], &r, sizeof(r)) == sizeof(r))
+		take_report(&r);
 	/* the orphans that came back: reap them all */
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
