@@ -516,27 +516,23 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
-	if (!r.pid || !r.tgid || r.pid != r.tgid) {
-		/*
-		 * Released since its siglock (as above), or a non-leader exec
-		 * between: de_thread()'s exchange_tids() gave the leader's pid
-		 * to the exec'er, and the old leader has the exec'er's old
-		 * one (a GROUP record under a thread's pid). The group is the
-		 * new leader's; before transfer_pid() makes it the TGID's
-		 * task, the old one's counters with the group's identity
-		 * (the exec'er took over the leader's start_ns too).
-		 */
-		struct task_struct *now = current_leader(w, leader, tgid);
-
-		if (now) {
-			leader = now;
-			ptop_ts_fill_ident(&r, leader, w->q->pid_ns,
-					   w->q->user_ns);
-		}
-		if (!r.pid || !r.tgid)
+	if (!r.pid || !r.tgid) {
+		/* released since its siglock: as above */
+		leader = current_leader(w, leader, tgid);
+		if (!leader)
 			return 0;	/* its EXIT record is after the head */
-		r.pid = r.tgid;
+		ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
+		if (!r.pid || !r.tgid)
+			return 0;
 	}
+	/*
+	 * A non-leader exec since the leader was picked: de_thread()'s
+	 * exchange_tids() gave the leader's pid to the exec'er, and the
+	 * old leader has the exec'er's old tid until it is released. The
+	 * record is the group's: under its tgid (the exec'er takes over the
+	 * leader's start_ns too), not another process's.
+	 */
+	r.pid = r.tgid;
 	ptop_ts_fill_mem(&r, leader);
 	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
 	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
