@@ -525,6 +525,14 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 		if (!r.pid || !r.tgid)
 			return 0;
 	}
+	/*
+	 * A non-leader exec since the leader was picked: de_thread()'s
+	 * exchange_tids() gave the leader's pid to the exec'er, and the
+	 * old leader has the exec'er's old tid until it is released. The
+	 * record is the group's: under its tgid (the exec'er takes over the
+	 * leader's start_ns too), not another process's.
+	 */
+	r.pid = r.tgid;
 	ptop_ts_fill_mem(&r, leader);
 	ptop_ts_acct_read(leader, &r, w->q->pid_ns);
 	if (lrec && (r.flags & PTOP_TS_RECF_EXEC)) {
