@@ -129,7 +129,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	bench-vm \
-	vm-check-debug vm-attack vm-reaper-race \
+	vm-check-debug vm-attack vm-reaper-race vm-exit-pos \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
 .DEFAULT_GOAL := all
@@ -264,6 +264,15 @@ vm-reaper-race: all $(HELPER_BINS)
 	KCFLAGS=-DPTOP_TS_TEST_REAPER_WINDOW $(MAKE) -s -C kmod \
 		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-reaperwin
 	PTOP_VM_KO=$(CURDIR)/$(B)/kmod-reaperwin/ptop_taskstats.ko tests/vm/run tests/vm/reaper_race.sh
+
+# a group's EXIT record position with thousands of records after it
+# (docs/reliability.md): the module built with a window after a group's
+# EXIT record (KCFLAGS=-DPTOP_TS_TEST_EXIT_WINDOW, on the host), run by
+# tests/vm/exit_pos_race.sh; PTOP_VM_KO=... to try another build
+vm-exit-pos: all $(HELPER_BINS)
+	KCFLAGS=-DPTOP_TS_TEST_EXIT_WINDOW $(MAKE) -s -C kmod \
+		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-exitwin
+	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-exitwin/ptop_taskstats.ko} tests/vm/run tests/vm/exit_pos_race.sh
 
 # on the host, then dkms add/build/install in each kernel's chroot (root)
 dkms-check:

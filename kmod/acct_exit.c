@@ -191,7 +191,16 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 		gr->fold = get_pid(to->tgid_pid);
 		gr->rec.folded_start_ns = to->start_ns;
 	}
-	ptop_ts_exits_push(gr, twins || again);
+	if (a) {
+		/* the group's earlier record, if any, is at a->exit_pos */
+		u64 pos = ptop_ts_exits_push(gr, (twins || again) &&
+					     a->exit_pos, a->exit_pos);
+
+		if (!a->exit_pos)
+			a->exit_pos = pos + 1;
+	} else {
+		ptop_ts_exits_push(gr, twins || again, 0);
+	}
 	ptop_acct_reap(PTOP_ACCT_REAP_BATCH);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	rcu_read_unlock();
@@ -460,6 +469,28 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 		list_add_tail(&e->gnode, &a->dying);
 	}
 out:
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+	return ret;
+}
+
+/*
+ * The ring position of the EXIT record of leader's group (under its
+ * siglock, or not): 1 and *pos, 0 when none is written yet, -ENOENT when
+ * the group has no record here (its record, if any, is found in the
+ * ring: ptop_ts_exits_recorded()). O(1).
+ */
+int ptop_ts_acct_exit_pos(struct task_struct *leader, u64 *pos)
+{
+	struct ptop_acct *a;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	a = ptop_acct_lookup(leader);
+	if (a) {
+		ret = a->exit_pos ? 1 : 0;
+		*pos = a->exit_pos - ret;
+	}
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return ret;
 }

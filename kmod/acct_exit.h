@@ -35,5 +35,6 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 void ptop_ts_acct_free(struct task_struct *p);
 u64 ptop_ts_acct_pass_begin(void);
 u64 ptop_ts_acct_gen(void);
+int ptop_ts_acct_exit_pos(struct task_struct *leader, u64 *pos);
 
 #endif /* _PTOP_TS_ACCT_EXIT_H */

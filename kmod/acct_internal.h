@@ -56,6 +56,14 @@ struct ptop_acct {
 	u64 reporter_rt;		/* its runtime in the fold */
 	struct pid *exec_pid;		/* a non-leader exec'er's pid before */
 	u64 exec_old_start;		/* its start_ns before the exec */
+	/*
+	 * Its GROUP EXIT record's ring position + 1 (0: none yet), set with
+	 * the push under ptop_acct_lock: a pass decides the group by it in
+	 * O(1), whatever the records written since (snapshot.c,
+	 * group_gone_locked(); the ring's own look-up sees its 1,024 newest
+	 * only), and a twin report replaces that record.
+	 */
+	u64 exit_pos;
 	u32 tgid;			/* global tgid */
 	bool dead;
 };

@@ -99,30 +99,46 @@ static bool same_group(const struct ptop_ts_exit_ent *a,
 	       a->rec.start_ns == b->rec.start_ns;
 }
 
-/* Append e (taking over its references); dedup: replace an earlier twin. */
-void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup)
+/*
+ * Append e (taking over its references); dedup: replace an earlier twin,
+ * at position at - 1 when at is not 0 (the group's record, acct.c keeps
+ * its position: O(1)), else found among the DEDUP_SCAN newest. Returns
+ * the position e has.
+ */
+u64 ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup, u64 at)
 {
 	struct ptop_ts_exit_ent old, *slot = NULL;
-	u64 i, stop;
+	u64 i, stop, pos = 0;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring_lock, flags);
-	if (dedup) {
+	if (dedup && at) {
+		/* still in the ring, and the twin (not overwritten) */
+		if (head - (at - 1) <= ring_size &&
+		    same_group(&ring[(at - 1) % ring_size], e)) {
+			pos = at - 1;
+			slot = &ring[pos % ring_size];
+		}
+	} else if (dedup) {
 		stop = head > min_t(u64, ring_size, DEDUP_SCAN) ?
 			head - min_t(u64, ring_size, DEDUP_SCAN) : 0;
 		for (i = head; i > stop; i--) {
 			if (same_group(&ring[(i - 1) % ring_size], e)) {
-				slot = &ring[(i - 1) % ring_size];
+				pos = i - 1;
+				slot = &ring[pos % ring_size];
 				break;
 			}
 		}
 	}
-	if (!slot)
-		slot = &ring[head++ % ring_size];
+	if (!slot) {
+		pos = head++;
+		slot = &ring[pos % ring_size];
+	}
 	old = *slot;
 	*slot = *e;
 	spin_unlock_irqrestore(&ring_lock, flags);
 	put_refs(&old);
+	return pos;
 }
 
 /*

@@ -50,7 +50,7 @@ u64 ptop_ts_exits_head(void);
 u32 ptop_ts_exits_used(void);
 void ptop_ts_exits_saw_mm(void);
 bool ptop_ts_exit_before_mm(void);
-void ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup);
+u64 ptop_ts_exits_push(struct ptop_ts_exit_ent *e, bool dedup, u64 at);
 /*
  * exit_head of a group's exit report (exits.c): every thread still linked
  * counts as live, whatever its exit_state (see ptop_ts_thread_gone())

@@ -25,6 +25,8 @@
  * earlier record rather than adding a second EXIT for the same group.
  */
 #include <linux/cred.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -42,6 +44,36 @@
 #include "record.h"
 #include "steal.h"
 #include "exits.h"
+
+#ifdef PTOP_TS_TEST_EXIT_WINDOW
+/*
+ * Test builds only (make vm-exit-pos): a task named ptop-exitwin whose
+ * group it reports dead waits here, after the group's EXIT record, while
+ * the parameter test_exit_hold is set (at most 12 s: preemption is off),
+ * so that tests/vm/exit_pos_race.sh can have thousands of records
+ * written and a pass made while the group is dying but not past
+ * exit_notify().
+ */
+static bool test_exit_hold;
+module_param(test_exit_hold, bool, 0644);
+
+static void exit_window(struct task_struct *p)
+{
+	char comm[TASK_COMM_LEN];
+	int ms;
+
+	get_task_comm(comm, p);
+	if (strcmp(comm, "ptop-exitwin"))
+		return;
+	pr_info("test build: exit window for %d\n", task_pid_nr(p));
+	for (ms = 0; ms < 12000 && READ_ONCE(test_exit_hold); ms++)
+		mdelay(1);
+	pr_info("test build: exit window for %d ends after %d ms\n",
+		task_pid_nr(p), ms);
+}
+#else
+static inline void exit_window(struct task_struct *p) { }
+#endif
 
 static void set_ident(struct ptop_ts_exit_ent *e, struct task_struct *t)
 {
@@ -122,7 +154,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	 */
 	if (!group_dead)
 		ptop_ts_acct_thread_exit(leader, p, &th.rec);
-	ptop_ts_exits_push(&th, false);
+	ptop_ts_exits_push(&th, false, 0);
 	/* the thread's steal leaves the table: into x*, or with the group */
 	steal = ptop_ts_steal_take(p);
 	if (steal && !group_dead)
@@ -147,6 +179,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	/* for a pass under way that can no longer see p (snapshot.c) */
 	gr->post_t0 = ptop_ts_after_pass_t0(p, &gr->t0_gen);
 	ptop_ts_acct_group_dead(leader, p, p_rt, &tot, gr, twins);
+	exit_window(p);		/* test builds only */
 }
 
 static void ptop_ts_probe_free(void *data, struct task_struct *p)

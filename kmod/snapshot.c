@@ -213,20 +213,43 @@ static bool thread_gone(const struct walk *w, struct task_struct *t)
  * group whose threads all passed exit_notify() during the pass is still
  * live in it, read by the walk while its threads are linked
  * (add_late_groups() has it once they are not); deciding by exit_state
- * made it live for the part of the walk before and gone after.
+ * made it live for the part of the walk before and gone after. The
+ * position is the one its accounting record keeps (O(1), any distance
+ * from the head); until 2026-12-02 it was looked for among the ring's
+ * 1,024 newest records only, each look-up a scan under ring_lock here
+ * (test_kmod_exit_pos). A group without a record (none could be made)
+ * is still looked for in the ring.
  */
 static bool group_gone_locked(const struct walk *w, struct task_struct *leader)
 {
 	struct signal_struct *sig = leader->signal;
 	struct task_struct *t;
+	bool linked = false;	/* a thread not past exit_notify() */
+	u64 pos = 0;
+	int known;
 
 	if (atomic_read(&sig->live))
 		return false;
 	__for_each_thread(sig, t)
-		if (!READ_ONCE(t->exit_state))
-			return ptop_ts_exits_recorded(task_tgid(leader), true,
-						      leader->start_boottime,
-						      NULL, w->exit_head);
+		if (!READ_ONCE(t->exit_state)) {
+			linked = true;
+			break;
+		}
+	known = ptop_ts_acct_exit_pos(leader, &pos);
+	if (known >= 0) {
+		/*
+		 * a thread not past exit_notify() yet: gone only by a
+		 * record before the pass; every thread past it: by a
+		 * record before the pass, or none
+		 */
+		if (linked)
+			return known && pos < w->exit_head;
+		return !known || pos < w->exit_head;
+	}
+	if (linked)
+		return ptop_ts_exits_recorded(task_tgid(leader), true,
+					      leader->start_boottime,
+					      NULL, w->exit_head);
 	/* every thread is past its probe: the record is before or after */
 	return !ptop_ts_exits_recorded_since(task_tgid(leader), true,
 					     leader->start_boottime, NULL,
