@@ -783,7 +783,7 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 		return;
 	if (reserve((void **)&q->at, &q->cap_at, v->nrows + 1, sizeof(*q->at)))
 		return;
-	if (q->tabcap < 4 * n || q->tabcap > 16 * n + 64) {
+	if (!q->tabcap || q->tabcap < 4 * n || q->tabcap > 16 * n + 64) {
 		free(q->tab);
 		q->tab = NULL;
 		q->tabcap = 0;
