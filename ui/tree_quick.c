@@ -914,11 +914,6 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 
 /* --- from a full build --------------------------------------------------- */
 
-static void tq_invalid(struct ui_tree_quick *q)
-{
-	q->valid = false;
-}
-
 /*
  * The tree kept from rows in[0, n) (the full build's input) and its
  * output (v->rows): pid table, parents, depths, sums, places. Any case
@@ -1040,11 +1035,11 @@ long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep)
 	size_t i;
 	long t;
 
-	if (keep && !q) {
+	if (keep && !q)
 		q = v->tq = calloc(1, sizeof(*q));
-	}
 	if (q)
-		tq_invalid(q);
+		q->valid = false;
+	/* the input rows, before ui_tree_build() reorders them */
 	if (keep && q && !reserve((void **)&q->node, &q->cap, n ? n : 1,
 				  sizeof(*q->node))) {
 		memset(q->node, 0, n * sizeof(*q->node));
