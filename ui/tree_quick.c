@@ -70,6 +70,9 @@ struct ui_tree_quick {
 	struct ui_vrow *blk;
 	long *blkat;
 	size_t cap_blk, cap_blkat;
+	struct ui_vrow *mv;	/* a branch on its way (move_branch) */
+	long *mvat;
+	size_t cap_mv, cap_mvat;
 	long *kidx, *order;
 	size_t *kstart;
 	size_t cap_kidx, cap_order, cap_kstart;
@@ -572,6 +575,150 @@ static int remove_leaf(struct ui_tree_quick *q, struct ui_view *v, long x)
 	return ancestors_changed(q, v, p);
 }
 
+/*
+ * A shown branch c (nothing in it hidden) moves under np (shown, not
+ * collapsed; -1: a root), e.g. its parent is leaving: out of the rows,
+ * its depths and lines shifted, back in among np's children. -ENOTEMPTY
+ * for what this does not take (lines beyond UI_TREE_MAX_DEPTH).
+ */
+static int move_branch(struct ui_tree_quick *q, struct ui_view *v, long c,
+		       long np, bool orphan)
+{
+	struct tq_node *n = &q->node[c];
+	long op = n->parent, oprev = -1, nprev = -1;
+	size_t len = 1 + (size_t)n->vsize, lo, hi, a = n->pos, t, i;
+	int od = n->depth, nd = np < 0 ? 0 : q->node[np].depth + 1, maxd = 0;
+	uint64_t low;
+	struct ptop_row cc;
+	int rc;
+
+	for (i = a; i < a + len; i++)
+		if (v->rows[i].depth > maxd)
+			maxd = v->rows[i].depth;
+	if (maxd > UI_TREE_MAX_DEPTH || maxd - od + nd > UI_TREE_MAX_DEPTH)
+		return -ENOTEMPTY;
+	/* out: the rows kept aside */
+	if (reserve((void **)&q->mv, &q->cap_mv, len, sizeof(*q->mv)) ||
+	    reserve((void **)&q->mvat, &q->cap_mvat, len, sizeof(*q->mvat)))
+		return -ENOMEM;
+	memcpy(q->mv, &v->rows[a], len * sizeof(*q->mv));
+	memcpy(q->mvat, &q->at[a], len * sizeof(*q->mvat));
+	region(q, v, c, &lo, &hi);
+	if (a > lo)
+		oprev = sib_at(q, a - 1, od);
+	memmove(&v->rows[a], &v->rows[a + len],
+		(v->nrows - a - len) * sizeof(*v->rows));
+	memmove(&q->at[a], &q->at[a + len], (v->nrows - a - len) * sizeof(*q->at));
+	v->nrows -= len;
+	for (i = a; i < v->nrows; i++)
+		q->node[q->at[i]].pos = i;
+	contrib(n, &cc);
+	up(q, op, NULL, &cc, -(n->size + 1), -(int)len);
+	if (op >= 0)
+		q->node[op].nkids--;
+	if (oprev >= 0)
+		fix_more(q, v, oprev);
+	rc = ancestors_changed(q, v, op);
+	if (rc)
+		return rc;
+	/* the branch's depths and lines: np's above, its own shifted */
+	n->parent = np;
+	n->orphan = np >= 0 && orphan;
+	low = np < 0 || nd < 2 ? 0 :
+	      v->rows[q->node[np].pos].more & ((1ULL << (nd - 1)) - 1);
+	for (i = 0; i < len; i++) {
+		struct ui_vrow *r = &q->mv[i];
+
+		r->more = low | ((r->more >> od) << nd);
+		r->depth += nd - od;
+		r->r.depth = r->depth;
+		q->node[q->mvat[i]].depth = r->depth;
+	}
+	/* in, among np's children */
+	n->parent = np;
+	region(q, v, c, &lo, &hi);
+	t = sib_bound(q, c, lo, hi);
+	if (t > lo)
+		nprev = sib_at(q, t - 1, nd);
+	if (reserve((void **)&v->rows, &v->cap, v->nrows + len, sizeof(*v->rows)) ||
+	    reserve((void **)&q->at, &q->cap_at, v->nrows + len, sizeof(*q->at)))
+		return -ENOMEM;
+	memmove(&v->rows[t + len], &v->rows[t], (v->nrows - t) * sizeof(*v->rows));
+	memmove(&q->at[t + len], &q->at[t], (v->nrows - t) * sizeof(*q->at));
+	memcpy(&v->rows[t], q->mv, len * sizeof(*q->mv));
+	memcpy(&q->at[t], q->mvat, len * sizeof(*q->mvat));
+	v->nrows += len;
+	for (i = t; i < v->nrows; i++)
+		q->node[q->at[i]].pos = i;
+	up(q, np, &cc, NULL, n->size + 1, (int)len);
+	if (np >= 0)
+		q->node[np].nkids++;
+	out_row(q, v, c);
+	fix_more(q, v, c);
+	if (nprev >= 0)
+		fix_more(q, v, nprev);
+	return ancestors_changed(q, v, np);
+}
+
+/*
+ * A node leaving with rows below it: its pid out of the table first, its
+ * children then go where the full build would put them now (each found
+ * as a block start in its branch's rows), and it leaves as a leaf. Only
+ * for a shown node that is not collapsed, with nothing hidden below.
+ */
+static int remove_inner(struct ui_tree_quick *q, struct ui_view *v, long x)
+{
+	struct tq_node *n = &q->node[x];
+	struct tq_ent *e = tab_find(q, n->own.r.pid);
+	size_t i, nk = 0, from = n->pos + 1, to = n->pos + 1 + (size_t)n->vsize;
+	long *kid;
+	int rc = 0;
+
+	if (n->hidden || n->vsize != n->size || !e || e->node != x)
+		return -ENOTEMPTY;
+	kid = malloc((size_t)n->nkids * sizeof(*kid));
+	if (!kid)
+		return -ENOMEM;
+	for (i = from; i < to && nk < (size_t)n->nkids; i++)
+		if (v->rows[i].depth == n->depth + 1)
+			kid[nk++] = q->at[i];
+	if (nk != (size_t)n->nkids) {
+		free(kid);
+		return -ENOTEMPTY;
+	}
+	e->node = -1;		/* what looks it up finds it no more */
+	for (i = 0; i < nk && !rc; i++) {
+		long c = kid[i], p, a;
+		bool orphan;
+
+		misses_del(q, c);
+		p = resolve(q, c, &orphan);
+		rc = misses_add(q, c);
+		if (rc)
+			break;
+		/* under its own branch (a cycle), or hidden: the full build */
+		for (a = p; a >= 0 && a != c; a = q->node[a].parent)
+			;
+		if (a == c || (p >= 0 && (q->node[p].hidden ||
+					  ui_pidset_has(&v->collapsed,
+							q->node[p].own.r.pid)))) {
+			rc = -ENOTEMPTY;
+			break;
+		}
+		rc = move_branch(q, v, c, p, orphan);
+	}
+	free(kid);
+	e = tab_get(q, q->node[x].own.r.pid);
+	if (!rc && (!e || e->node >= 0))
+		rc = -ENOMEM;
+	if (rc)
+		return rc;
+	e->node = x;		/* remove_leaf() takes it out */
+	if (q->node[x].nkids)
+		return -ENOTEMPTY;
+	return remove_leaf(q, v, x);
+}
+
 /* A row whose figures (not its parent links) changed. */
 static int update(struct ui_tree_quick *q, struct ui_view *v, long x,
 		  const struct ui_vrow *nv)
@@ -685,7 +832,7 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 	for (i = 0; i < nchg; i++)
 		if (chg[i].old)
 			q->node[tab_node(q, chg[i].old->pid)].mark = 0;
-	/* a leaf first, then what is a leaf once those left */
+	/* a leaf first, then what is a leaf once those left, then the rest */
 	for (left = nrem; left;) {
 		size_t before = left;
 
@@ -699,8 +846,16 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 			q->lst[i] = -1;
 			left--;
 		}
-		if (left == before)
-			return -ENOTEMPTY;
+		if (left != before)
+			continue;
+		/* none is a leaf: the first moves its children away */
+		for (i = 0; q->lst[i] < 0; i++)
+			;
+		rc = remove_inner(q, v, q->lst[i]);
+		if (rc)
+			return rc;
+		q->lst[i] = -1;
+		left--;
 	}
 	/* what stays, with new figures */
 	for (i = 0; i < nchg; i++) {
@@ -758,11 +913,6 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 }
 
 /* --- from a full build --------------------------------------------------- */
-
-static void tq_invalid(struct ui_tree_quick *q)
-{
-	q->valid = false;
-}
 
 /*
  * The tree kept from rows in[0, n) (the full build's input) and its
@@ -885,11 +1035,11 @@ long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep)
 	size_t i;
 	long t;
 
-	if (keep && !q) {
+	if (keep && !q)
 		q = v->tq = calloc(1, sizeof(*q));
-	}
 	if (q)
-		tq_invalid(q);
+		q->valid = false;
+	/* the input rows, before ui_tree_build() reorders them */
 	if (keep && q && !reserve((void **)&q->node, &q->cap, n ? n : 1,
 				  sizeof(*q->node))) {
 		memset(q->node, 0, n * sizeof(*q->node));
@@ -931,6 +1081,8 @@ void ui_tq_free(struct ui_tree_quick *q)
 	free(q->lst);
 	free(q->blk);
 	free(q->blkat);
+	free(q->mv);
+	free(q->mvat);
 	free(q->kidx);
 	free(q->order);
 	free(q->kstart);
