@@ -25,6 +25,7 @@
  * have no place (not shown); their figures still go to its sums.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1042,11 +1043,14 @@ long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep)
 	/* the input rows, before ui_tree_build() reorders them */
 	if (keep && q && !reserve((void **)&q->node, &q->cap, n ? n : 1,
 				  sizeof(*q->node))) {
-		memset(q->node, 0, n * sizeof(*q->node));
 		for (i = 0; i < n; i++) {
-			q->node[i].own = v->rows[i];
-			q->node[i].parent = -1;
-			q->node[i].used = true;
+			struct tq_node *nd = &q->node[i];
+
+			/* all but own (the first field) zero, own copied */
+			memset(&nd->kids, 0, sizeof(*nd) - offsetof(struct tq_node, kids));
+			nd->own = v->rows[i];
+			nd->parent = -1;
+			nd->used = true;
 		}
 		q->nnode = n;
 		q->nfree = 0;
