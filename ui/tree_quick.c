@@ -13,9 +13,13 @@
  *   of the rows between the old and the new place;
  * - a row that left (died, filtered out, the last interval's dead) or
  *   came (born, the dead of this interval), and one whose parent links
- *   changed (taken out, put back): only as a leaf; a row that left with
- *   rows below it, a row that came whose pid another row looked up in
- *   vain (it would become their parent), a duplicate pid: the full build.
+ *   changed (taken out, put back), as a leaf; a row that leaves with
+ *   rows below it first moves each child's branch to where the full
+ *   build puts it now (out of the rows, depths and lines shifted, back
+ *   in among its new siblings);
+ * - the full build instead for a row that came whose pid another row
+ *   looked up in vain (it would become their parent), a duplicate pid,
+ *   a ppid cycle, a branch with hidden rows that must move.
  *
  * The full build (ui_tree_build(), ui/tree.c) stays the reference: the
  * tree kept here is made from its input and checked against its output,
