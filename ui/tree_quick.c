@@ -724,6 +724,47 @@ static int remove_inner(struct ui_tree_quick *q, struct ui_view *v, long x)
 	return remove_leaf(q, v, x);
 }
 
+/*
+ * A pid came that rows looked up in vain: each of those (a scan of the
+ * nodes, only then) is looked up again and its branch moves where the
+ * full build puts it now. The cases move_branch() does not take, a
+ * hidden row or a cycle: -ENOTEMPTY, -ELOOP.
+ */
+static int relink_missing(struct ui_tree_quick *q, struct ui_view *v,
+			  uint32_t pid)
+{
+	size_t y;
+	int rc;
+
+	for (y = 0; y < q->nnode; y++) {
+		struct tq_node *n = &q->node[y];
+		bool orphan;
+		long p, a;
+
+		if (!n->used || (n->miss[0] != pid && n->miss[1] != pid))
+			continue;
+		misses_del(q, (long)y);
+		p = resolve(q, (long)y, &orphan);
+		rc = misses_add(q, (long)y);
+		if (rc)
+			return rc;
+		if (n->hidden || n->vsize != n->size ||
+		    (p >= 0 && (q->node[p].hidden ||
+				ui_pidset_has(&v->collapsed, q->node[p].own.r.pid))))
+			return -ENOTEMPTY;
+		for (a = p; a >= 0 && a != (long)y; a = q->node[a].parent)
+			;
+		if (a == (long)y)
+			return -ELOOP;
+		if (p == n->parent && (p >= 0 && orphan) == n->orphan)
+			continue;
+		rc = move_branch(q, v, (long)y, p, orphan);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* A row whose figures (not its parent links) changed. */
 static int update(struct ui_tree_quick *q, struct ui_view *v, long x,
 		  const struct ui_vrow *nv)
@@ -890,8 +931,8 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 		e = tab_get(q, nv->r.pid);
 		if (!e)
 			return -ENOMEM;
-		/* a duplicate pid, or rows that would hang under this one */
-		if (e->node >= 0 || e->nmiss)
+		/* a duplicate pid (rows that looked it up in vain: below) */
+		if (e->node >= 0)
 			return -EEXIST;
 		x = node_new(q, nv);
 		if (x < 0)
@@ -904,6 +945,13 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 	for (k = 0; k < nadd; k++) {
 		rc = attach(q, v, q->lst[k], 0);
 		if (rc)
+			return rc;
+	}
+	/* rows that looked a new pid up in vain go under it now */
+	for (k = 0; k < nadd; k++) {
+		struct tq_ent *w = tab_find(q, q->node[q->lst[k]].own.r.pid);
+
+		if (w && w->nmiss && (rc = relink_missing(q, v, w->pid)))
 			return rc;
 	}
 	/* the dead shown now */
