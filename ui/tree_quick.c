@@ -13,9 +13,13 @@
  *   of the rows between the old and the new place;
  * - a row that left (died, filtered out, the last interval's dead) or
  *   came (born, the dead of this interval), and one whose parent links
- *   changed (taken out, put back): only as a leaf; a row that left with
- *   rows below it, a row that came whose pid another row looked up in
- *   vain (it would become their parent), a duplicate pid: the full build.
+ *   changed (taken out, put back), as a leaf; a row that leaves with
+ *   rows below it first moves each child's branch to where the full
+ *   build puts it now (out of the rows, depths and lines shifted, back
+ *   in among its new siblings); a row that comes whose pid other rows
+ *   looked up in vain takes their branches under it likewise;
+ * - the full build instead for a duplicate pid, a ppid cycle, a branch
+ *   with hidden rows that must move.
  *
  * The full build (ui_tree_build(), ui/tree.c) stays the reference: the
  * tree kept here is made from its input and checked against its output,
@@ -25,6 +29,7 @@
  * have no place (not shown); their figures still go to its sums.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -719,6 +724,47 @@ static int remove_inner(struct ui_tree_quick *q, struct ui_view *v, long x)
 	return remove_leaf(q, v, x);
 }
 
+/*
+ * A pid came that rows looked up in vain: each of those (a scan of the
+ * nodes, only then) is looked up again and its branch moves where the
+ * full build puts it now. The cases move_branch() does not take, a
+ * hidden row or a cycle: -ENOTEMPTY, -ELOOP.
+ */
+static int relink_missing(struct ui_tree_quick *q, struct ui_view *v,
+			  uint32_t pid)
+{
+	size_t y;
+	int rc;
+
+	for (y = 0; y < q->nnode; y++) {
+		struct tq_node *n = &q->node[y];
+		bool orphan;
+		long p, a;
+
+		if (!n->used || (n->miss[0] != pid && n->miss[1] != pid))
+			continue;
+		misses_del(q, (long)y);
+		p = resolve(q, (long)y, &orphan);
+		rc = misses_add(q, (long)y);
+		if (rc)
+			return rc;
+		if (n->hidden || n->vsize != n->size ||
+		    (p >= 0 && (q->node[p].hidden ||
+				ui_pidset_has(&v->collapsed, q->node[p].own.r.pid))))
+			return -ENOTEMPTY;
+		for (a = p; a >= 0 && a != (long)y; a = q->node[a].parent)
+			;
+		if (a == (long)y)
+			return -ELOOP;
+		if (p == n->parent && (p >= 0 && orphan) == n->orphan)
+			continue;
+		rc = move_branch(q, v, (long)y, p, orphan);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* A row whose figures (not its parent links) changed. */
 static int update(struct ui_tree_quick *q, struct ui_view *v, long x,
 		  const struct ui_vrow *nv)
@@ -885,8 +931,8 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 		e = tab_get(q, nv->r.pid);
 		if (!e)
 			return -ENOMEM;
-		/* a duplicate pid, or rows that would hang under this one */
-		if (e->node >= 0 || e->nmiss)
+		/* a duplicate pid (rows that looked it up in vain: below) */
+		if (e->node >= 0)
 			return -EEXIST;
 		x = node_new(q, nv);
 		if (x < 0)
@@ -899,6 +945,13 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 	for (k = 0; k < nadd; k++) {
 		rc = attach(q, v, q->lst[k], 0);
 		if (rc)
+			return rc;
+	}
+	/* rows that looked a new pid up in vain go under it now */
+	for (k = 0; k < nadd; k++) {
+		struct tq_ent *w = tab_find(q, q->node[q->lst[k]].own.r.pid);
+
+		if (w && w->nmiss && (rc = relink_missing(q, v, w->pid)))
 			return rc;
 	}
 	/* the dead shown now */
@@ -1042,11 +1095,14 @@ long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep)
 	/* the input rows, before ui_tree_build() reorders them */
 	if (keep && q && !reserve((void **)&q->node, &q->cap, n ? n : 1,
 				  sizeof(*q->node))) {
-		memset(q->node, 0, n * sizeof(*q->node));
 		for (i = 0; i < n; i++) {
-			q->node[i].own = v->rows[i];
-			q->node[i].parent = -1;
-			q->node[i].used = true;
+			struct tq_node *nd = &q->node[i];
+
+			/* all but own (the first field) zero, own copied */
+			memset(&nd->kids, 0, sizeof(*nd) - offsetof(struct tq_node, kids));
+			nd->own = v->rows[i];
+			nd->parent = -1;
+			nd->used = true;
 		}
 		q->nnode = n;
 		q->nfree = 0;

@@ -38,6 +38,8 @@ struct model {
 	uint32_t next_pid;
 	unsigned int seed;
 	bool threads;		/* rows are threads (-H) */
+	bool deep;		/* most births under the tip: depth > 63 */
+	int tip;		/* deep: the chain's newest task */
 	/* the interval handed to the view */
 	struct ptop_interval iv;
 	struct ptop_row rows[NMAX];
@@ -50,7 +52,7 @@ struct model {
 	/* what was tested */
 	int cyc, cyc_left;	/* a ppid cycle through task cyc, refreshes */
 	uint32_t cyc_ppid;
-	int steps, quick_possible, quick;
+	int steps, quick_possible, quick, maxdepth;
 	int births, deaths, reparents, reuses, cycles, dup;
 };
 
@@ -132,6 +134,15 @@ static void birth(struct model *m, bool reuse)
 	uint32_t pid = m->next_pid++;
 	struct task *t;
 
+	/* mostly under the tip of a chain: deep chains */
+	bool tip = m->deep && rnd(m, 8);
+
+	if (tip) {
+		while (m->tip > 0 && !m->t[m->tip].live)
+			m->tip = find_live(m, m->t[m->tip].r.ppid) > 0 ?
+				 find_live(m, m->t[m->tip].r.ppid) : 0;
+		p = m->tip;
+	}
 	if (p < 0)
 		return;
 	if (reuse) {
@@ -154,6 +165,8 @@ static void birth(struct model *m, bool reuse)
 	}
 	if (!t)
 		return;
+	if (tip)
+		m->tip = (int)(t - m->t);
 	t->r.user = (1 + rnd(m, 20)) * MS;
 	m->births++;
 }
@@ -192,6 +205,10 @@ static void death(struct model *m)
 
 	if (!t->live || t->r.pid <= 3 || m->cyc_left)
 		return;
+	if (m->deep && is_ppid(m, t->r.pid) && rnd(m, 8))
+		return;		/* the chains mostly stay */
+	if (m->deep)
+		how = 4;	/* and go to a subreaper above */
 	t->live = false;
 	exit_rec(m, t);
 	m->deaths++;
@@ -291,7 +308,7 @@ static void step(struct model *m, bool quick)
 	}
 	if (!rnd(m, 2))
 		birth(m, false);
-	if (!rnd(m, 5))
+	if (!rnd(m, m->deep ? 40 : 5))
 		birth(m, true);
 	for (k = (int)rnd(m, 3); k > 0; k--)
 		if (!rnd(m, 2))
@@ -349,7 +366,7 @@ static void step(struct model *m, bool quick)
 	m->iv.threads = m->threads;
 }
 
-static struct model *model_new(unsigned int seed, bool threads)
+static struct model *model_new(unsigned int seed, bool threads, bool deep)
 {
 	struct model *m = calloc(1, sizeof(*m));
 	int i;
@@ -357,6 +374,7 @@ static struct model *model_new(unsigned int seed, bool threads)
 	assert_non_null(m);
 	m->seed = seed;
 	m->threads = threads;
+	m->deep = deep;
 	m->next_pid = 10;
 	m->iv.interval_ns = 1000 * MS;
 	m->iv.ncpu = 2;
@@ -452,9 +470,11 @@ static void assert_same_rows(const struct ui_view *a, const struct ui_view *b)
 	}
 }
 
-static void run(unsigned int seed, bool threads, int steps)
+static int deepest;	/* the deepest row shown, over the runs */
+
+static void run(unsigned int seed, bool threads, bool deep, int steps)
 {
-	struct model *m = model_new(seed, threads);
+	struct model *m = model_new(seed, threads, deep);
 	struct ui_view v, fresh;
 	struct ui_view_opts o;
 	struct settings s, last = { .sort_id = -1 };
@@ -481,17 +501,22 @@ static void run(unsigned int seed, bool threads, int steps)
 		assert_int_equal(ui_view_build(&fresh, &o, &m->iv, NULL, &m->cur), 0);
 		assert_false(fresh.quick);
 		assert_same_rows(&v, &fresh);
+		for (size_t j = 0; j < fresh.nrows; j++)
+			if (fresh.rows[j].depth > m->maxdepth)
+				m->maxdepth = fresh.rows[j].depth;
 		ui_view_free(&fresh);
 		last = s;
 	}
-	print_message("seed %u%s: %d steps, %d could be quick, %d quick; %d births, %d deaths, %d reparented, %d pids reused, %d cycles\n",
-		      seed, threads ? " (threads)" : "", steps, m->quick_possible,
+	print_message("seed %u%s%s: %d steps, %d could be quick, %d quick; %d births, %d deaths, %d reparented, %d pids reused, %d cycles, depth up to %d\n",
+		      seed, threads ? " (threads)" : "", deep ? " (deep)" : "", steps, m->quick_possible,
 		      m->quick, m->births, m->deaths, m->reparents, m->reuses,
-		      m->cycles);
+		      m->cycles, m->maxdepth);
+	if (m->maxdepth > deepest)
+		deepest = m->maxdepth;
 	/* the comparisons mean something only if the quick path ran */
-	assert_true(m->quick >= m->quick_possible * 3 / 4);
-	assert_true(m->births > steps / 4 && m->deaths > steps / 8 &&
-		    m->reparents > 0 && m->reuses > 0);
+	assert_true(m->quick >= m->quick_possible * 4 / 5);
+	assert_true(m->births > steps / 4 && m->reparents > 0 &&
+		    (deep || (m->deaths > steps / 8 && m->reuses > 0)));
 	ui_view_free(&v);
 	free(m);
 }
@@ -502,7 +527,7 @@ static void test_tree_quick_processes(void **state)
 
 	(void)state;
 	for (seed = 1; seed <= 12; seed++)
-		run(seed, false, 300);
+		run(seed, false, false, 300);
 }
 
 static void test_tree_quick_threads(void **state)
@@ -511,7 +536,19 @@ static void test_tree_quick_threads(void **state)
 
 	(void)state;
 	for (seed = 50; seed <= 55; seed++)
-		run(seed, true, 300);
+		run(seed, true, false, 300);
+}
+
+/* Chains deeper than the lines go (UI_TREE_MAX_DEPTH). */
+static void test_tree_quick_deep(void **state)
+{
+	unsigned int seed;
+
+	(void)state;
+	deepest = 0;
+	for (seed = 70; seed <= 73; seed++)
+		run(seed, false, true, 400);
+	assert_true(deepest > UI_TREE_MAX_DEPTH);
 }
 
 int main(void)
@@ -519,6 +556,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_quick_processes),
 		cmocka_unit_test(test_tree_quick_threads),
+		cmocka_unit_test(test_tree_quick_deep),
 	};
 
 	return cmocka_run_group_tests_name("tree_quick", tests, NULL, NULL);
