@@ -29,6 +29,9 @@ KNOB=/sys/module/ptop_taskstats/parameters/test_pass_delay_ms
 ncpu=$(nproc)
 
 [ -e /proc/taskstats ] || { echo "FAIL: /proc/taskstats missing"; exit 1; }
+for b in ptop ptop_workload ptop_churn; do
+	command -v $b >/dev/null || { echo "FAIL: $b not built (make all and the helpers: make vm-pass-pairs)"; exit 1; }
+done
 if [ -w $KNOB ]; then
 	echo "$DELAY" >$KNOB
 	echo "test build: every pass sleeps $DELAY ms after its instant"
