@@ -130,6 +130,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	bench-vm \
 	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-pass-pairs \
+	check-loaded \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
 .DEFAULT_GOAL := all
@@ -308,6 +309,22 @@ check: test-deps
 	if [ -n "$$failed" ]; then \
 		echo "make check: FAILED:$$failed"; cat $(FAILURES) 2>/dev/null; exit 1; \
 	fi; echo "make check: all suites passed"
+
+# `make check` while a parallel build keeps the CPUs busy (issue 8; the
+# runs are in bench/results/precision.md, "make check under load"):
+# tests/load/busy loops `make -B -j$(LOAD_JOBS)` of a copy of this tree's
+# sources at normal priority for as long as the suites run. Not the VM
+# suites (LOADED_SUITES="..." to choose).
+LOAD_JOBS ?= 4
+LOADED_SUITES ?= unit-check asan-check fuzz-check integration-check
+check-loaded: SHELL := /bin/bash
+check-loaded: all
+	@mkdir -p $(B)/logs && rm -f $(FAILURES); \
+	tests/load/busy -j $(LOAD_JOBS) -l $(B)/logs/load.log -- bash -c '\
+	failed=; for s in $(LOADED_SUITES); do $(MAKE) $$s || failed="$$failed $$s"; done; \
+	if [ -n "$$failed" ]; then echo "make check-loaded: FAILED:$$failed"; \
+		cat $(FAILURES) 2>/dev/null; exit 1; fi; \
+	echo "make check-loaded: all suites passed"'
 
 include tests/fuzz/fuzz.mk
 

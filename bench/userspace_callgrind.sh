@@ -55,6 +55,7 @@ MODES='|10 active
 -H|10 active, thread mode (-H)
 -H -x|10 active and an exit each refresh, thread mode (-H)
 -t|10 active, the tree view (t)
+-t -m|10 others active each refresh, the tree view (t)
 -t -x|10 active and an exit each refresh, the tree view (t)'
 rows= lines=
 nl='

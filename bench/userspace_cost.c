@@ -264,9 +264,12 @@ int main(int argc, char **argv)
 			iv.nrows, ptop_interval_pct(&iv, iv.sum.total));
 		return 1;
 	}
-	printf("tasks %u active %u refreshes %u: %.3f ms per refresh (%zu bytes formatted, %zu intervals by the quick path), top row %s %.2f%%\n",
+	printf("tasks %u active %u refreshes %u: %.3f ms per refresh (%zu bytes formatted, %zu intervals by the quick path",
 	       g.n, g.active, refreshes,
-	       (now_ns() - t0) / 1e6 / refreshes, bytes, quick, v.rows[0].r.comm,
+	       (now_ns() - t0) / 1e6 / refreshes, bytes, quick);
+	if (tree)
+		printf(", %lu tree builds by the quick path", v.ntree_quick);
+	printf("), top row %s %.2f%%\n", v.rows[0].r.comm,
 	       ptop_interval_pct(&iv, v.rows[0].r.total));
 	ui_view_free(&v);
 	ptop_interval_free(&iv);

@@ -916,6 +916,21 @@ out:
 	return ok;
 }
 
+/* Room for n changes in iv->changes (kept as it is): 0 or -ENOMEM. */
+static int changes_reserve(struct ptop_interval *iv, size_t n)
+{
+	struct ptop_iv_change *c;
+
+	if (n <= iv->cap_changes)
+		return 0;
+	c = realloc(iv->changes, n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	iv->changes = c;
+	iv->cap_changes = n;
+	return 0;
+}
+
 /*
  * The groups whose rows change: those the answer brought, those of the
  * threads it brought, those that had figures in the last interval, and
@@ -1111,14 +1126,8 @@ static int quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 		goto out;
 	ret = -ENOMEM;
 	nc = (size_t)nd + d.ngroups;
-	if (nc > iv->cap_changes) {
-		struct ptop_iv_change *c = realloc(iv->changes, nc * sizeof(*c));
-
-		if (!c)
-			goto out;
-		iv->changes = c;
-		iv->cap_changes = nc;
-	}
+	if (changes_reserve(iv, nc))
+		goto out;
 	/* what the dead take from x* and c*, per dirty row */
 	xsub = calloc(nd ? (size_t)nd : 1, sizeof(*xsub));
 	csub = calloc(nd ? (size_t)nd : 1, sizeof(*csub));
@@ -1415,14 +1424,8 @@ static int quick_compute_threads(struct ptop_interval *iv,
 	}
 	/* what changes: the rows computed again, the dead threads' rows */
 	k = nrow + nt;
-	if (k > iv->cap_changes) {
-		struct ptop_iv_change *c = realloc(iv->changes, k * sizeof(*c));
-
-		if (!c)
-			goto out;
-		iv->changes = c;
-		iv->cap_changes = k;
-	}
+	if (changes_reserve(iv, k))
+		goto out;
 	for (k = 0; k < nrow; k++) {
 		const struct ptop_rec *t = &cur->threads[rows[k].ci];
 		const struct ptop_rec *pt = ptop_snap_find_thread(prev, t->pid,

@@ -82,7 +82,7 @@ static long find_pid(const struct pid_idx *map, size_t n, uint32_t pid)
 }
 
 /* The figures a branch adds up: every per-interval field, and TIME. */
-static void figures_add(struct ptop_row *to, const struct ptop_row *r)
+void ui_tree_figures_add(struct ptop_row *to, const struct ptop_row *r)
 {
 	to->user += r->user;
 	to->sys += r->sys;
@@ -103,7 +103,29 @@ static void figures_add(struct ptop_row *to, const struct ptop_row *r)
 	to->rss_kb += r->rss_kb;
 }
 
-static void figures_zero(struct ptop_row *r)
+/* ui_tree_figures_add()'s inverse (modulo 2^64, so it undoes it exactly) */
+void ui_tree_figures_sub(struct ptop_row *to, const struct ptop_row *r)
+{
+	to->user -= r->user;
+	to->sys -= r->sys;
+	to->ste -= r->ste;
+	to->cuser -= r->cuser;
+	to->csys -= r->csys;
+	to->cste -= r->cste;
+	to->xuser -= r->xuser;
+	to->xsys -= r->xsys;
+	to->xste -= r->xste;
+	to->total -= r->total;
+	to->rdelay -= r->rdelay;
+	to->nvcsw -= r->nvcsw;
+	to->nivcsw -= r->nivcsw;
+	to->minflt -= r->minflt;
+	to->majflt -= r->majflt;
+	to->time_ns -= r->time_ns;
+	to->rss_kb -= r->rss_kb;
+}
+
+void ui_tree_figures_zero(struct ptop_row *r)
 {
 	r->user = r->sys = r->ste = 0;
 	r->cuser = r->csys = r->cste = 0;
@@ -239,7 +261,7 @@ static void walk_from(struct tree_work *w, size_t r, size_t *k)
 }
 
 /* a column whose figures add up over a branch */
-static bool summable(int id)
+bool ui_tree_summable(int id)
 {
 	enum ptop_col_type t = ptop_cols[id].type;
 
@@ -297,7 +319,7 @@ static size_t shape(struct tree_work *w, struct ui_vrow *rows, size_t n)
 
 		w->acc[o] = rows[o].r;
 		if (rows[o].exited)
-			figures_zero(&w->acc[o]);
+			ui_tree_figures_zero(&w->acc[o]);
 	}
 	for (i = k; i-- > 0;) {
 		size_t o = w->order[i];
@@ -305,7 +327,7 @@ static size_t shape(struct tree_work *w, struct ui_vrow *rows, size_t n)
 
 		if (p < 0)
 			continue;
-		figures_add(&w->acc[p], &w->acc[o]);
+		ui_tree_figures_add(&w->acc[p], &w->acc[o]);
 		w->size[p] += w->size[o] + 1;
 	}
 	return k;
@@ -336,7 +358,7 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 	 * Summable figures: siblings by their branch's sums (where the
 	 * time goes), not their own: sort by the sums, shape again.
 	 */
-	if (summable(sort_id)) {
+	if (ui_tree_summable(sort_id)) {
 		struct sort_ctx ctx = { &ptop_cols[sort_id], asc };
 
 		for (i = 0; i < n; i++) {

@@ -17,4 +17,15 @@
  */
 int ui_tree_order(struct ptop_row *rows, size_t n, int sort_id, bool asc);
 
+/*
+ * What ui_tree_build() and its quick twin (ui/tree_quick.c) share: the
+ * figures a branch adds up (every per-interval field, and TIME; zeroed:
+ * a dead row's own, which is already in its ancestor's c*), and whether
+ * a column's siblings are ordered by their branches' sums.
+ */
+void ui_tree_figures_add(struct ptop_row *to, const struct ptop_row *r);
+void ui_tree_figures_sub(struct ptop_row *to, const struct ptop_row *r);
+void ui_tree_figures_zero(struct ptop_row *r);
+bool ui_tree_summable(int id);
+
 #endif /* UI_TREE_H */

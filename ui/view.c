@@ -174,6 +174,10 @@ void ui_view_free(struct ui_view *v)
 	free(v->ins);
 	free(v->rem);
 	free(v->ipos);
+	free(v->built.collapsed.pid);
+	ui_tq_free(v->tq);
+	free(v->chg);
+	free(v->xrows);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -316,7 +320,8 @@ static void exited_row(struct ui_vrow *vr, const struct ptop_rec *e,
 static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 			 const struct ptop_interval *iv,
 			 const struct ptop_snap *prev,
-			 const struct ptop_snap *cur, size_t k)
+			 const struct ptop_snap *cur, struct ui_vrow *out,
+			 size_t k)
 {
 	uint16_t kind = iv->threads ? PTOP_REC_THREAD : PTOP_REC_GROUP;
 	size_t i;
@@ -331,18 +336,18 @@ static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 			p = kind == PTOP_REC_GROUP ?
 				ptop_snap_find_group(prev, e->pid, e->start_ns) :
 				ptop_snap_find_thread(prev, e->pid, e->start_ns);
-		exited_row(&v->rows[k], e, p, iv);
-		if (!pid_wanted(o, &v->rows[k].r) ||
-		    !ui_view_match(v, &v->rows[k].r))
+		exited_row(&out[k], e, p, iv);
+		if (!pid_wanted(o, &out[k].r) || !ui_view_match(v, &out[k].r))
 			continue;
 		/*
 		 * What shows as 0.00 says nothing and a fork storm has
 		 * thousands of them: counted, not listed.
 		 */
-		if (ptop_interval_pct(iv, v->rows[k].r.total) < UI_EXITED_MIN_PCT) {
+		if (ptop_interval_pct(iv, out[k].r.total) < UI_EXITED_MIN_PCT) {
 			v->nexited_tiny++;
 			continue;
 		}
+		out[k].tagged = ui_pidset_has(&v->tagged, out[k].r.pid);
 		k++;
 		v->nexited_shown++;
 	}
@@ -351,6 +356,31 @@ static size_t add_exited(struct ui_view *v, const struct ui_view_opts *o,
 
 /* --- the quick build: few rows changed -------------------------------- */
 
+/* to = from (NULL: empty); 0 or -ENOMEM */
+static int pidset_copy(struct ui_pidset *to, const struct ui_pidset *from)
+{
+	size_t n = from ? from->n : 0;
+
+	if (n > to->cap) {
+		uint32_t *p = realloc(to->pid, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		to->pid = p;
+		to->cap = n;
+	}
+	if (n)
+		memcpy(to->pid, from->pid, n * sizeof(*to->pid));
+	to->n = n;
+	return 0;
+}
+
+static bool pidset_same(const struct ui_pidset *a, const struct ui_pidset *b)
+{
+	return a->n == b->n &&
+	       (!a->n || !memcmp(a->pid, b->pid, a->n * sizeof(*a->pid)));
+}
+
 /* What this build used, for the next one to compare (struct ui_view_built). */
 static void remember(struct ui_view *v, const struct ui_view_opts *o,
 		     const struct ptop_interval *iv)
@@ -358,20 +388,15 @@ static void remember(struct ui_view *v, const struct ui_view_opts *o,
 	struct ui_view_built *b = &v->built;
 
 	v->built_end = 0;
-	if (v->tree || v->nexited_shown || v->nexited_tiny ||
+	if ((v->tree ? !ui_tq_valid(v) : v->nexited_shown || v->nexited_tiny) ||
 	    o->npids > sizeof(b->pids) / sizeof(b->pids[0]))
 		return;
-	if (v->tagged.n > b->tagged.cap) {
-		uint32_t *p = realloc(b->tagged.pid, v->tagged.n * sizeof(*p));
-
-		if (!p)
-			return;
-		b->tagged.pid = p;
-		b->tagged.cap = v->tagged.n;
-	}
-	if (v->tagged.n)
-		memcpy(b->tagged.pid, v->tagged.pid, v->tagged.n * sizeof(uint32_t));
-	b->tagged.n = v->tagged.n;
+	if (pidset_copy(&b->collapsed, v->tree ? &v->collapsed : NULL))
+		return;
+	if (pidset_copy(&b->tagged, &v->tagged))
+		return;
+	b->tree = v->tree;
+	b->show_exited = v->show_exited;
 	b->hide_kthreads = v->hide_kthreads;
 	b->by_user = v->by_user;
 	b->uid = v->uid;
@@ -389,16 +414,17 @@ static bool same_settings(const struct ui_view *v, const struct ui_view_opts *o)
 {
 	const struct ui_view_built *b = &v->built;
 
-	return !v->tree && b->hide_kthreads == v->hide_kthreads &&
+	if (b->tree != v->tree || b->show_exited != v->show_exited ||
+	    (v->tree && !pidset_same(&b->collapsed, &v->collapsed)))
+		return false;
+	return b->hide_kthreads == v->hide_kthreads &&
 	       b->by_user == v->by_user && b->uid == v->uid &&
 	       b->filter_regex == v->filter_regex &&
 	       !strcmp(b->filter, v->filter) && b->sort_id == o->sort_id &&
 	       b->sort_asc == o->sort_asc && b->npids == o->npids &&
 	       (!o->npids || !memcmp(b->pids, o->pids,
 				     o->npids * sizeof(*o->pids))) &&
-	       b->tagged.n == v->tagged.n &&
-	       (!v->tagged.n || !memcmp(b->tagged.pid, v->tagged.pid,
-					v->tagged.n * sizeof(uint32_t)));
+	       pidset_same(&b->tagged, &v->tagged);
 }
 
 static void live_vrow(const struct ui_view *v, struct ui_vrow *vr,
@@ -559,6 +585,51 @@ static int quick_build(struct ui_view *v, const struct ui_view_opts *o,
 	return 0;
 }
 
+/*
+ * The tree's quick build: the interval's changed rows (as the view
+ * selects them, before and now) and the dead of the interval go to the
+ * kept tree (ui/tree_quick.c). 0, or <0: the caller builds in full.
+ */
+static int tree_quick(struct ui_view *v, const struct ui_view_opts *o,
+		      const struct ptop_interval *iv,
+		      const struct ptop_snap *prev, const struct ptop_snap *cur)
+{
+	size_t k, nchg = 0, nins = 0, nx = 0;
+
+	if (reserve_vrows(&v->ins, &v->cap_ins, iv->nchanges ? iv->nchanges : 1))
+		return -ENOMEM;
+	if (iv->nchanges > v->cap_chg) {
+		struct ui_tq_chg *c = realloc(v->chg, iv->nchanges * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		v->chg = c;
+		v->cap_chg = iv->nchanges;
+	}
+	for (k = 0; k < iv->nchanges; k++) {
+		const struct ptop_iv_change *c = &iv->changes[k];
+		const struct ptop_row *now = c->row == PTOP_IV_GONE ? NULL :
+					     &iv->rows[c->row];
+		struct ui_tq_chg *t = &v->chg[nchg];
+
+		t->old = c->was && pid_wanted(o, &c->old) &&
+			 ui_view_match(v, &c->old) ? &c->old : NULL;
+		t->nv = NULL;
+		if (now && pid_wanted(o, now) && ui_view_match(v, now)) {
+			live_vrow(v, &v->ins[nins], now);
+			t->nv = &v->ins[nins++];
+		}
+		nchg += t->old || t->nv;
+	}
+	v->nexited_shown = v->nexited_tiny = 0;
+	if (v->show_exited && cur && cur->nexits) {
+		if (reserve_vrows(&v->xrows, &v->cap_xrows, cur->nexits))
+			return -ENOMEM;
+		nx = add_exited(v, o, iv, prev, cur, v->xrows, 0);
+	}
+	return ui_tq_update(v, v->chg, nchg, v->xrows, nx);
+}
+
 int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 		  const struct ptop_interval *iv, const struct ptop_snap *prev,
 		  const struct ptop_snap *cur)
@@ -569,8 +640,12 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 	/* an interval made from the one this view was built from */
 	v->quick = false;
 	if (iv->quick && v->built_end && v->built_end == iv->from_snap_id &&
-	    same_settings(v, o) && !quick_build(v, o, iv)) {
+	    same_settings(v, o) &&
+	    (v->tree ? !tree_quick(v, o, iv, prev, cur) :
+	     /* the flat quick build adds no dead rows */
+	     !(v->show_exited && cur && cur->nexits) && !quick_build(v, o, iv))) {
 		v->quick = true;
+		v->ntree_quick += v->tree;
 		v->built_end = iv->end_snap_id;
 		return 0;
 	}
@@ -590,14 +665,12 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 	v->nexited_shown = v->nexited_tiny = 0;
 	if (v->show_exited) {
 		i = k;
-		k = add_exited(v, o, iv, prev, cur, k);
-		for (; i < k; i++)
-			v->rows[i].tagged = ui_pidset_has(&v->tagged,
-							  v->rows[i].r.pid);
+		k = add_exited(v, o, iv, prev, cur, v->rows, k);
 	}
 	if (v->tree) {
-		t = ui_tree_build(v->rows, k, o->sort_id, o->sort_asc,
-				  &v->collapsed);
+		/* the tree kept only for a source whose intervals can be quick */
+		t = ui_tq_full(v, k, o->sort_id, o->sort_asc,
+			       iv->caps & PTOP_CAP_INCREMENTAL);
 		if (t < 0) {
 			v->nrows = k;
 			return (int)t;

@@ -24,6 +24,7 @@
 #define UI_TREE_MAX_DEPTH 63
 
 struct ui_encoder;
+struct ui_tree_quick;
 
 /* What the user asked to see (-p, sort, columns, --tree, --top, --format). */
 struct ui_view_opts {
@@ -77,6 +78,8 @@ struct ui_view_built {
 	uint32_t pids[256];
 	size_t npids;		/* > 256: never quick */
 	struct ui_pidset tagged;
+	bool tree, show_exited;
+	struct ui_pidset collapsed;	/* tree */
 };
 
 struct ui_view {
@@ -111,6 +114,12 @@ struct ui_view {
 	struct ui_vrow *ins;
 	size_t *rem, *ipos;
 	size_t cap_ins, cap_pos;
+	/* the tree's (ui/tree_quick.c): the last tree, kept */
+	struct ui_tree_quick *tq;
+	struct ui_tq_chg *chg;
+	struct ui_vrow *xrows;	/* the dead of the interval */
+	size_t cap_chg, cap_xrows;
+	unsigned long ntree_quick;	/* tree builds by the quick path */
 };
 
 /* a dead row with a smaller share (it would show 0.00) is only counted */
@@ -155,6 +164,27 @@ void ui_vrows_sort(struct ui_vrow *rows, size_t n, int sort_id, bool asc);
 /* The order ui_vrows_sort() sorts by: <0, 0, >0 */
 int ui_vrow_cmp(const struct ui_vrow *a, const struct ui_vrow *b, int sort_id,
 		bool asc);
+/*
+ * The tree's quick build (ui/tree_quick.c). ui_tq_full(): ui_tree_build()
+ * over v->rows[0, n) with v->collapsed, and (keep) the tree kept for the
+ * next build; returns what ui_tree_build() returns. ui_tq_update(): the
+ * kept tree and v->rows changed by what changed (old: a row of the last
+ * build, by its pid, NULL: none; nv: the row now, NULL: none) and the
+ * dead rows of the interval (those of the last build leave); the same
+ * settings (sort, collapsed) as the full build it came from. 0, or <0
+ * (a case it does not take, no memory): v->rows is then garbage and the
+ * caller builds in full.
+ */
+struct ui_tq_chg {
+	const struct ptop_row *old;
+	const struct ui_vrow *nv;
+};
+long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep);
+int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
+		 const struct ui_vrow *exited, size_t nexited);
+bool ui_tq_valid(const struct ui_view *v);
+void ui_tq_free(struct ui_tree_quick *q);
+
 /*
  * The tree's lines before a row's COMMAND ("│  ├─ "), in UTF-8 when utf8,
  * else ASCII ("|  |- "). Empty for a root that is not collapsed.

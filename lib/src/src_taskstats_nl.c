@@ -334,7 +334,7 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 	struct ptop_pfs_mark mk = { .tgid = tgid, .ino = sc->ino };
 	struct ptop_tsacct_group *g;
 	struct ptop_pfs_stat ps;
-	uint64_t kc_seq = 0;
+	uint64_t kc_seq = 0, kc_rseq = 0, kc = 0;
 	int ret, have_mark = 0;
 
 	/* the counter first: a run after it shows at the next walk */
@@ -354,6 +354,24 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 		return ret;
 	if (kc_seq)
 		tn_first_kc_end(p, tgid);
+	if (sc->get) {
+		struct ptop_tsacct_group *was =
+			ptop_tsacct_group_find(&p->acct, tgid);
+
+		kc = ptop_pfs_ticks_ns(&p->pfs, ps.cutime) +
+		     ptop_pfs_ticks_ns(&p->pfs, ps.cstime);
+		/*
+		 * a child reaped since the last reading: which records came
+		 * before this one (a drain after it: every record of a child
+		 * in it is queued by then; tsacct.h)
+		 */
+		if (!was || !was->kc_known || was->kc_ns != kc) {
+			ret = tn_drain_exits(p);
+			if (ret)
+				return ret;
+			kc_rseq = p->exit_seq;
+		}
+	}
 	ret = ptop_tsacct_scan_group(&p->acct, tgid,
 				     ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
 				     ps.ppid, ps.state, ps.comm,
@@ -362,10 +380,8 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 		return ret;
 	/* what its waited children left, exit paths included (tsacct.h) */
 	if (sc->get)
-		ptop_tsacct_scan_kernel_c(&p->acct, sc->g,
-					  ptop_pfs_ticks_ns(&p->pfs, ps.cutime) +
-					  ptop_pfs_ticks_ns(&p->pfs, ps.cstime),
-					  kc_seq);
+		ptop_tsacct_scan_kernel_c(&p->acct, sc->g, kc, kc_seq,
+					  kc_rseq);
 	sc->ticks_u = 0;
 	sc->ticks_s = 0;
 	sc->last_state = 0;

@@ -256,6 +256,7 @@ static uint64_t ta_kernel_total(const struct ptop_tsacct *a, const group_t *g)
 static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 {
 	group_t *p = ppid ? ptop_tsacct_group_find(a, ppid) : NULL;
+	uint64_t exp, max;
 
 	if (!p || p == g || p->tgid == 1)
 		return;
@@ -269,8 +270,15 @@ static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 		p->k_bad = 1;
 		return;
 	}
-	p->kexp += ta_kernel_total(a, g);
-	p->kmax += PTOP_EXIT_PATH_MAX_NS * g->nexits + (g->kmax - g->ktail);
+	exp = ta_kernel_total(a, g);
+	max = PTOP_EXIT_PATH_MAX_NS * g->nexits + (g->kmax - g->ktail);
+	p->kexp += exp;
+	p->kmax += max;
+	/* after p's reading of this generation: not in it (tsacct.h) */
+	if (p->kc_gen == a->gen && p->kc_rseq && g->die_seq > p->kc_rseq) {
+		p->kexp_late += exp;
+		p->kmax_late += max;
+	}
 }
 
 static int ta_group_die(struct ptop_tsacct *a, group_t *g, uint32_t code,
@@ -677,10 +685,13 @@ void ptop_tsacct_reread_counters(struct ptop_tsacct *a, thread_t *t,
 }
 
 void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
-			       uint64_t kc_ns, uint64_t seq)
+			       uint64_t kc_ns, uint64_t seq, uint64_t rseq)
 {
 	g->kc_ns = kc_ns;
 	g->kc_gen = a->gen;
+	g->kc_rseq = rseq;
+	g->kexp_late = 0;
+	g->kmax_late = 0;
 	if (g->kc_known)
 		return;
 	g->kc_known = 1;
@@ -702,10 +713,10 @@ void ptop_tsacct_tails(struct ptop_tsacct *a)
 			if (g->kc_gen != a->gen || !g->kc_known || g->k_bad ||
 			    g->tgid == 1)
 				continue;
-			known = g->kc_base + g->kexp;
+			known = g->kc_base + g->kexp - g->kexp_late;
 			want = g->kc_ns > known ? g->kc_ns - known : 0;
-			if (want > g->kmax)
-				want = g->kmax;
+			if (want > g->kmax - g->kmax_late)
+				want = g->kmax - g->kmax_late;
 			if (want <= g->ktail)
 				continue;
 			g->cs += want - g->ktail;

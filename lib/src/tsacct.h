@@ -32,22 +32,25 @@
  * that waits for the child has it (wait_task_zombie() adds the child's
  * whole runtime). Per live group, from its /proc stat read each scan
  * (ptop_tsacct_scan_kernel_c()) and what its children's records said:
- *   L = kernel c now - kc_base - kexp
+ *   L = kernel c now - kc_base - (kexp - kexp_late)
  * kc_base: an upper bound of the kernel's c when we started (0 for a
  * group forked under us, else the first reading + 2 ticks: cutime and
  * cstime are each floored to a tick); kexp: per child that died with
  * this group as its parent, an upper bound of what the kernel adds for
  * it less its exit paths (its own final records, its own kernel c as
  * counted here, slack for what was read in ticks), for the children
- * that the kernel had not added before that first reading: the source
+ * that the kernel had not added before that first reading; kexp_late:
+ * the part of it for children whose records came after this reading's
+ * (ptop_tsacct_scan_kernel_c()): they are not in it yet. The source
  * numbers the exit records as they come (seq) and gives the reading the
  * number of records received before it (kc_seq); a child whose record
  * came before and that was still in /proc after the reading (not reaped
  * yet: live_for) counts too. The kernel's c is
  * floored too, so L never exceeds the exit paths of the waited children:
- * ktail = max(ktail, min(L, kmax)) goes into the group's c* as system
- * time (exit paths are kernel code), kmax = PTOP_EXIT_PATH_MAX_NS per
- * child thread exit credited (a bound on what one exit path can be).
+ * ktail = max(ktail, min(L, kmax - kmax_late)) goes into the group's c*
+ * as system time (exit paths are kernel code), kmax =
+ * PTOP_EXIT_PATH_MAX_NS per child thread exit credited (a bound on what
+ * one exit path can be).
  * Exit paths show up here late by up to 2 ticks per group (the
  * floors), never twice: the interval math takes c* as it moved. Not for
  * pid 1 (it reaps orphans whose parent died with them unreaped, whose
@@ -81,6 +84,12 @@ struct ptop_tsacct_group {
 	uint64_t kc_gen;	/* generation of that reading */
 	uint64_t kc_base, kexp, ktail, kmax;
 	uint64_t kc_seq;	/* exit records received before kc_base's reading */
+	/*
+	 * this generation's reading: every record of a child reaped before
+	 * it is among the first kc_rseq received (0: unknown, all count);
+	 * kexp_late, kmax_late: what children with later records added
+	 */
+	uint64_t kc_rseq, kexp_late, kmax_late;
 	uint64_t die_seq;	/* the record this group died with (its seq) */
 	uint32_t die_live_for;	/* and that record's live_for */
 	unsigned int nexits;	/* own threads that died with their records */
@@ -210,12 +219,20 @@ void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 /*
  * The group's kernel cutime + cstime as /proc stat shows it now (ticks
  * in ns), read by this generation's scan, after seq exit records had
- * been received (see above). Used by ptop_tsacct_tails(), after this
- * read's last exit records.
+ * been received (see above). rseq: the number of exit records received
+ * once the listener's socket was drained after the reading (0: not
+ * known). A child's record is queued on the socket before the child can
+ * be reaped, so every child in this reading has a record among the first
+ * rseq; children whose records came later are not in it, and the tails
+ * leave them out of kexp (else a child reaped during the rest of the
+ * walk takes its whole runtime off L, and the parent's exit paths wait
+ * for a reading with no child dying after it: under a parallel build,
+ * most intervals). Used by ptop_tsacct_tails(), after this read's last
+ * exit records.
  */
 void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a,
 			       struct ptop_tsacct_group *g, uint64_t kc_ns,
-			       uint64_t seq);
+			       uint64_t seq, uint64_t rseq);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);
 
 /*

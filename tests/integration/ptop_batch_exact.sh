@@ -122,10 +122,12 @@ for line in lines[:last]:
     if st and interval:
         # the guest kernel's steal counter lags behind when the host is
         # oversubscribed (it is credited at most a tick per tick): such an
-        # interval cannot be judged, and is counted as noisy instead
+        # interval is often inexact, but ptop's claim about it is judged
+        # like any other (it judges the same sum; skipping these left a
+        # loaded run with nothing to judge: 2 of 3 attempts in a
+        # make check-loaded run, bench/results/precision.md)
         if float(st.group(1)) > 0.01 * cap:
             noisy += 1
-            continue
         n += 1
         tail = 0.0 if st.group(3) == "in-tasks" else float(st.group(3)[:-1])
         tol = 0.01 * cap + 0.01   # taskstats' 1%; the printed values are rounded
@@ -150,7 +152,7 @@ for line in lines[:last]:
         c_s += c
         c_parent += c
 if noisy:
-    print(f"note: {noisy} interval(s) with steal > 1% of capacity not judged", file=sys.stderr)
+    print(f"note: {noisy} interval(s) with steal > 1% of capacity (judged too)", file=sys.stderr)
 print(f"{c_s:.4f} {burned:.4f} {false_claims} {n} {inexact} {c_parent:.4f} {ep_s:.4f}")
 EOF
 	local rc=$?
@@ -191,12 +193,11 @@ judge() {
 		echo "$label $name: $claims interval(s) said exact but were not within 1%"
 		bad=1
 	fi
-	[ "$n" -ge 2 ] || { echo "$label $name: only $n intervals could be judged (host steal too high; the machine is too busy for this test)"; bad=1; }
+	[ "$n" -ge 2 ] || { echo "$label $name: only $n intervals could be judged"; bad=1; }
 	return $bad
 }
 
-# A burst of host steal can leave too few intervals to judge: up to 3
-# attempts per workload, each printed; the last one must pass.
+# up to 3 attempts per workload, each printed; the last one must pass
 for mode in "normal 400" "selfreap 200 5" "orphan 40 10"; do
 	name=${mode%% *}
 	for attempt in 1 2 3; do

@@ -35,6 +35,7 @@ struct task {
 struct kcr {
 	uint32_t tgid;
 	uint64_t kc;
+	uint64_t rseq;	/* records received by just after it (0: unknown) */
 };
 
 static int setup(void **state)
@@ -80,12 +81,16 @@ static struct ptop_tsacct_counters cnt(uint64_t runtime, uint64_t ru,
 	return c;
 }
 
+static void scan_finish(struct fx *f);
+
 /*
- * Scan these tasks (grouped by tgid, in order), then sweep, count the
- * exit paths and emit; a kernel c reading is made after seq exit records.
+ * Scan these tasks (grouped by tgid, in order); a kernel c reading is
+ * made after seq exit records. scan_finish() then sweeps, counts the
+ * exit paths and emits (exit records between the two: those that came
+ * during the walk or the window).
  */
-static void scan_kc(struct fx *f, const struct task *t, int n,
-		    const struct kcr *kc, int nkc, uint64_t seq)
+static void scan_walk(struct fx *f, const struct task *t, int n,
+		      const struct kcr *kc, int nkc, uint64_t seq)
 {
 	struct ptop_tsacct_group *g = NULL;
 	struct ptop_tsacct_thread *th;
@@ -105,7 +110,8 @@ static void scan_kc(struct fx *f, const struct task *t, int n,
 			for (k = 0; k < nkc; k++)
 				if (kc[k].tgid == cur)
 					ptop_tsacct_scan_kernel_c(&f->a, g,
-								  kc[k].kc, seq);
+								  kc[k].kc, seq,
+								  kc[k].rseq);
 		}
 		assert_int_equal(ptop_tsacct_scan_thread(&f->a, g, t[i].tid,
 			t[i].start, t[i].state ? t[i].state : 'S', "thr", &th),
@@ -118,10 +124,21 @@ static void scan_kc(struct fx *f, const struct task *t, int n,
 	if (g)
 		ptop_tsacct_scan_group_end(&f->a, g);
 	ptop_tsacct_scan_end(&f->a);
+}
+
+static void scan_finish(struct fx *f)
+{
 	assert_int_equal(ptop_tsacct_sweep(&f->a), 0);
 	f->a.tail_ns = 0;
 	ptop_tsacct_tails(&f->a);
 	assert_int_equal(ptop_tsacct_emit(&f->a), 0);
+}
+
+static void scan_kc(struct fx *f, const struct task *t, int n,
+		    const struct kcr *kc, int nkc, uint64_t seq)
+{
+	scan_walk(f, t, n, kc, nkc, seq);
+	scan_finish(f);
 }
 
 static void scan(struct fx *f, const struct task *t, int n)
@@ -644,7 +661,7 @@ static int exit_seq(struct fx *f, uint32_t pid, uint32_t tgid, uint32_t ppid,
 static void scan_with_300(struct fx *f, uint64_t kc, uint64_t seq)
 {
 	struct task t[5];
-	struct kcr r = { 300, kc };
+	struct kcr r = { 300, kc, 0 };
 
 	memcpy(t, base, sizeof(base));
 	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
@@ -714,7 +731,7 @@ static void test_tail_forked_parent(void **state)
  */
 static void old_parent(struct fx *f, uint32_t live_for)
 {
-	struct kcr kc[2] = { { 100, 10 * TICK }, { 200, 0 } };
+	struct kcr kc[2] = { { 100, 10 * TICK, 0 }, { 200, 0, 0 } };
 
 	/* the open: sh (100) has 100 ms of children, 2 records received */
 	gen(f);
@@ -731,7 +748,7 @@ static void test_tail_old_parent_reaped_before(void **state)
 {
 	struct fx *f = *state;
 
-	struct kcr kc = { 100, 30 * TICK };
+	struct kcr kc = { 100, 30 * TICK, 0 };
 
 	old_parent(f, 0);
 	/* in the first reading already: no exit path to show for it */
@@ -748,7 +765,7 @@ static void test_tail_old_parent_reaped_after(void **state)
 	struct fx *f = *state;
 	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
 	uint64_t e = 5 * MS + 2 * TICK + 2 * TICK;
-	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e };
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0 };
 
 	old_parent(f, 100);
 	/* 110 ms < 100 + 2 ticks + e: nothing */
@@ -785,7 +802,7 @@ static void test_tail_lost_child(void **state)
 static void test_tail_not_init(void **state)
 {
 	struct fx *f = *state;
-	struct kcr kc = { 1, 0 };
+	struct kcr kc = { 1, 0, 0 };
 
 	gen(f);
 	scan_kc(f, base, 4, &kc, 1, 0);
@@ -806,7 +823,7 @@ static void test_tail_parent_dies(void **state)
 {
 	struct fx *f = *state;
 	struct task t[6];
-	struct kcr kc[2] = { { 300, 0 }, { 400, 0 } };
+	struct kcr kc[2] = { { 300, 0, 0 }, { 400, 0, 0 } };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -836,6 +853,105 @@ static void test_tail_parent_dies(void **state)
 			 2 * MS + 5 * MS / 10);
 }
 
+/*
+ * A parallel build: the parent's kernel c is read during the walk, and
+ * another child dies (its record comes) before the read ends. That child
+ * is not in the reading (its record is after the reading's rseq), so its
+ * runtime must not be taken off what the reading says of the children
+ * reaped before it: the exit path of the one reaped shows in this
+ * interval (before rseq, it waited for a reading with no child dying
+ * after it).
+ */
+static void late_child(struct fx *f, uint64_t rseq)
+{
+	struct task t[5];
+	struct kcr r = { 300, 3 * TICK, rseq };
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 31 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	/* 400 died and was reaped: 26 ms in its record, 30 in 300's c */
+	gen(f);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	scan_walk(f, t, 5, &r, 1, 0);
+	/* during the rest of the walk: 401 dies, 200 ms in its record */
+	assert_int_equal(exit_seq(f, 401, 401, 300, 200 * MS, 2, 0), 0);
+	scan_finish(f);
+}
+
+static void test_tail_late_child(void **state)
+{
+	struct fx *f = *state;
+	struct kcr r = { 300, 23 * TICK, 2 };
+
+	late_child(f, 1);
+	assert_int_equal(f->a.tail_ns, 4 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 226 * MS + 4 * MS);
+	/* 401 reaped: 1 ms of exit path beyond its record, once */
+	r.kc = 23 * TICK + 1 * MS;
+	gen(f);
+	scan_with_300(f, 3 * TICK, 0);	/* the same kernel c, no rseq */
+	assert_int_equal(f->a.tail_ns, 0);
+	gen(f);
+	{
+		struct task t[5];
+
+		memcpy(t, base, sizeof(base));
+		t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
+		scan_kc(f, t, 5, &r, 1, 0);
+	}
+	assert_int_equal(f->a.tail_ns, 1 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 226 * MS + 5 * MS);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/* The same without the reading's rseq (unknown): every record counts. */
+static void test_tail_late_child_unknown(void **state)
+{
+	struct fx *f = *state;
+
+	late_child(f, 0);
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 300)), 226 * MS);
+}
+
+/*
+ * A record before the reading's rseq whose child the parent had not
+ * reaped yet still counts (a lower bound): nothing shows until it is.
+ */
+static void test_tail_before_rseq_unreaped(void **state)
+{
+	struct fx *f = *state;
+	struct task t[5];
+	struct kcr r = { 300, 3 * TICK, 2 };
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 31 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	gen(f);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	/* 401's record came before the drain; 401 is not reaped yet */
+	assert_int_equal(exit_seq(f, 401, 401, 300, 200 * MS, 2, 0), 0);
+	scan_kc(f, t, 5, &r, 1, 0);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* reaped: both exit paths (4 + 1 ms) */
+	r.kc = 23 * TICK + 1 * MS;
+	r.rseq = 3;
+	gen(f);
+	scan_kc(f, t, 5, &r, 1, 0);
+	assert_int_equal(f->a.tail_ns, 5 * MS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -862,6 +978,9 @@ int main(void)
 		T(test_tail_lost_child),
 		T(test_tail_not_init),
 		T(test_tail_parent_dies),
+		T(test_tail_late_child),
+		T(test_tail_late_child_unknown),
+		T(test_tail_before_rseq_unreaped),
 #undef T
 	};
 

@@ -64,13 +64,24 @@ wait_line() {
 	return 1
 }
 
-# start_threads N FILE: tsload holds N threads (kernel.threads-max raised),
-# its output in FILE, its pid in $th; checked once all are ready
+# raise_sysctl NAME MIN: NAME at least MIN (never lowered)
+raise_sysctl() {
+	local v
+	v=$(sysctl -n "$1" 2>/dev/null) || return 1
+	[ "${v:-0}" -ge "$2" ] || sysctl -q -w "$1=$2"
+}
+# start_threads N FILE: tsload holds N threads, its output in FILE, its pid
+# in $th; checked once all are ready. kernel.threads-max (at least 100,000),
+# pid_max and vm.max_map_count (a thread's stack and its guard page are
+# two mappings) are raised for N; the wait for them grows with N (120 s a
+# 20,000)
 start_threads() {
-	sysctl -q -w kernel.threads-max=100000
+	raise_sysctl kernel.threads-max $(( $1 + 20000 > 100000 ? $1 + 20000 : 100000 ))
+	raise_sysctl kernel.pid_max $(( $1 + 40000 ))
+	raise_sysctl vm.max_map_count $(( 3 * $1 + 65530 ))
 	tsload threads "$1" >"$2" &
 	th=$!
-	wait_ready "$2" $th
+	wait_ready "$2" $th $(( 120 * (($1 + 19999) / 20000) ))
 	check "$1 threads started" grep -q "ready $1" "$2"
 }
 

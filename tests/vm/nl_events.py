@@ -8,6 +8,9 @@
 # Prints "join ok" / "join EPERM" (or another errno name), "listen ok" /
 # "listen EPERM", then one line per event received within SECONDS:
 #   event TYPE pid=P tgid=T other=O comm=C
+# (C up to its NUL; " tail=bad:HEX" follows when a byte after the NUL is
+# not 0, or there is no NUL: the 16 bytes are the kernel's, nothing else
+# may be in them)
 # and "ready" on stderr once it is set up (before waiting).
 import errno
 import os
@@ -123,10 +126,14 @@ def main():
             for ev in attrs(body[4:]).get(PTOP_TS_A_EVENT, []):
                 t, pid, tgid, opid, _ot, _code, _ts, comm = \
                     struct.unpack_from(EV_FMT, ev)
-                print("event %s pid=%d tgid=%d other=%d comm=%s" %
+                nul = comm.find(b"\0")
+                tail = ""
+                if nul < 0 or comm[nul:].strip(b"\0"):
+                    tail = " tail=bad:" + comm.hex()
+                print("event %s pid=%d tgid=%d other=%d comm=%s%s" %
                       (EV_NAMES.get(t, t), pid, tgid, opid,
-                       comm.rstrip(b"\0").decode(errors="replace")),
-                      flush=True)
+                       comm[:nul if nul >= 0 else 16].decode(errors="replace"),
+                       tail), flush=True)
 
 
 main()
