@@ -16,10 +16,10 @@
  *   changed (taken out, put back), as a leaf; a row that leaves with
  *   rows below it first moves each child's branch to where the full
  *   build puts it now (out of the rows, depths and lines shifted, back
- *   in among its new siblings);
- * - the full build instead for a row that came whose pid another row
- *   looked up in vain (it would become their parent), a duplicate pid,
- *   a ppid cycle, a branch with hidden rows that must move.
+ *   in among its new siblings); a row that comes whose pid other rows
+ *   looked up in vain takes their branches under it likewise;
+ * - the full build instead for a duplicate pid, a ppid cycle, a branch
+ *   with hidden rows that must move.
  *
  * The full build (ui_tree_build(), ui/tree.c) stays the reference: the
  * tree kept here is made from its input and checked against its output,
