@@ -129,7 +129,8 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	bench-vm \
-	vm-check-debug vm-attack vm-reaper-race vm-exit-pos check-loaded \
+	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-pass-pairs \
+	check-loaded \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
 .DEFAULT_GOAL := all
@@ -273,6 +274,15 @@ vm-exit-pos: all $(HELPER_BINS)
 	KCFLAGS=-DPTOP_TS_TEST_EXIT_WINDOW $(MAKE) -s -C kmod \
 		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-exitwin
 	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-exitwin/ptop_taskstats.ko} tests/vm/run tests/vm/exit_pos_race.sh
+
+# time on the wrong side of a pass instant by exiting tasks' records
+# (docs/reliability.md, "Cause 2: pairs"): the module built with a sleep
+# after every pass instant (KCFLAGS=-DPTOP_TS_TEST_PASS_WINDOW, on the
+# host), run by tests/vm/pass_pairs.sh; PTOP_VM_KO=... to try another build
+vm-pass-pairs: all $(HELPER_BINS)
+	KCFLAGS=-DPTOP_TS_TEST_PASS_WINDOW $(MAKE) -s -C kmod \
+		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-passwin
+	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-passwin/ptop_taskstats.ko} tests/vm/run tests/vm/pass_pairs.sh
 
 # on the host, then dkms add/build/install in each kernel's chroot (root)
 dkms-check:

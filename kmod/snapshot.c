@@ -1064,6 +1064,31 @@ static int alloc_answer(const struct ptop_ts_query *q,
 	return 0;
 }
 
+#ifdef PTOP_TS_TEST_PASS_WINDOW
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
+/*
+ * Test builds only (make vm-pass-pairs): every pass sleeps
+ * test_pass_delay_ms (at most 200) right after its instant, before the
+ * selection and the walk, so that exits, releases and frees happen
+ * between the instant and the walk in every pass, as a host that stops
+ * the reader's vCPU there makes them now and then
+ * (tests/vm/pass_pairs.sh).
+ */
+static uint test_pass_delay_ms;
+module_param(test_pass_delay_ms, uint, 0644);
+
+static void test_pass_window(void)
+{
+	uint ms = min(READ_ONCE(test_pass_delay_ms), 200U);
+
+	if (ms)
+		msleep(ms);
+}
+#else
+static inline void test_pass_window(void) { }
+#endif
+
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 {
 	u64 since = q->cmd.since_seq, since_pass = 0, from_head = 0;
@@ -1107,6 +1132,7 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 	ptop_ts_cpus_read(cpus, ncpu, false);
 	if (ptop_ts_runtimes_at_t0())
 		idle_irq = ptop_ts_pass_instant(cpus, ncpu, &t0, &b0);
+	test_pass_window();	/* test builds only */
 	if (since) {
 		if (!ptop_ts_seq_lookup(since, head, &since_pass, &from_head) ||
 		    head - from_head > ptop_ts_exit_ring_size ||
