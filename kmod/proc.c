@@ -229,6 +229,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "steal_bytes %ld\n", atomic_long_read(&ptop_ts_steal_bytes));
 	seq_printf(m, "steal_charges %ld\n", ptop_ts_steal_switches());
 	seq_printf(m, "steal_dropped %ld\n", ptop_ts_steal_dropped());
+	seq_printf(m, "steal_entries %ld\n", ptop_ts_steal_entries());
 	seq_printf(m, "event_listeners %ld\n", nevents);
 	seq_printf(m, "exec_probe %s\n", events_on ? "attached" : "detached");
 	ptop_ts_events_counts(&sent, &failed);
