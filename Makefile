@@ -311,7 +311,7 @@ check: test-deps
 	fi; echo "make check: all suites passed"
 
 # `make check` while a parallel build keeps the CPUs busy (issue 8; the
-# runs are in bench/results/precision.md, "make check under load"):
+# runs are in docs/reliability.md, "make check under load"):
 # tests/load/busy loops `make -B -j$(LOAD_JOBS)` of a copy of this tree's
 # sources at normal priority for as long as the suites run. Not the VM
 # suites (LOADED_SUITES="..." to choose).

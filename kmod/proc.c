@@ -158,6 +158,7 @@ static const struct proc_ops ptop_ts_fops = {
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
 	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
+	long grown, grow_refused;
 	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
@@ -200,6 +201,10 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	ptop_ts_snap_late_span(&late_seq, &late_from, &late_to);
 	seq_printf(m, "walk_late_span %llu %llu %llu\n", late_seq, late_from,
 		   late_to);
+	/* answers grown during their walk since load, growths refused */
+	ptop_ts_snap_grow_counts(&grown, &grow_refused);
+	seq_printf(m, "walk_grows %ld\n", grown);
+	seq_printf(m, "walk_grows_refused %ld\n", grow_refused);
 	/*
 	 * since load: the runs after the instants that reading a task's
 	 * last stretch only would have kept (pass_ran.c); passes whose
@@ -224,6 +229,7 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "steal_bytes %ld\n", atomic_long_read(&ptop_ts_steal_bytes));
 	seq_printf(m, "steal_charges %ld\n", ptop_ts_steal_switches());
 	seq_printf(m, "steal_dropped %ld\n", ptop_ts_steal_dropped());
+	seq_printf(m, "steal_entries %ld\n", ptop_ts_steal_entries());
 	seq_printf(m, "event_listeners %ld\n", nevents);
 	seq_printf(m, "exec_probe %s\n", events_on ? "attached" : "detached");
 	ptop_ts_events_counts(&sent, &failed);

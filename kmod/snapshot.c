@@ -73,6 +73,20 @@ struct rcu_spans {
 
 static u64 walk_last_ns, walk_rcu_max_ns;	/* pass lock */
 
+/*
+ * Answers grown during their walk (walk_grow(): WALK_GROW), and growths
+ * refused (the reader's budget, memory), since load: the state file, so
+ * that a test can tell the path ran (test_kmod_answer_grow)
+ */
+static atomic_long_t walk_grows = ATOMIC_LONG_INIT(0);
+static atomic_long_t walk_grows_refused = ATOMIC_LONG_INIT(0);
+
+void ptop_ts_snap_grow_counts(long *grown, long *refused)
+{
+	*grown = atomic_long_read(&walk_grows);
+	*refused = atomic_long_read(&walk_grows_refused);
+}
+
 static void span_begin(struct rcu_spans *sp)
 	__acquires(RCU)
 {
@@ -841,8 +855,12 @@ static void walk_grow(struct walk *w)
 					(u64)w->cap + w->cap / 2), max));
 	if (w->cap < want)
 		grow_answer(w, want);
-	if (w->cap < want)
+	if (w->cap < want) {
 		w->no_room = true;
+		atomic_long_inc(&walk_grows_refused);
+	} else {
+		atomic_long_inc(&walk_grows);
+	}
 }
 
 /*

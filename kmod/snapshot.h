@@ -37,5 +37,6 @@ int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap);
 void ptop_ts_snap_free(struct ptop_ts_snap *snap);
 void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns);
 void ptop_ts_snap_late_span(u64 *seq, u64 *from, u64 *to);
+void ptop_ts_snap_grow_counts(long *grown, long *refused);
 
 #endif /* _PTOP_TS_SNAPSHOT_H */

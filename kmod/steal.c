@@ -10,9 +10,9 @@
  * The probe runs under the runqueue lock with interrupts off: no
  * allocation there. Per-thread values live in a table allocated when the
  * first steal listener comes and freed when the last goes (open
- * addressing with linear probing, key = global pid + start time, raw
- * spinlock: the probe touches the table under it only, so freeing needs
- * no grace period, and no probe comes or goes); a full table drops
+ * addressing with linear probing, key = the task, in shards of their own
+ * raw spinlock: the probe touches the table under one only, so freeing
+ * needs no grace period, and no probe comes or goes); a full shard drops
  * charges and counts them (steal_dropped in the state file). A removed
  * entry leaves no tombstone: the entries after it in its run move back
  * (remove_at()), so the table holds the threads that have an entry and
@@ -32,6 +32,7 @@
  * reported as such (PTOP_TS_ANSF_NO_STEAL_CLOCK) instead of zeros that
  * would look measured.
  */
+#include <linux/cache.h>
 #include <linux/hash.h>
 #include <linux/kernel_stat.h>
 #include <linux/mm.h>
@@ -42,22 +43,48 @@
 #include "main.h"
 #include "steal.h"
 
+/*
+ * The table is STEAL_SHARDS tables of SHARD_SLOTS, each with its own lock
+ * and fill, chosen by the hash's high bits: two CPUs charging steal at
+ * once take the same lock one time in STEAL_SHARDS, where one global
+ * lock serialised every charge of the machine (a review's LOW,
+ * docs/reliability.md). Same room as before: 57,344 entries, 3,584 a
+ * shard.
+ */
 #define STEAL_BITS	16
+#define SHARD_BITS	12
+#define STEAL_SHARDS	(1U << (STEAL_BITS - SHARD_BITS))
+#define SHARD_SLOTS	(1U << SHARD_BITS)
+#define SHARD_MASK	(SHARD_SLOTS - 1)
 #define STEAL_SLOTS	(1U << STEAL_BITS)
-#define STEAL_MASK	(STEAL_SLOTS - 1)
 /* an eighth stays free: a lookup of a missing key ends soon at a free slot */
-#define STEAL_MAX_USED	(STEAL_SLOTS - STEAL_SLOTS / 8)
+#define SHARD_MAX_USED	(SHARD_SLOTS - SHARD_SLOTS / 8)
 
+/*
+ * The key is the task itself: an entry lives from the task's first
+ * charge to its exit probe or its free (never past it: the pointer cannot
+ * be reused before). Until 2026-12-02 it was (global pid, start time),
+ * which a non-leader exec changes (de_thread() gives the exec'er the old
+ * leader's pid and start): the exec'er's entry under its old key stayed
+ * until the table was freed, and its steal before the exec was lost
+ * (test_kmod_steal_exec: one entry left per exec).
+ */
 struct steal_ent {
-	u64 start_ns;
+	const struct task_struct *task;	/* NULL: a free slot */
 	u64 steal;
-	u32 pid;			/* global; 0: a free slot */
-	u32 pad;
 };
 
-static DEFINE_RAW_SPINLOCK(steal_lock);
-static struct steal_ent *table;		/* NULL: not counting (steal_lock) */
-static u32 used;
+struct steal_shard {
+	raw_spinlock_t lock;
+	u32 used;			/* entries of this shard (lock) */
+} ____cacheline_aligned_in_smp;
+
+static struct steal_shard shards[STEAL_SHARDS];
+/*
+ * NULL: not counting. Published with release once the counts are reset;
+ * cleared, then every shard's lock taken once, before it is freed.
+ */
+static struct steal_ent *table;
 static DEFINE_PER_CPU(u64, last_steal);
 static atomic_long_t steal_dropped = ATOMIC_LONG_INIT(0);
 static atomic_long_t steal_switches = ATOMIC_LONG_INIT(0);
@@ -79,30 +106,51 @@ bool ptop_ts_steal_clock(void)
 	return false;
 }
 
-static u32 home_slot(u32 pid, u64 start)
+static u32 key_hash(const struct task_struct *t)
 {
-	return hash_32(pid ^ (u32)start, STEAL_BITS);
+	return hash_ptr((void *)t, STEAL_BITS);
 }
 
-/* under steal_lock; insert: a new entry if there is none (NULL: full) */
-static struct steal_ent *find(u32 pid, u64 start, bool insert)
+/* the shard of hash h, its lock taken; its slots in *slots, or NULL */
+static struct steal_shard *shard_lock(u32 h, struct steal_ent **slots,
+				      unsigned long *flags)
+	__acquires(shard)
 {
-	u32 i = home_slot(pid, start);
+	struct steal_shard *sh = &shards[h >> SHARD_BITS];
+	struct steal_ent *tb;
+
+	raw_spin_lock_irqsave(&sh->lock, *flags);
+	/* with the used counts attach() reset before publishing it */
+	tb = smp_load_acquire(&table);
+	*slots = tb ? tb + (h >> SHARD_BITS) * SHARD_SLOTS : NULL;
+	return sh;
+}
+
+static void shard_unlock(struct steal_shard *sh, unsigned long flags)
+	__releases(shard)
+{
+	raw_spin_unlock_irqrestore(&sh->lock, flags);
+}
+
+/* in a shard, its lock held; insert: a new entry if none (NULL: full) */
+static struct steal_ent *find(struct steal_shard *sh, struct steal_ent *slots,
+			      const struct task_struct *t, u32 h, bool insert)
+{
+	u32 i = h & SHARD_MASK;
 	struct steal_ent *e;
 
 	/* never all used: the run from i ends at a free slot */
-	for (;; i = (i + 1) & STEAL_MASK) {
-		e = &table[i];
-		if (!e->pid)
+	for (;; i = (i + 1) & SHARD_MASK) {
+		e = &slots[i];
+		if (!e->task)
 			break;
-		if (e->pid == pid && e->start_ns == start)
+		if (e->task == t)
 			return e;
 	}
-	if (!insert || used >= STEAL_MAX_USED)
+	if (!insert || sh->used >= SHARD_MAX_USED)
 		return NULL;
-	used++;
-	e->pid = pid;
-	e->start_ns = start;
+	sh->used++;
+	e->task = t;
 	e->steal = 0;
 	return e;
 }
@@ -110,28 +158,29 @@ static struct steal_ent *find(u32 pid, u64 start, bool insert)
 /*
  * Free slot i, then move back each later entry of its run that its own
  * lookup would no longer reach across the hole (linear probing's
- * deletion, Knuth's algorithm R): no tombstones. Under steal_lock.
+ * deletion, Knuth's algorithm R): no tombstones. In a shard, its lock
+ * held.
  */
-static void remove_at(u32 i)
+static void remove_at(struct steal_shard *sh, struct steal_ent *slots, u32 i)
 {
 	u32 j = i, home;
 
 	for (;;) {
-		table[i].pid = 0;
+		slots[i].task = NULL;
 		for (;;) {
-			j = (j + 1) & STEAL_MASK;
-			if (!table[j].pid) {
-				used--;
+			j = (j + 1) & SHARD_MASK;
+			if (!slots[j].task) {
+				sh->used--;
 				return;
 			}
-			home = home_slot(table[j].pid, table[j].start_ns);
+			home = key_hash(slots[j].task) & SHARD_MASK;
 			/* j stays when its home lies cyclically in (i, j] */
 			if (i <= j ? (i < home && home <= j) :
 				     (i < home || home <= j))
 				continue;
 			break;
 		}
-		table[i] = table[j];
+		slots[i] = slots[j];
 		i = j;
 	}
 }
@@ -141,44 +190,50 @@ void ptop_ts_steal_switch(struct task_struct *prev)
 {
 	int cpu = smp_processor_id();
 	u64 now = cpu_steal(cpu), d = now - __this_cpu_read(last_steal);
-	struct steal_ent *e;
+	struct steal_shard *sh;
+	struct steal_ent *slots, *e;
 	unsigned long flags;
+	u32 h;
 
 	__this_cpu_write(last_steal, now);
 	/* a dead thread's last switch: its steal is in its EXIT record */
 	if (!d || !prev->pid || prev->exit_state || !READ_ONCE(table))
 		return;
-	raw_spin_lock_irqsave(&steal_lock, flags);
-	if (table) {
-		e = find(task_pid_nr(prev), prev->start_boottime, true);
+	h = key_hash(prev);
+	sh = shard_lock(h, &slots, &flags);
+	if (slots) {
+		e = find(sh, slots, prev, h, true);
 		if (e)
 			e->steal += d;
 		else
 			atomic_long_inc(&steal_dropped);
 	}
-	raw_spin_unlock_irqrestore(&steal_lock, flags);
+	shard_unlock(sh, flags);
 	atomic_long_inc(&steal_switches);
 }
 
 /* The thread's steal so far (0 when not measured); take: it leaves the table */
 static u64 steal_read(struct task_struct *t, bool take)
 {
-	struct steal_ent *e;
+	struct steal_shard *sh;
+	struct steal_ent *slots, *e;
 	unsigned long flags;
 	u64 v = 0;
+	u32 h;
 
 	if (!READ_ONCE(table))
 		return 0;
-	raw_spin_lock_irqsave(&steal_lock, flags);
-	if (table) {
-		e = find(task_pid_nr(t), t->start_boottime, false);
+	h = key_hash(t);
+	sh = shard_lock(h, &slots, &flags);
+	if (slots) {
+		e = find(sh, slots, t, h, false);
 		if (e) {
 			v = e->steal;
 			if (take)
-				remove_at(e - table);
+				remove_at(sh, slots, e - slots);
 		}
 	}
-	raw_spin_unlock_irqrestore(&steal_lock, flags);
+	shard_unlock(sh, flags);
 	return v;
 }
 
@@ -204,11 +259,27 @@ bool ptop_ts_steal_attached(void)
 	return READ_ONCE(table) != NULL;
 }
 
+/* Entries in the table now (the state file; 0 when not counting). */
+long ptop_ts_steal_entries(void)
+{
+	long n = 0;
+	u32 i;
+
+	if (!READ_ONCE(table))
+		return 0;
+	for (i = 0; i < STEAL_SHARDS; i++)
+		n += READ_ONCE(shards[i].used);
+	return n;
+}
+
 /* At load, before the switch probe: every CPU's steal so far. */
 void ptop_ts_steal_init(void)
 {
 	int cpu;
+	u32 i;
 
+	for (i = 0; i < STEAL_SHARDS; i++)
+		raw_spin_lock_init(&shards[i].lock);
 	for_each_possible_cpu(cpu)
 		per_cpu(last_steal, cpu) = cpu_steal(cpu);
 }
@@ -221,26 +292,31 @@ void ptop_ts_steal_init(void)
 int ptop_ts_steal_attach(void)
 {
 	struct steal_ent *t;
+	u32 i;
 
 	t = kvcalloc(STEAL_SLOTS, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	raw_spin_lock_irq(&steal_lock);
-	table = t;
-	used = 0;
-	raw_spin_unlock_irq(&steal_lock);
+	/* no charge touches a count while table is NULL (under its lock) */
+	for (i = 0; i < STEAL_SHARDS; i++)
+		WRITE_ONCE(shards[i].used, 0);
+	/* the counts reset before the table is seen (shard_lock()) */
+	smp_store_release(&table, t);
 	atomic_long_add(STEAL_SLOTS * sizeof(*t), &ptop_ts_steal_bytes);
 	return 0;
 }
 
 void ptop_ts_steal_detach(void)
 {
-	struct steal_ent *t;
+	struct steal_ent *t = table;
+	u32 i;
 
-	raw_spin_lock_irq(&steal_lock);
-	t = table;
-	table = NULL;
-	raw_spin_unlock_irq(&steal_lock);
+	WRITE_ONCE(table, NULL);
+	/* a charge or read that saw the table is done once its lock was free */
+	for (i = 0; i < STEAL_SHARDS; i++) {
+		raw_spin_lock_irq(&shards[i].lock);
+		raw_spin_unlock_irq(&shards[i].lock);
+	}
 	kvfree(t);
 	atomic_long_sub(STEAL_SLOTS * sizeof(*t), &ptop_ts_steal_bytes);
 }

@@ -17,6 +17,7 @@ u64 ptop_ts_steal_of(struct task_struct *t);
 u64 ptop_ts_steal_take(struct task_struct *t);
 void ptop_ts_steal_forget(struct task_struct *t);
 long ptop_ts_steal_dropped(void);
+long ptop_ts_steal_entries(void);
 long ptop_ts_steal_switches(void);
 
 #endif /* _PTOP_TS_STEAL_H */

@@ -125,7 +125,7 @@ for line in lines[:last]:
         # interval is often inexact, but ptop's claim about it is judged
         # like any other (it judges the same sum; skipping these left a
         # loaded run with nothing to judge: 2 of 3 attempts in a
-        # make check-loaded run, bench/results/precision.md)
+        # make check-loaded run, docs/reliability.md)
         if float(st.group(1)) > 0.01 * cap:
             noisy += 1
         n += 1

@@ -14,12 +14,15 @@
 # answers back to back without max_count, full ones and "since N" ones,
 # over /proc and netlink, each checked by tsquery -V (no MORE without
 # ROOM; root's answers are never refused by the budget, so no ROOM
-# either).
+# either). The state file's walk_grows counts the answers that grew
+# during their walk (walk_grow()): it must move, or the load never
+# outgrew an answer and the test proved nothing.
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
 SECS=${SECS:-30}
 sysctl -q -w kernel.threads-max=100000
+g0=$(state walk_grows); gr0=$(state walk_grows_refused)
 
 tsload burst $((SECS + 5)) 1000 >"$W/burst" &
 b=$!
@@ -43,6 +46,12 @@ for r in proc_full nl_full proc_since nl_since; do
 	check "$r: thread answers without max_count all whole, none lost ($v)" \
 		eval '[[ $v =~ ^validate\ passes=[1-9][0-9]*\ bad=0\ lost=0\ .*room=0$ ]]'
 done
+g1=$(state walk_grows); gr1=$(state walk_grows_refused)
+echo "answers grown during their walk: $(( ${g1:-0} - ${g0:-0} )), growths refused: $(( ${gr1:-0} - ${gr0:-0} ))"
+check "the walk's growth path ran (walk_grows ${g0:-none} -> ${g1:-none})" \
+	eval '[ -n "$g0" ] && [ -n "$g1" ] && [ "$g1" -gt "$g0" ]'
+check "no growth refused to root (walk_grows_refused ${gr0:-none} -> ${gr1:-none})" \
+	eval '[ -n "$gr1" ] && [ "$gr1" = "$gr0" ]'
 check_dmesg "answer grow"
 check_idle_state "answer grow"
 rm -rf "$W"
