@@ -1,4 +1,11 @@
 #!/bin/bash
+# vm-tcg: single
+# One TCG thread (vm-tcg), as test_kmod_rmmod_irqoff: the tracer patches
+# the entries of _raw_spin_lock_irqsave and the like, then the unload
+# patches the tracepoint sites; with multi-threaded TCG one CI rehearsal
+# (2026-12-02, from 17:47) hung in the harness's rmmod after every check had
+# passed ("soft lockup - CPU#1 stuck [rmmod]", CPU 0's "timer wakeup
+# didn't happen"): tests/vm/run's "TCG threading" text-patching fault.
 # Issue 14 defect 8, the EXIT ring: a "since N" answer copies the EXIT
 # records written since answer N out of the ring under ring_lock, with
 # interrupts off; one hold for the whole copy was 4 ms at 14,048 records.
