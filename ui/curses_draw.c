@@ -180,22 +180,42 @@ static void put(int y, const char *s, int off, attr_t attr)
 	attrset(A_NORMAL);
 }
 
+/* n bytes of s (NULL: spaces) at pos, cut at the line's end */
+static size_t append(char *line, size_t pos, const char *s, size_t n)
+{
+	size_t room = LINE_MAX_LEN - 1 - pos;
+
+	if (n > room)
+		n = room;
+	if (s)
+		memcpy(line + pos, s, n);
+	else
+		memset(line + pos, ' ', n);
+	return pos + n;
+}
+
+/*
+ * A cell at pos, padded to its width, a space after it unless last: the
+ * bytes snprintf "%-*s " / "%*s%s" wrote, cut at LINE_MAX_LEN - 1, without
+ * a printf per cell (every visible cell of every draw).
+ */
 static size_t cell(char *line, size_t pos, const struct ptop_col *c,
 		   const char *s, bool last)
 {
-	int n;
+	size_t n = strlen(s), w = c->width > 0 ? (size_t)c->width : 0;
+	size_t pad = n < w && !(c->left && last) ? w - n : 0;
 
 	if (pos >= LINE_MAX_LEN - 1)
 		return pos;
-	if (c->left && last)
-		n = snprintf(line + pos, LINE_MAX_LEN - pos, "%s", s);
-	else if (c->left)
-		n = snprintf(line + pos, LINE_MAX_LEN - pos, "%-*s ", c->width, s);
-	else
-		n = snprintf(line + pos, LINE_MAX_LEN - pos, "%*s%s", c->width, s,
-			     last ? "" : " ");
-	pos += n > 0 ? (size_t)n : 0;
-	return pos < LINE_MAX_LEN ? pos : LINE_MAX_LEN - 1;
+	if (!c->left)
+		pos = append(line, pos, NULL, pad);
+	pos = append(line, pos, s, n);
+	if (c->left)
+		pos = append(line, pos, NULL, pad);
+	if (!last)
+		pos = append(line, pos, " ", 1);
+	line[pos] = '\0';
+	return pos;
 }
 
 /* Where each shown column starts in the header line (for the mouse). */

@@ -288,6 +288,12 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/*
+	 * No typeahead check in refresh(): ncurses polls the input and
+	 * writes the screen in pieces, a poll and a write each (about 50
+	 * system calls per draw); the loop reads the keys itself.
+	 */
+	typeahead(-1);
 	set_escdelay(25);
 	curs_set(0);
 	mouseinterval(0);
