@@ -381,7 +381,8 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 	/* what its waited children left, exit paths included (tsacct.h) */
 	if (sc->get)
 		ptop_tsacct_scan_kernel_c(&p->acct, sc->g, kc, kc_seq,
-					  kc_rseq);
+					  kc_rseq,
+					  !ps.cminflt && !ps.cmajflt);
 	sc->ticks_u = 0;
 	sc->ticks_s = 0;
 	sc->last_state = 0;

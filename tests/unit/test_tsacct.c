@@ -36,6 +36,7 @@ struct kcr {
 	uint32_t tgid;
 	uint64_t kc;
 	uint64_t rseq;	/* records received by just after it (0: unknown) */
+	int never_waited; /* no fault of a waited child in its stat */
 };
 
 static int setup(void **state)
@@ -110,8 +111,8 @@ static void scan_walk(struct fx *f, const struct task *t, int n,
 			for (k = 0; k < nkc; k++)
 				if (kc[k].tgid == cur)
 					ptop_tsacct_scan_kernel_c(&f->a, g,
-								  kc[k].kc, seq,
-								  kc[k].rseq);
+						kc[k].kc, seq, kc[k].rseq,
+						kc[k].never_waited);
 		}
 		assert_int_equal(ptop_tsacct_scan_thread(&f->a, g, t[i].tid,
 			t[i].start, t[i].state ? t[i].state : 'S', "thr", &th),
@@ -729,9 +730,9 @@ static void test_tail_forked_parent(void **state)
  * had reaped by then; a child whose record came before that reading
  * counts only if it was still in /proc after it (not reaped: live_for).
  */
-static void old_parent(struct fx *f, uint32_t live_for)
+static void old_parent_of(struct fx *f, uint32_t live_for, int leaf)
 {
-	struct kcr kc[2] = { { 100, 10 * TICK, 0 }, { 200, 0, 0 } };
+	struct kcr kc[2] = { { 100, 10 * TICK, 0, 0 }, { 200, 0, 0, leaf } };
 
 	/* the open: sh (100) has 100 ms of children, 2 records received */
 	gen(f);
@@ -742,6 +743,11 @@ static void old_parent(struct fx *f, uint32_t live_for)
 	assert_int_equal(exit_seq(f, 200, 200, 100, 3 * MS, 2, live_for), 0);
 	kc[0].kc = 11 * TICK;
 	scan_kc(f, base, 2, kc, 1, 2);
+}
+
+static void old_parent(struct fx *f, uint32_t live_for)
+{
+	old_parent_of(f, live_for, 0);
 }
 
 static void test_tail_old_parent_reaped_before(void **state)
@@ -769,6 +775,33 @@ static void test_tail_old_parent_reaped_after(void **state)
 
 	old_parent(f, 100);
 	/* 110 ms < 100 + 2 ticks + e: nothing */
+	assert_int_equal(f->a.tail_ns, 0);
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* 3 ms beyond that: the exit paths of app's 2 threads */
+	kc.kc += 3 * MS;
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 3 * MS);
+	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+}
+
+/*
+ * The same when app's stat showed no fault of a waited child (cminflt
+ * and cmajflt 0, c 0): it never reaped one, its c was 0 when we started,
+ * not up to 2 ticks, so its death hands sh no slack of its base (only
+ * the 2 ticks of its x). Under a parallel build the compilers older than
+ * ptop are such leaves: 2 ticks each kept sh's (make's, the loop's)
+ * exit paths from showing until later exits had made up for them.
+ */
+static void test_tail_old_parent_leaf_child(void **state)
+{
+	struct fx *f = *state;
+	uint64_t e = 5 * MS + 2 * TICK;
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0 };
+
+	old_parent_of(f, 100, 1);
 	assert_int_equal(f->a.tail_ns, 0);
 	gen(f);
 	scan_kc(f, base, 2, &kc, 1, 2);
@@ -979,6 +1012,7 @@ int main(void)
 		T(test_tail_not_init),
 		T(test_tail_parent_dies),
 		T(test_tail_late_child),
+		T(test_tail_old_parent_leaf_child),
 		T(test_tail_late_child_unknown),
 		T(test_tail_before_rseq_unreaped),
 #undef T
