@@ -28,6 +28,7 @@
 
 #include "lib/col.h"
 #include "lib/snap.h"
+#include "ui/emit.h"
 #include "ui/view.h"
 
 #define MS 1000000ULL
@@ -167,14 +168,25 @@ static size_t format_window(const struct ui_view *v,
 	return bytes;
 }
 
+/* -b's output: counted and dropped, as a reader at the other end of a pipe */
+static ssize_t sink_write(void *cookie, const char *buf, size_t len)
+{
+	(void)buf;
+	*(size_t *)cookie += len;
+	return (ssize_t)len;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x] [-H] [-t]\n"
+		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x] [-H] [-t] [-b]\n"
 		"  -m: other ACTIVE tasks run in each refresh (those of the last go quiet)\n"
 		"  -x: a sleeper dies in each refresh (its final records in the answer)\n"
 		"  -H: thread mode (a row per thread, ptop -H)\n"
-		"  -t: the tree view, with the dead of the interval (ptop's t)\n");
+		"  -t: the tree view, with the dead of the interval (ptop's t)\n"
+		"  -b: batch mode (ptop -b): every row of every interval in the text\n"
+		"      format, ptop -b's columns, to /dev/null (USERSPACE_COST_PRINT:\n"
+		"      to stdout), instead of the view's window\n");
 	exit(2);
 }
 
@@ -193,9 +205,11 @@ int main(int argc, char **argv)
 	uint64_t t0 = 0;
 	size_t bytes = 0, quick = 0;
 	bool print = getenv("USERSPACE_COST_PRINT");	/* the rows, to compare */
-	bool threads = false, tree = false;
+	bool threads = false, tree = false, batch = false;
+	struct ui_emit e;
+	FILE *out = NULL;
 
-	while ((opt = getopt(argc, argv, "n:a:r:w:mxHt")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a:r:w:mxHtb")) != -1) {
 		switch (opt) {
 		case 'n': g.n = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'a': g.active = (unsigned int)strtoul(optarg, NULL, 10); break;
@@ -205,6 +219,7 @@ int main(int argc, char **argv)
 		case 'x': g.exits = true; break;
 		case 'H': threads = true; break;
 		case 't': tree = true; break;
+		case 'b': batch = true; break;
 		default: usage();
 		}
 	}
@@ -214,12 +229,27 @@ int main(int argc, char **argv)
 	g.ran = calloc(g.n, sizeof(*g.ran));
 	if (!g.ran)
 		return 1;
-	ncols = ptop_col_parse_list(ptop_cols_default_view, cols,
-				    PTOP_COL__COUNT, bad, sizeof(bad));
+	/* ptop -b's columns are ptop_cols_default, the view's fit 80 */
+	ncols = ptop_col_parse_list(batch ? (threads ? ptop_cols_default_threads :
+						    ptop_cols_default) :
+				    (threads ? ptop_cols_default_view_threads :
+					       ptop_cols_default_view),
+				    cols, PTOP_COL__COUNT, bad, sizeof(bad));
 	if (ncols < 0)
 		return 1;
 	o.cols = cols;
 	o.ncols = ncols;
+	o.source = "generated";
+	o.tree = batch && tree;
+	if (batch) {
+		/* what ptop -b writes to: a pipe or a file, fully buffered */
+		static const cookie_io_functions_t sink = { .write = sink_write };
+
+		out = print ? stdout : fopencookie(&bytes, "w", sink);
+		if (!out || (!print && setvbuf(out, NULL, _IOFBF, 4096)))
+			return 1;
+		ui_emit_init(&e, out, NULL, &o);
+	}
 	ui_view_init(&v);
 	v.tree = v.show_exited = tree;	/* ptop's tree shows the dead */
 	ret = ptop_src_open_ops(&src, &gen_ops, &cfg, err, sizeof(err));
@@ -242,6 +272,14 @@ int main(int argc, char **argv)
 			continue;
 		ret = ptop_interval_compute(&iv, ptop_snap_prev(&sn),
 					    ptop_snap_cur(&sn), threads);
+		if (!ret && batch) {
+			/* ptop -b: ui_batch_run()'s ui_emit_interval() */
+			ret = ui_emit_interval(&e, &iv);
+			quick += k > warmup && iv.quick;
+			if (ret)
+				break;
+			continue;
+		}
 		if (!ret)
 			ret = ui_view_build(&v, &o, &iv, ptop_snap_prev(&sn),
 					    ptop_snap_cur(&sn));
@@ -269,8 +307,16 @@ int main(int argc, char **argv)
 	       (now_ns() - t0) / 1e6 / refreshes, bytes, quick);
 	if (tree)
 		printf(", %lu tree builds by the quick path", v.ntree_quick);
-	printf("), top row %s %.2f%%\n", v.rows[0].r.comm,
-	       ptop_interval_pct(&iv, v.rows[0].r.total));
+	if (batch) {
+		printf("), top row %s %.2f%%\n", e.view.rows[0].r.comm,
+		       ptop_interval_pct(&iv, e.view.rows[0].r.total));
+		ui_emit_end(&e);
+		if (out != stdout)
+			fclose(out);
+	} else {
+		printf("), top row %s %.2f%%\n", v.rows[0].r.comm,
+		       ptop_interval_pct(&iv, v.rows[0].r.total));
+	}
 	ui_view_free(&v);
 	ptop_interval_free(&iv);
 	ptop_snapper_free(&sn);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The column table and the generic formatting / comparing over it. */
 #include <errno.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,19 +228,103 @@ static const char *user_name(uint32_t uid, char *buf, size_t len)
 	return buf;
 }
 
-static void format_cumtime(uint64_t ns, char *buf, size_t len)
+/*
+ * The cells without printf: batch writes every row each refresh, and
+ * snprintf() of a "%.2f" cell is ~1,500 instructions (glibc's
+ * __printf_fp); the figures below are written by hand, the same bytes
+ * as the printf formats named beside them (tests/unit/test_col.c
+ * compares both over random values).
+ */
+
+/* s (n bytes) as snprintf(buf, len, "%s") writes it: cut to len - 1 */
+static size_t put_bytes(char *buf, size_t len, const char *s, size_t n)
+{
+	if (!len)
+		return 0;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/* v in decimal, at least min digits (zeros before): end of the digits */
+static char *put_u64(char *end, uint64_t v, int min)
+{
+	int n = 0;
+
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+		n++;
+	} while (v || n < min);
+	return end;
+}
+
+/* "%llu" */
+static size_t format_u64(uint64_t v, char *buf, size_t len)
+{
+	char tmp[24], *end = tmp + sizeof(tmp);
+	char *p = put_u64(end, v, 1);
+
+	return put_bytes(buf, len, p, end - p);
+}
+
+/*
+ * "%.*f" of d, prec 0 or 2, as printf rounds it (to nearest; a tie, to
+ * even): by hand where that rounding is certain, d * 10^prec an integer
+ * and a fraction away from a half by more than the product's error
+ * (d < 1e7 for prec 2: under 1.2e-7; exact for prec 0); else (ties,
+ * negative, huge, NaN) snprintf.
+ */
+static size_t format_fixed(double d, int prec, char *buf, size_t len)
+{
+	char tmp[32], *end = tmp + sizeof(tmp), *p;
+	double v, frac;
+	uint64_t k;
+
+	if (!(d >= 0.0 && d < (prec ? 1e7 : 9e15)) || signbit(d))
+		goto slow;
+	v = prec ? d * 100.0 : d;
+	k = (uint64_t)v;	/* floor: v >= 0 */
+	frac = v - (double)k;	/* exact */
+	if (prec ? (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) : frac == 0.5)
+		goto slow;
+	k += frac > 0.5;
+	if (prec) {
+		p = put_u64(end, k % 100, 2);
+		*--p = '.';
+		p = put_u64(p, k / 100, 1);
+	} else {
+		p = put_u64(end, k, 1);
+	}
+	return put_bytes(buf, len, p, end - p);
+slow:
+	snprintf(buf, len, "%.*f", prec, d);
+	return len ? strlen(buf) : 0;
+}
+
+/* "%llu:%02llu:%02llu" (h:mm:ss) from an hour on, else "%llu:%02llu.%02llu" */
+static size_t format_cumtime(uint64_t ns, char *buf, size_t len)
 {
 	uint64_t cs = ns / 10000000ULL;	/* hundredths */
 	uint64_t s = cs / 100, m = s / 60, h = m / 60;
+	char tmp[48], *end = tmp + sizeof(tmp), *p;
 
-	if (h)
-		snprintf(buf, len, "%llu:%02llu:%02llu",
-			 (unsigned long long)h, (unsigned long long)(m % 60),
-			 (unsigned long long)(s % 60));
-	else
-		snprintf(buf, len, "%llu:%02llu.%02llu",
-			 (unsigned long long)m, (unsigned long long)(s % 60),
-			 (unsigned long long)(cs % 100));
+	if (h) {
+		p = put_u64(end, s % 60, 2);
+		*--p = ':';
+		p = put_u64(p, m % 60, 2);
+		*--p = ':';
+		p = put_u64(p, h, 1);
+	} else {
+		p = put_u64(end, cs % 100, 2);
+		*--p = '.';
+		p = put_u64(p, s % 60, 2);
+		*--p = ':';
+		p = put_u64(p, m, 1);
+	}
+	return put_bytes(buf, len, p, end - p);
 }
 
 bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r)
@@ -247,47 +332,42 @@ bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r)
 	return c->needs & ~r->has;
 }
 
-void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
+size_t ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		     const struct ptop_interval *iv, char *buf, size_t len)
 {
-	char tmp[64];
+	char tmp[64], ch;
+	const char *str;
 	double secs;
 
-	if (ptop_col_missing(c, r)) {
-		snprintf(buf, len, "-");
-		return;
-	}
+	if (ptop_col_missing(c, r))
+		return put_bytes(buf, len, "-", 1);
 	switch (c->type) {
 	case PTOP_CT_U32:
-		snprintf(buf, len, "%u", u32_at(r, c->offset));
-		break;
+		return format_u64(u32_at(r, c->offset), buf, len);
 	case PTOP_CT_CHAR:
-		snprintf(buf, len, "%c", *((const char *)r + c->offset) ?: '?');
-		break;
+		ch = *((const char *)r + c->offset);
+		if (!ch)
+			ch = '?';
+		return put_bytes(buf, len, &ch, 1);
 	case PTOP_CT_STR:
-		snprintf(buf, len, "%s", (const char *)r + c->offset);
-		break;
+		str = (const char *)r + c->offset;
+		return put_bytes(buf, len, str, strlen(str));
 	case PTOP_CT_UID:
-		snprintf(buf, len, "%s",
-			 user_name(u32_at(r, c->offset), tmp, sizeof(tmp)));
-		break;
+		str = user_name(u32_at(r, c->offset), tmp, sizeof(tmp));
+		return put_bytes(buf, len, str, strlen(str));
 	case PTOP_CT_PCT:
-		snprintf(buf, len, "%.2f",
-			 ptop_interval_pct(iv, ptop_col_value(c, r)));
-		break;
+		return format_fixed(ptop_interval_pct(iv, ptop_col_value(c, r)),
+				    2, buf, len);
 	case PTOP_CT_RATE:
 		secs = iv->interval_ns / 1e9;
-		snprintf(buf, len, "%.0f",
-			 secs > 0 ? ptop_col_value(c, r) / secs : 0.0);
-		break;
+		return format_fixed(secs > 0 ? ptop_col_value(c, r) / secs :
+				    0.0, 0, buf, len);
 	case PTOP_CT_CUMTIME:
-		format_cumtime(ptop_col_value(c, r), buf, len);
-		break;
+		return format_cumtime(ptop_col_value(c, r), buf, len);
 	case PTOP_CT_KB:
-		snprintf(buf, len, "%llu",
-			 (unsigned long long)ptop_col_value(c, r));
-		break;
+		return format_u64(ptop_col_value(c, r), buf, len);
 	}
+	return 0;
 }
 
 int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,

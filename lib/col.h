@@ -91,8 +91,12 @@ bool ptop_col_missing(const struct ptop_col *c, const struct ptop_row *r);
  * is the sum of its parts, a "-" part (ste) counting as 0.
  */
 uint64_t ptop_col_value(const struct ptop_col *c, const struct ptop_row *r);
-/* Format one cell (no padding); "-" when the source cannot fill it. */
-void ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
+/*
+ * Format one cell (no padding); "-" when the source cannot fill it. The
+ * bytes snprintf(buf, len, ...) would write; returns the length written
+ * (strlen(buf)).
+ */
+size_t ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		     const struct ptop_interval *iv, char *buf, size_t len);
 /* Compare two rows by a column: <0, 0, >0 (ascending order). */
 int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,

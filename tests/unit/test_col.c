@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "lib/col.h"
 
 #define MS 1000000ULL
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static void test_table_complete(void **state)
 {
@@ -162,6 +164,144 @@ static void test_format(void **state)
 	fmt(PTOP_COL_NVCSW, &r, &iv, "0");
 }
 
+/* ptop_col_format() as it was, with snprintf (main before the hand-made cells) */
+static void ref_format(const struct ptop_col *c, const struct ptop_row *r,
+		       const struct ptop_interval *iv, char *buf, size_t len)
+{
+	uint64_t v = ptop_col_value(c, r), cs = v / 10000000ULL;
+	uint64_t s = cs / 100, m = s / 60, h = m / 60;
+	uint32_t u;
+	double secs;
+
+	memcpy(&u, (const char *)r + c->offset, sizeof(u));
+	if (ptop_col_missing(c, r)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (c->type) {
+	case PTOP_CT_U32:
+		snprintf(buf, len, "%u", u);
+		break;
+	case PTOP_CT_CHAR:
+		snprintf(buf, len, "%c", *((const char *)r + c->offset) ?: '?');
+		break;
+	case PTOP_CT_STR:
+		snprintf(buf, len, "%s", (const char *)r + c->offset);
+		break;
+	case PTOP_CT_UID:
+		/* a uid no passwd entry names: the number */
+		snprintf(buf, len, "%u", u);
+		break;
+	case PTOP_CT_PCT:
+		snprintf(buf, len, "%.2f", ptop_interval_pct(iv, v));
+		break;
+	case PTOP_CT_RATE:
+		secs = iv->interval_ns / 1e9;
+		snprintf(buf, len, "%.0f", secs > 0 ? v / secs : 0.0);
+		break;
+	case PTOP_CT_CUMTIME:
+		if (h)
+			snprintf(buf, len, "%llu:%02llu:%02llu",
+				 (unsigned long long)h,
+				 (unsigned long long)(m % 60),
+				 (unsigned long long)(s % 60));
+		else
+			snprintf(buf, len, "%llu:%02llu.%02llu",
+				 (unsigned long long)m,
+				 (unsigned long long)(s % 60),
+				 (unsigned long long)(cs % 100));
+		break;
+	case PTOP_CT_KB:
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		break;
+	}
+}
+
+static uint64_t rnd64(void)
+{
+	uint64_t v = (uint64_t)random() << 33 ^ (uint64_t)random() << 11 ^
+		     (uint64_t)random();
+
+	/* every magnitude: shift a random 64-bit value down 0..63 bits */
+	return v >> (random() % 64);
+}
+
+/*
+ * The hand-made cells are the bytes snprintf wrote: every column over
+ * random figures of every magnitude and random intervals, the ties of
+ * "%.2f" and "%.0f" (to even), shares past 1e7 % (printf's path), a
+ * PID of 2^32 - 1, a long COMMAND, and buffers too small for the cell.
+ */
+static void test_format_like_printf(void **state)
+{
+	static const uint64_t ties[][2] = {	/* ns, interval_ns */
+		{ 125, 100000 },	/* 0.125%: "0.12" */
+		{ 375, 100000 },	/* 0.375%: "0.38" */
+		{ 5, 10000000000ULL },	/* rate 0.5/s: "0" */
+		{ 25, 10000000000ULL },	/* 2.5/s: "2" */
+		{ 35, 10000000000ULL },	/* 3.5/s: "4" */
+		{ 1, 1 },
+		{ UINT64_MAX, 1 },	/* 1.8e21 %: snprintf */
+		{ 0, 0 },
+	};
+	struct ptop_interval iv = { .ncpu = 4 };
+	struct ptop_row r;
+	char got[64], want[64];
+	size_t lens[] = { 64, 8, 5, 3, 2, 1 };
+	unsigned int k, id, t, li;
+
+	(void)state;
+	srandom(10);
+	for (k = 0; k < 10000 + ARRAY_SIZE(ties); k++) {
+		memset(&r, 0, sizeof(r));
+		r.has = random() % 4 ? ~0U : (unsigned int)random();
+		r.pid = k == 1 ? UINT32_MAX : (uint32_t)rnd64();
+		r.uid = 4000000000U + (uint32_t)(random() % 50);
+		r.state = k % 7 ? "RSDZTIX"[k % 7] : 0;
+		snprintf(r.comm, sizeof(r.comm), "%s", k % 3 ?
+			 "kworker/u16:3-e" : "a");
+		r.user = rnd64();
+		r.sys = rnd64();
+		r.ste = rnd64();
+		r.cuser = rnd64();
+		r.csys = rnd64();
+		r.cste = rnd64();
+		r.xuser = rnd64();
+		r.xsys = rnd64();
+		r.xste = rnd64();
+		r.total = rnd64();
+		r.time_ns = rnd64();
+		r.rdelay = rnd64();
+		r.nvcsw = rnd64();
+		r.nivcsw = rnd64() % 100000;
+		r.minflt = rnd64() % 1000;
+		r.majflt = rnd64() % 20;
+		r.rss_kb = rnd64();
+		iv.interval_ns = k % 5 ? rnd64() : 1000000000ULL +
+			(uint64_t)(random() % 1000);
+		if (k >= 10000) {
+			t = k - 10000;
+			r.user = r.nvcsw = r.total = ties[t][0];
+			iv.interval_ns = ties[t][1];
+		}
+		for (id = 0; id < PTOP_COL__COUNT; id++) {
+			for (li = 0; li < ARRAY_SIZE(lens); li++) {
+				memset(got, 'x', sizeof(got));
+				memset(want, 'x', sizeof(want));
+				ptop_col_format(&ptop_cols[id], &r, &iv, got,
+						lens[li]);
+				ref_format(&ptop_cols[id], &r, &iv, want,
+					   lens[li]);
+				if (memcmp(got, want, sizeof(got)))
+					fail_msg("%s, row %u, len %zu: '%.*s', want '%.*s'",
+						 ptop_cols[id].name, k, lens[li],
+						 (int)lens[li], got,
+						 (int)lens[li], want);
+			}
+		}
+	}
+}
+
 static void test_sort(void **state)
 {
 	struct ptop_row rows[5];
@@ -206,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_needs),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_format_like_printf),
 		cmocka_unit_test(test_sort),
 	};
 

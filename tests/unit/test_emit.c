@@ -16,6 +16,8 @@
 #include "ui/view.h"
 #include "ui/emit.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static char *quoted(const char *s, enum ui_quote q)
 {
 	static char buf[256];
@@ -236,6 +238,133 @@ static void test_text_sum_row(void **state)
 	free(s);
 }
 
+/* the text encoder's row as it was: fprintf per cell (main before one line per fwrite) */
+static void ref_cell(FILE *out, const struct ptop_col *c, const char *s,
+		     bool last)
+{
+	if (c->left && last)
+		fputs(s, out);
+	else if (c->left)
+		fprintf(out, "%-*s", c->width, s);
+	else
+		fprintf(out, "%*s", c->width, s);
+	if (!last)
+		fputc(' ', out);
+}
+
+static void ref_row(FILE *out, const struct ui_view_opts *o,
+		    const struct ptop_interval *iv, const struct ui_vrow *vr,
+		    const struct ptop_row *r)
+{
+	char cell[64], pre[160], tree[sizeof(cell) + sizeof(pre)];
+	const char *shown;
+	int i;
+
+	for (i = 0; i < o->ncols; i++) {
+		const struct ptop_col *c = &ptop_cols[o->cols[i]];
+
+		if (!vr && i == 0)
+			snprintf(cell, sizeof(cell), "V:V:S");
+		else if (!vr && !c->sum)
+			cell[0] = '\0';
+		else
+			ptop_col_format(c, r, iv, cell, sizeof(cell));
+		shown = cell;
+		if (o->tree && vr && o->cols[i] == PTOP_COL_COMMAND) {
+			ui_tree_prefix(vr, false, pre, sizeof(pre));
+			snprintf(tree, sizeof(tree), "%s%s", pre, cell);
+			shown = tree;
+		}
+		ref_cell(out, c, shown, i == o->ncols - 1);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * --format=text writes the bytes it wrote with a printf per cell: 300
+ * random processes in a tree (every column, COMMAND last and in the
+ * middle, long names, figures of every size), flat and --tree; rows
+ * and the sum row compared with the reference above.
+ */
+static void test_text_rows_like_printf(void **state)
+{
+	static struct ptop_row rows[300];
+	struct ptop_interval iv;
+	int cols[PTOP_COL__COUNT], ncols, tree, i;
+	char bad[64];
+	size_t k;
+
+	(void)state;
+	srandom(7);
+	memset(&iv, 0, sizeof(iv));
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
+		struct ptop_row *r = &rows[k];
+
+		memset(r, 0, sizeof(*r));
+		r->pid = r->tgid = 100 + (uint32_t)k;
+		r->ppid = k ? 100 + (uint32_t)(random() % k) : 1;
+		r->uid = 3000000000U + (uint32_t)(random() % 5);
+		r->state = "RSDI"[k % 4];
+		r->nthreads = 1 + random() % 40;
+		r->has = k % 9 ? ~0U : ~PTOP_DATA_STEAL;
+		r->user = (uint64_t)random() * (random() % 3 ? 1 : 1000);
+		r->sys = (uint64_t)random() % 1000000;
+		r->cuser = k % 5 ? 0 : (uint64_t)random();
+		r->xsys = k % 7 ? 0 : (uint64_t)random();
+		r->total = r->user + r->sys + r->cuser + r->xsys;
+		r->time_ns = (uint64_t)random() * (random() % 5000);
+		r->nvcsw = random() % 100000;
+		r->minflt = random() % 10;
+		r->rss_kb = random();
+		snprintf(r->comm, sizeof(r->comm), "%.*s", (int)(k % 16),
+			 "kworker/u16:3-events");
+		iv.sum.user += r->user;
+		iv.sum.total += r->total;
+	}
+	iv.rows = rows;
+	iv.nrows = ARRAY_SIZE(rows);
+	iv.interval_ns = 1000000007ULL;
+	iv.time_ns = 5000000000ULL;
+	iv.ncpu = 8;
+	iv.sum.has = ~0U;
+	ncols = ptop_col_parse_list("PID,TGID,PPID,USER,STATE,THREADS,user,sys,ste,cuser,csys,cste,xuser,xsys,xste,COMMAND,total,TIME,RDELAY,nvcsw,nivcsw,minflt,majflt,RSS,own,cdead,xdead",
+				    cols, PTOP_COL__COUNT, bad, sizeof(bad));
+	assert_true(ncols > 20);
+	for (tree = 0; tree < 2; tree++) {
+		struct ui_view_opts o = {
+			.cols = cols, .ncols = ncols, .sort_id = PTOP_COL_TOTAL,
+			.source = "fake", .tree = tree,
+		};
+		char *got = NULL, *want = NULL, *p;
+		size_t glen = 0, wlen = 0;
+		FILE *g = open_memstream(&got, &glen);
+		FILE *w = open_memstream(&want, &wlen);
+		struct ui_emit e;
+
+		assert_non_null(g);
+		assert_non_null(w);
+		ui_emit_init(&e, g, NULL, &o);
+		assert_int_equal(ui_emit_interval(&e, &iv), 0);
+		assert_int_equal(e.view.nrows, ARRAY_SIZE(rows));
+		for (i = 0; i < (int)e.view.nrows; i++)
+			ref_row(w, &o, &iv, &e.view.rows[i], &e.view.rows[i].r);
+		ref_row(w, &o, &iv, NULL, &iv.sum);
+		fputc('\n', w);
+		assert_int_equal(ui_emit_end(&e), 0);
+		fclose(g);
+		fclose(w);
+		/* the rows follow the headline, the system line, the header */
+		p = got;
+		for (i = 0; i < 3; i++)
+			p = strchr(p, '\n') + 1;
+		if (tree)
+			assert_non_null(strstr(want, "|- "));
+		assert_string_equal(p, want);
+		free(got);
+		free(want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_csv_header_once_sum_row),
 		cmocka_unit_test(test_openmetrics_top_other),
 		cmocka_unit_test(test_text_sum_row),
+		cmocka_unit_test(test_text_rows_like_printf),
 		cmocka_unit_test(test_folded_columns_sum_parts),
 	};
 
