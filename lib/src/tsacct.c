@@ -709,6 +709,16 @@ void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
 		g->kc_base = kc_ns + 2 * a->tick_ns;
 }
 
+void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a, group_t *g,
+				      uint64_t kc_ns, uint64_t seq,
+				      int never_waited)
+{
+	if (g->forked || g->dead)
+		return;
+	g->kc_known = 0;
+	ptop_tsacct_scan_kernel_c(a, g, kc_ns, seq, 0, never_waited);
+}
+
 void ptop_tsacct_tails(struct ptop_tsacct *a)
 {
 	size_t i;

@@ -238,6 +238,20 @@ void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a,
 			       struct ptop_tsacct_group *g, uint64_t kc_ns,
 			       uint64_t seq, uint64_t rseq, int never_waited);
+/*
+ * At open, after the walk: an older group's first kernel c reading once
+ * more (the same arguments; rseq unknown). The walk reads a parent before
+ * most of its children (pid order), so an older child that dies during
+ * the rest of the walk, before the walk meets it, has neither a kernel c
+ * nor x base of its own: its parent would be k_bad for good. Taken again
+ * after the walk, the parent's first reading has every older child that
+ * was reaped by then (its record is among the first seq: it counts for
+ * nothing), and one not reaped yet is still in /proc (live_for).
+ */
+void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a,
+				      struct ptop_tsacct_group *g,
+				      uint64_t kc_ns, uint64_t seq,
+				      int never_waited);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);
 
 /*

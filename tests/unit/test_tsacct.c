@@ -662,7 +662,7 @@ static int exit_seq(struct fx *f, uint32_t pid, uint32_t tgid, uint32_t ppid,
 static void scan_with_300(struct fx *f, uint64_t kc, uint64_t seq)
 {
 	struct task t[5];
-	struct kcr r = { 300, kc, 0 };
+	struct kcr r = { 300, kc, 0, 0 };
 
 	memcpy(t, base, sizeof(base));
 	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
@@ -754,7 +754,7 @@ static void test_tail_old_parent_reaped_before(void **state)
 {
 	struct fx *f = *state;
 
-	struct kcr kc = { 100, 30 * TICK, 0 };
+	struct kcr kc = { 100, 30 * TICK, 0, 0 };
 
 	old_parent(f, 0);
 	/* in the first reading already: no exit path to show for it */
@@ -771,7 +771,7 @@ static void test_tail_old_parent_reaped_after(void **state)
 	struct fx *f = *state;
 	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
 	uint64_t e = 5 * MS + 2 * TICK + 2 * TICK;
-	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0 };
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
 
 	old_parent(f, 100);
 	/* 110 ms < 100 + 2 ticks + e: nothing */
@@ -799,7 +799,7 @@ static void test_tail_old_parent_leaf_child(void **state)
 {
 	struct fx *f = *state;
 	uint64_t e = 5 * MS + 2 * TICK;
-	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0 };
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
 
 	old_parent_of(f, 100, 1);
 	assert_int_equal(f->a.tail_ns, 0);
@@ -812,6 +812,42 @@ static void test_tail_old_parent_leaf_child(void **state)
 	scan_kc(f, base, 2, &kc, 1, 2);
 	assert_int_equal(f->a.tail_ns, 3 * MS);
 	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+}
+
+/*
+ * At open the walk reads sh (100) before app (200), older too, which dies
+ * before the walk meets it: its record names sh, and ptop has neither a
+ * kernel c nor an x base of app. Had sh's first reading stood, sh would
+ * be k_bad for good (under a build: make, then the loop's shell above
+ * it, every exit path of the run unshown). Read again after the walk,
+ * sh's first reading has app in it: app counts for nothing, and a later
+ * child's exit path shows.
+ */
+static void test_tail_old_child_dies_in_open_walk(void **state)
+{
+	struct fx *f = *state;
+	struct kcr kc = { 100, 10 * TICK, 0, 0 };
+	struct ptop_tsacct_group *sh;
+
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 0);
+	/* app's record (1) comes; sh read again after the walk */
+	sh = ptop_tsacct_group_find(&f->a, 100);
+	assert_non_null(sh);
+	ptop_tsacct_first_kernel_c_again(&f->a, sh, 11 * TICK, 1, 0);
+	gen(f);
+	assert_int_equal(exit_seq(f, 200, 200, 100, 3 * MS, 1, 0), 0);
+	kc.kc = 11 * TICK;
+	scan_kc(f, base, 2, &kc, 1, 1);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* a child forked under us: 5 ms in its record, 3 ms after it */
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(exit_seq(f, 300, 300, 100, 5 * MS, 2, 0), 0);
+	kc.kc = 11 * TICK + 2 * TICK + 5 * MS + 3 * MS;
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 3 * MS);
+	assert_int_equal(ct(live_group(f, 100)), 3 * MS + 5 * MS + 3 * MS);
 }
 
 /* A child closed without its final record: its parent shows none. */
@@ -835,7 +871,7 @@ static void test_tail_lost_child(void **state)
 static void test_tail_not_init(void **state)
 {
 	struct fx *f = *state;
-	struct kcr kc = { 1, 0, 0 };
+	struct kcr kc = { 1, 0, 0, 0 };
 
 	gen(f);
 	scan_kc(f, base, 4, &kc, 1, 0);
@@ -856,7 +892,7 @@ static void test_tail_parent_dies(void **state)
 {
 	struct fx *f = *state;
 	struct task t[6];
-	struct kcr kc[2] = { { 300, 0, 0 }, { 400, 0, 0 } };
+	struct kcr kc[2] = { { 300, 0, 0, 0 }, { 400, 0, 0, 0 } };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -898,7 +934,7 @@ static void test_tail_parent_dies(void **state)
 static void late_child(struct fx *f, uint64_t rseq)
 {
 	struct task t[5];
-	struct kcr r = { 300, 3 * TICK, rseq };
+	struct kcr r = { 300, 3 * TICK, rseq, 0 };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -920,7 +956,7 @@ static void late_child(struct fx *f, uint64_t rseq)
 static void test_tail_late_child(void **state)
 {
 	struct fx *f = *state;
-	struct kcr r = { 300, 23 * TICK, 2 };
+	struct kcr r = { 300, 23 * TICK, 2, 0 };
 
 	late_child(f, 1);
 	assert_int_equal(f->a.tail_ns, 4 * MS);
@@ -961,7 +997,7 @@ static void test_tail_before_rseq_unreaped(void **state)
 {
 	struct fx *f = *state;
 	struct task t[5];
-	struct kcr r = { 300, 3 * TICK, 2 };
+	struct kcr r = { 300, 3 * TICK, 2, 0 };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -1013,6 +1049,7 @@ int main(void)
 		T(test_tail_parent_dies),
 		T(test_tail_late_child),
 		T(test_tail_old_parent_leaf_child),
+		T(test_tail_old_child_dies_in_open_walk),
 		T(test_tail_late_child_unknown),
 		T(test_tail_before_rseq_unreaped),
 #undef T
