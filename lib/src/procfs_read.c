@@ -172,7 +172,9 @@ int ptop_pfs_parse_stat(const char *buf, struct ptop_pfs_stat *st)
 	/* f[0] = field 4 (ppid) ... f[k] = field k + 4 */
 	st->ppid = (int)f[0];
 	st->minflt = f[6];
+	st->cminflt = f[7];
 	st->majflt = f[8];
+	st->cmajflt = f[9];
 	st->utime = f[10];
 	st->stime = f[11];
 	st->cutime = f[12];

@@ -45,6 +45,7 @@ struct ptop_pfs_stat {
 	char state;
 	char comm[PTOP_COMM_LEN];
 	uint64_t minflt, majflt;
+	uint64_t cminflt, cmajflt;	/* of the children it waited for */
 	uint64_t utime, stime;		/* ticks */
 	uint64_t cutime, cstime;	/* ticks */
 	uint64_t nthreads;

@@ -381,7 +381,8 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 	/* what its waited children left, exit paths included (tsacct.h) */
 	if (sc->get)
 		ptop_tsacct_scan_kernel_c(&p->acct, sc->g, kc, kc_seq,
-					  kc_rseq);
+					  kc_rseq,
+					  !ps.cminflt && !ps.cmajflt);
 	sc->ticks_u = 0;
 	sc->ticks_s = 0;
 	sc->last_state = 0;
@@ -426,6 +427,58 @@ static int tn_quiet(void *arg, int tgid, uint64_t ino)
 		return 0;
 	ret = ptop_pfs_marks_add(&p->marks, was);
 	return ret ? ret : 1;
+}
+
+/*
+ * At open, after the walk: every older group's first kernel c reading
+ * again (ptop_tsacct_first_kernel_c_again()), so that an older child
+ * that died during the walk before the walk met it is in that reading.
+ */
+static int tn_first_kc_again(struct tn_priv *p)
+{
+	char name[16];
+	size_t i, k;
+	int ret;
+
+	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
+		struct ptop_tsacct_group *g;
+
+		for (g = p->acct.groups[i]; g; g = g->next) {
+			struct ptop_pfs_stat ps;
+			uint64_t seq;
+			int dfd;
+
+			if (g->forked || !g->kc_known || g->dead)
+				continue;
+			ret = tn_drain_exits(p);
+			if (ret)
+				return ret;
+			seq = p->exit_seq;
+			snprintf(name, sizeof(name), "%u", g->tgid);
+			dfd = openat(p->pfs.root_fd, name,
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (dfd < 0)
+				continue;	/* gone: its first reading stands */
+			ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
+			close(dfd);
+			if (ret < 0)
+				return ret;
+			/* gone, or another process with that pid */
+			if (!ret || ptop_pfs_ticks_ns(&p->pfs, ps.starttime) !=
+				    g->start_ns)
+				continue;
+			/* a zombie at the first reading reaped since */
+			for (k = 0; k < p->nexits; k++)
+				if (p->exits[k].live_for == g->tgid)
+					p->exits[k].live_for = 0;
+			tn_first_kc_end(p, g->tgid);
+			ptop_tsacct_first_kernel_c_again(&p->acct, g,
+				ptop_pfs_ticks_ns(&p->pfs, ps.cutime) +
+				ptop_pfs_ticks_ns(&p->pfs, ps.cstime), seq,
+				!ps.cminflt && !ps.cmajflt);
+		}
+	}
+	return 0;
 }
 
 static int tn_scan(struct tn_priv *p, int get, int at_open)
@@ -584,6 +637,8 @@ static int taskstats_nl_open(struct ptop_src *src)
 	p->acct.gen = 1;
 	/* with counters: the first read then knows which threads moved */
 	ret = tn_scan(p, 1, 1);
+	if (!ret)
+		ret = tn_first_kc_again(p);
 	ptop_sample_free(&scratch);
 	p->acct.out = NULL;
 	p->lost_at_open = p->acct.lost;

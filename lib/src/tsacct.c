@@ -685,7 +685,8 @@ void ptop_tsacct_reread_counters(struct ptop_tsacct *a, thread_t *t,
 }
 
 void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
-			       uint64_t kc_ns, uint64_t seq, uint64_t rseq)
+			       uint64_t kc_ns, uint64_t seq, uint64_t rseq,
+			       int never_waited)
 {
 	g->kc_ns = kc_ns;
 	g->kc_gen = a->gen;
@@ -696,8 +697,26 @@ void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
 		return;
 	g->kc_known = 1;
 	g->kc_seq = seq;
-	/* floored: the kernel had up to a tick more in each of the two */
-	g->kc_base = g->forked ? 0 : kc_ns + 2 * a->tick_ns;
+	/*
+	 * floored: the kernel had up to a tick more in each of the two;
+	 * none when it never waited for a child (no fault of one in its
+	 * stat): an older leaf (a compiler under a build) that dies then
+	 * hands its parent no slack of its base (tsacct.h)
+	 */
+	if (g->forked || (never_waited && !kc_ns))
+		g->kc_base = 0;
+	else
+		g->kc_base = kc_ns + 2 * a->tick_ns;
+}
+
+void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a, group_t *g,
+				      uint64_t kc_ns, uint64_t seq,
+				      int never_waited)
+{
+	if (g->forked || g->dead)
+		return;
+	g->kc_known = 0;
+	ptop_tsacct_scan_kernel_c(a, g, kc_ns, seq, 0, never_waited);
 }
 
 void ptop_tsacct_tails(struct ptop_tsacct *a)

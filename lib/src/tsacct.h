@@ -34,8 +34,8 @@
  * (ptop_tsacct_scan_kernel_c()) and what its children's records said:
  *   L = kernel c now - kc_base - (kexp - kexp_late)
  * kc_base: an upper bound of the kernel's c when we started (0 for a
- * group forked under us, else the first reading + 2 ticks: cutime and
- * cstime are each floored to a tick); kexp: per child that died with
+ * group forked under us or one that never waited for a child, else the
+ * first reading + 2 ticks: cutime and cstime are each floored to a tick); kexp: per child that died with
  * this group as its parent, an upper bound of what the kernel adds for
  * it less its exit paths (its own final records, its own kernel c as
  * counted here, slack for what was read in ticks), for the children
@@ -228,11 +228,30 @@ void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
  * walk takes its whole runtime off L, and the parent's exit paths wait
  * for a reading with no child dying after it: under a parallel build,
  * most intervals). Used by ptop_tsacct_tails(), after this read's last
- * exit records.
+ * exit records. never_waited: the same stat line shows no fault of a
+ * waited child (cminflt and cmajflt 0) and kc_ns is 0: the group never
+ * reaped a child that ran, so a group older than us had a kernel c of 0
+ * at its first reading, not up to 2 ticks (its base has no slack). Only
+ * a child that never faulted (a vfork child whose exec failed) could be
+ * in c without a fault: it runs microseconds.
  */
 void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a,
 			       struct ptop_tsacct_group *g, uint64_t kc_ns,
-			       uint64_t seq, uint64_t rseq);
+			       uint64_t seq, uint64_t rseq, int never_waited);
+/*
+ * At open, after the walk: an older group's first kernel c reading once
+ * more (the same arguments; rseq unknown). The walk reads a parent before
+ * most of its children (pid order), so an older child that dies during
+ * the rest of the walk, before the walk meets it, has neither a kernel c
+ * nor x base of its own: its parent would be k_bad for good. Taken again
+ * after the walk, the parent's first reading has every older child that
+ * was reaped by then (its record is among the first seq: it counts for
+ * nothing), and one not reaped yet is still in /proc (live_for).
+ */
+void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a,
+				      struct ptop_tsacct_group *g,
+				      uint64_t kc_ns, uint64_t seq,
+				      int never_waited);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);
 
 /*

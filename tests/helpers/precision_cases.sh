@@ -9,12 +9,15 @@
 #   RESULT case source intervals inexact worst_off_pct worst_exact_off_pct max_snapshot_ms reasons
 # and exits 1 when a claim did not hold (never for an inexact share).
 #
-#   precision_cases.sh [-s SOURCES] [-n INTERVALS] [-m] [-1 RUNS] [-S N] [CASES...]
+#   precision_cases.sh [-s SOURCES] [-n INTERVALS] [-m|-M] [-1 RUNS] [-S N] [-k DIR] [CASES...]
 # CASES: sleepersN (N sleeping processes started and killed during the
 # run), steadyN (N sleepers and 2 busy loops), churn (2 busy loops,
 # self-reaping children and double-fork orphans); default: sleepers2000
 # sleepers10000 steady5000 churn; none: only the -1 runs.
 # -m: each case once more with a parallel `make -j4` as background noise;
+# -M: only with the make noise (more intervals of one case: -M -n 40);
+# -k DIR: keep each run's JSON there (CASE.SOURCE.json);
+# PREC_VERBOSE=1: one line per interval, with its inexact reasons;
 # -1 RUNS: also RUNS x `ptop -b -n 1` (the first interval) per source,
 # with -S N sleepers (default 5000) and 2 busy loops. SOURCES:
 # comma-separated (default: taskstats,procfs). B= the build directory
@@ -26,13 +29,17 @@ H=$B/tests/helpers
 sources=taskstats,procfs
 n=8
 make_too=0
+make_only=0
+keep=
 ones=0
 nsleep1=5000
-while getopts "s:n:m1:S:" o; do
+while getopts "s:n:mM1:S:k:" o; do
 	case $o in
 	s) sources=$OPTARG ;;
 	n) n=$OPTARG ;;
 	m) make_too=1 ;;
+	M) make_too=1 make_only=1 ;;
+	k) keep=$OPTARG ;;
 	1) ones=$OPTARG ;;
 	S) nsleep1=$OPTARG ;;
 	*) exit 2 ;;
@@ -109,7 +116,7 @@ for line in open(path):
     if os.environ.get("PREC_VERBOSE"):
         print(f"  {case} [{source}] interval {d['interval_s']:.3f}s off {d['off_pct']:+.2f}% tol {tol:.2f}% "
               f"idle {d['idle_pct']:.2f}% steal {d['steal_pct']} exited {d['exited']} "
-              f"snapshot {d['snapshot_ms']:.1f} ms {'exact' if d['exact'] else d['inexact']}")
+              f"snapshot {d['snapshot_ms']:.1f} ms exit paths {tail}% {'exact' if d['exact'] else d['inexact']}")
     snap = max(snap, d["snapshot_ms"])
     if d["exact"]:
         worst_exact = max(worst_exact, abs(d["off_pct"]))
@@ -142,6 +149,7 @@ run_case() {	# CASE SOURCE LABEL
 	"$PTOP" -b --format=json -d 1 -n "$n" --source="$2" -p 1 -o PID >"$out" 2>"$work/err" ||
 		{ echo "FAIL $3 [$2]: ptop exited $?: $(cat "$work/err")"; fail=1; }
 	judge "$out" "$3" "$2" || fail=1
+	if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$out" "$keep/"; fi
 	cleanup
 }
 
@@ -149,7 +157,7 @@ IFS=, read -ra srcs <<<"$sources"
 for c in $cases; do
 	[ "$c" = none ] && continue	# only the -1 runs
 	for s in "${srcs[@]}"; do
-		run_case "$c" "$s" "$c"
+		[ $make_only = 1 ] || run_case "$c" "$s" "$c"
 		if [ $make_too = 1 ]; then
 			make_noise
 			sleep 2

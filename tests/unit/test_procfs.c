@@ -444,6 +444,10 @@ static void test_parse_stat(void **state)
 	assert_int_equal(st.state, 'Z');
 	assert_int_equal(st.ppid, 1);
 	assert_int_equal(st.utime, 11);
+	assert_int_equal(st.minflt, 7);
+	assert_int_equal(st.cminflt, 8);
+	assert_int_equal(st.majflt, 9);
+	assert_int_equal(st.cmajflt, 10);
 	assert_int_equal(st.starttime, 19);
 	assert_int_equal(ptop_pfs_parse_stat("7 (x) S 1 2", &st), -EINVAL);
 	assert_int_equal(ptop_pfs_parse_stat("garbage", &st), -EINVAL);

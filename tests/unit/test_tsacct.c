@@ -36,6 +36,7 @@ struct kcr {
 	uint32_t tgid;
 	uint64_t kc;
 	uint64_t rseq;	/* records received by just after it (0: unknown) */
+	int never_waited; /* no fault of a waited child in its stat */
 };
 
 static int setup(void **state)
@@ -110,8 +111,8 @@ static void scan_walk(struct fx *f, const struct task *t, int n,
 			for (k = 0; k < nkc; k++)
 				if (kc[k].tgid == cur)
 					ptop_tsacct_scan_kernel_c(&f->a, g,
-								  kc[k].kc, seq,
-								  kc[k].rseq);
+						kc[k].kc, seq, kc[k].rseq,
+						kc[k].never_waited);
 		}
 		assert_int_equal(ptop_tsacct_scan_thread(&f->a, g, t[i].tid,
 			t[i].start, t[i].state ? t[i].state : 'S', "thr", &th),
@@ -661,7 +662,7 @@ static int exit_seq(struct fx *f, uint32_t pid, uint32_t tgid, uint32_t ppid,
 static void scan_with_300(struct fx *f, uint64_t kc, uint64_t seq)
 {
 	struct task t[5];
-	struct kcr r = { 300, kc, 0 };
+	struct kcr r = { 300, kc, 0, 0 };
 
 	memcpy(t, base, sizeof(base));
 	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
@@ -729,9 +730,9 @@ static void test_tail_forked_parent(void **state)
  * had reaped by then; a child whose record came before that reading
  * counts only if it was still in /proc after it (not reaped: live_for).
  */
-static void old_parent(struct fx *f, uint32_t live_for)
+static void old_parent_of(struct fx *f, uint32_t live_for, int leaf)
 {
-	struct kcr kc[2] = { { 100, 10 * TICK, 0 }, { 200, 0, 0 } };
+	struct kcr kc[2] = { { 100, 10 * TICK, 0, 0 }, { 200, 0, 0, leaf } };
 
 	/* the open: sh (100) has 100 ms of children, 2 records received */
 	gen(f);
@@ -744,11 +745,16 @@ static void old_parent(struct fx *f, uint32_t live_for)
 	scan_kc(f, base, 2, kc, 1, 2);
 }
 
+static void old_parent(struct fx *f, uint32_t live_for)
+{
+	old_parent_of(f, live_for, 0);
+}
+
 static void test_tail_old_parent_reaped_before(void **state)
 {
 	struct fx *f = *state;
 
-	struct kcr kc = { 100, 30 * TICK, 0 };
+	struct kcr kc = { 100, 30 * TICK, 0, 0 };
 
 	old_parent(f, 0);
 	/* in the first reading already: no exit path to show for it */
@@ -765,7 +771,7 @@ static void test_tail_old_parent_reaped_after(void **state)
 	struct fx *f = *state;
 	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
 	uint64_t e = 5 * MS + 2 * TICK + 2 * TICK;
-	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0 };
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
 
 	old_parent(f, 100);
 	/* 110 ms < 100 + 2 ticks + e: nothing */
@@ -779,6 +785,69 @@ static void test_tail_old_parent_reaped_after(void **state)
 	scan_kc(f, base, 2, &kc, 1, 2);
 	assert_int_equal(f->a.tail_ns, 3 * MS);
 	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+}
+
+/*
+ * The same when app's stat showed no fault of a waited child (cminflt
+ * and cmajflt 0, c 0): it never reaped one, its c was 0 when we started,
+ * not up to 2 ticks, so its death hands sh no slack of its base (only
+ * the 2 ticks of its x). Under a parallel build the compilers older than
+ * ptop are such leaves: 2 ticks each kept sh's (make's, the loop's)
+ * exit paths from showing until later exits had made up for them.
+ */
+static void test_tail_old_parent_leaf_child(void **state)
+{
+	struct fx *f = *state;
+	uint64_t e = 5 * MS + 2 * TICK;
+	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
+
+	old_parent_of(f, 100, 1);
+	assert_int_equal(f->a.tail_ns, 0);
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* 3 ms beyond that: the exit paths of app's 2 threads */
+	kc.kc += 3 * MS;
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 3 * MS);
+	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+}
+
+/*
+ * At open the walk reads sh (100) before app (200), older too, which dies
+ * before the walk meets it: its record names sh, and ptop has neither a
+ * kernel c nor an x base of app. Had sh's first reading stood, sh would
+ * be k_bad for good (under a build: make, then the loop's shell above
+ * it, every exit path of the run unshown). Read again after the walk,
+ * sh's first reading has app in it: app counts for nothing, and a later
+ * child's exit path shows.
+ */
+static void test_tail_old_child_dies_in_open_walk(void **state)
+{
+	struct fx *f = *state;
+	struct kcr kc = { 100, 10 * TICK, 0, 0 };
+	struct ptop_tsacct_group *sh;
+
+	gen(f);
+	scan_kc(f, base, 2, &kc, 1, 0);
+	/* app's record (1) comes; sh read again after the walk */
+	sh = ptop_tsacct_group_find(&f->a, 100);
+	assert_non_null(sh);
+	ptop_tsacct_first_kernel_c_again(&f->a, sh, 11 * TICK, 1, 0);
+	gen(f);
+	assert_int_equal(exit_seq(f, 200, 200, 100, 3 * MS, 1, 0), 0);
+	kc.kc = 11 * TICK;
+	scan_kc(f, base, 2, &kc, 1, 1);
+	assert_int_equal(f->a.tail_ns, 0);
+	/* a child forked under us: 5 ms in its record, 3 ms after it */
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(exit_seq(f, 300, 300, 100, 5 * MS, 2, 0), 0);
+	kc.kc = 11 * TICK + 2 * TICK + 5 * MS + 3 * MS;
+	scan_kc(f, base, 2, &kc, 1, 2);
+	assert_int_equal(f->a.tail_ns, 3 * MS);
+	assert_int_equal(ct(live_group(f, 100)), 3 * MS + 5 * MS + 3 * MS);
 }
 
 /* A child closed without its final record: its parent shows none. */
@@ -802,7 +871,7 @@ static void test_tail_lost_child(void **state)
 static void test_tail_not_init(void **state)
 {
 	struct fx *f = *state;
-	struct kcr kc = { 1, 0, 0 };
+	struct kcr kc = { 1, 0, 0, 0 };
 
 	gen(f);
 	scan_kc(f, base, 4, &kc, 1, 0);
@@ -823,7 +892,7 @@ static void test_tail_parent_dies(void **state)
 {
 	struct fx *f = *state;
 	struct task t[6];
-	struct kcr kc[2] = { { 300, 0, 0 }, { 400, 0, 0 } };
+	struct kcr kc[2] = { { 300, 0, 0, 0 }, { 400, 0, 0, 0 } };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -865,7 +934,7 @@ static void test_tail_parent_dies(void **state)
 static void late_child(struct fx *f, uint64_t rseq)
 {
 	struct task t[5];
-	struct kcr r = { 300, 3 * TICK, rseq };
+	struct kcr r = { 300, 3 * TICK, rseq, 0 };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -887,7 +956,7 @@ static void late_child(struct fx *f, uint64_t rseq)
 static void test_tail_late_child(void **state)
 {
 	struct fx *f = *state;
-	struct kcr r = { 300, 23 * TICK, 2 };
+	struct kcr r = { 300, 23 * TICK, 2, 0 };
 
 	late_child(f, 1);
 	assert_int_equal(f->a.tail_ns, 4 * MS);
@@ -928,7 +997,7 @@ static void test_tail_before_rseq_unreaped(void **state)
 {
 	struct fx *f = *state;
 	struct task t[5];
-	struct kcr r = { 300, 3 * TICK, 2 };
+	struct kcr r = { 300, 3 * TICK, 2, 0 };
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
@@ -979,6 +1048,8 @@ int main(void)
 		T(test_tail_not_init),
 		T(test_tail_parent_dies),
 		T(test_tail_late_child),
+		T(test_tail_old_parent_leaf_child),
+		T(test_tail_old_child_dies_in_open_walk),
 		T(test_tail_late_child_unknown),
 		T(test_tail_before_rseq_unreaped),
 #undef T
