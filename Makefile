@@ -129,7 +129,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	bench-vm \
-	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-pass-pairs \
+	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-pass-pairs vm-leader-window \
 	check-loaded \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
@@ -283,6 +283,17 @@ vm-pass-pairs: all $(HELPER_BINS)
 	KCFLAGS=-DPTOP_TS_TEST_PASS_WINDOW $(MAKE) -s -C kmod \
 		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-passwin
 	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-passwin/ptop_taskstats.ko} tests/vm/run tests/vm/pass_pairs.sh
+
+# two THREAD records of a group's leader identity in one walk (a
+# non-leader exec between the leader's read and the exec'er's,
+# docs/reliability.md): the module built with a 20 ms wait after a
+# "tsload" leader's record (KCFLAGS=-DPTOP_TS_TEST_LEADER_WINDOW, on the
+# host), run by tests/vm/test_kmod_late_exec.sh; PTOP_VM_KO=... to try
+# another build
+vm-leader-window: all $(HELPER_BINS)
+	KCFLAGS=-DPTOP_TS_TEST_LEADER_WINDOW $(MAKE) -s -C kmod \
+		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-leaderwin
+	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-leaderwin/ptop_taskstats.ko} tests/vm/run tests/vm/test_kmod_late_exec.sh
 
 # on the host, then dkms add/build/install in each kernel's chroot (root)
 dkms-check:
