@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "lib/col.h"
 #include "view.h"
@@ -126,12 +127,47 @@ enum ui_quote {
 };
 
 /*
+ * An encoder's output: a line (or more) built in memory and written with
+ * one fwrite() when full or flushed, so no field costs a stdio call.
+ */
+struct ui_buf {
+	FILE *out;
+	size_t n;
+	char b[4096];
+};
+
+static inline void ui_buf_init(struct ui_buf *b, FILE *out)
+{
+	b->out = out;
+	b->n = 0;
+}
+void ui_buf_flush(struct ui_buf *b);
+/* n bytes of s */
+void ui_buf_put(struct ui_buf *b, const char *s, size_t n);
+static inline void ui_buf_puts(struct ui_buf *b, const char *s)
+{
+	ui_buf_put(b, s, strlen(s));
+}
+static inline void ui_buf_putc(struct ui_buf *b, char c)
+{
+	if (b->n == sizeof(b->b))
+		ui_buf_flush(b);
+	b->b[b->n++] = c;
+}
+/* ptop_fmt_u64(), ptop_fmt_fixed() into the buffer */
+void ui_buf_u64(struct ui_buf *b, uint64_t v);
+void ui_buf_fixed(struct ui_buf *b, double d, int prec);
+
+/*
  * Write s quoted, always valid UTF-8: a byte that is not part of a valid
  * UTF-8 sequence (a name cut mid-character, Latin-1) becomes the text
  * \xNN, so nothing is lost and no parser chokes.
  */
-void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
+void ui_buf_str(struct ui_buf *b, const char *s, enum ui_quote q);
 /* A field's value as JSON or CSV writes it. */
+void ui_buf_value(struct ui_buf *b, const struct ui_field *f, enum ui_quote q);
+/* the same, straight to a stream */
+void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q);
 
 #endif /* UI_EMIT_H */
