@@ -645,7 +645,7 @@ static void test_fixed_like_printf(void **state)
 	for (i = 0; i < 400000; i++) {
 		double d;
 
-		prec = i % 10;
+		prec = (int)(random() % 10);
 		switch (i % 6) {
 		case 0:	/* ties and near ties at this precision */
 			d = (double)(random() % 100000) / pow(10, prec) +
