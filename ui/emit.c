@@ -145,12 +145,110 @@ int ui_emit_interval(struct ui_emit *e, const struct ptop_interval *iv)
 	return out_status(e->out);
 }
 
+static void lines_free(struct ui_emit *e);
+
 int ui_emit_end(struct ui_emit *e)
 {
 	if (e->enc->end)
 		e->enc->end(e);
+	lines_free(e);
 	ui_view_free(&e->view);
 	return out_status(e->out);
+}
+
+/* --- the last interval's lines ------------------------------------------- */
+struct ui_line {
+	struct ptop_row r;
+	uint64_t interval_ns;
+	size_t len;		/* 0: none */
+	size_t cap;
+	char *line;
+};
+
+struct ui_lines {
+	struct ui_line *l;
+	size_t cap;
+};
+
+const char *ui_emit_line_get(const struct ui_emit *e, const struct ptop_row *r,
+			     size_t *len)
+{
+	const struct ui_lines *tc = e->lines;
+	const struct ui_line *l;
+	int i;
+
+	if (!tc || e->nrows >= tc->cap)
+		return NULL;
+	l = &tc->l[e->nrows];
+	if (!l->len || memcmp(&l->r, r, sizeof(*r)))
+		return NULL;
+	if (l->interval_ns != e->iv->interval_ns)
+		for (i = 0; i < e->o->ncols; i++) {
+			const struct ptop_col *c = &ptop_cols[e->o->cols[i]];
+
+			if ((c->type == PTOP_CT_PCT || c->type == PTOP_CT_RATE) &&
+			    !ptop_col_missing(c, r) && ptop_col_value(c, r))
+				return NULL;
+		}
+	*len = l->len;
+	return l->line;
+}
+
+void ui_emit_line_keep(struct ui_emit *e, const struct ptop_row *r,
+		       const char *line, size_t n)
+{
+	struct ui_lines *tc = e->lines;
+	struct ui_line *l;
+
+	if (!tc) {
+		tc = calloc(1, sizeof(*tc));
+		if (!tc)
+			return;
+		e->lines = tc;
+	}
+	if (e->nrows >= tc->cap) {
+		size_t ncap = tc->cap ? tc->cap * 2 : 1024;
+		struct ui_line *nl;
+
+		while (ncap <= e->nrows)
+			ncap *= 2;
+		nl = realloc(tc->l, ncap * sizeof(*nl));
+		if (!nl)
+			return;
+		memset(nl + tc->cap, 0, (ncap - tc->cap) * sizeof(*nl));
+		tc->l = nl;
+		tc->cap = ncap;
+	}
+	l = &tc->l[e->nrows];
+	l->len = 0;
+	if (!line || !n)
+		return;
+	if (n > l->cap) {
+		char *nb = realloc(l->line, n);
+
+		if (!nb)
+			return;
+		l->line = nb;
+		l->cap = n;
+	}
+	memcpy(&l->r, r, sizeof(*r));
+	l->interval_ns = e->iv->interval_ns;
+	memcpy(l->line, line, n);
+	l->len = n;
+}
+
+static void lines_free(struct ui_emit *e)
+{
+	struct ui_lines *tc = e->lines;
+	size_t i;
+
+	if (!tc)
+		return;
+	for (i = 0; i < tc->cap; i++)
+		free(tc->l[i].line);
+	free(tc->l);
+	free(tc);
+	e->lines = NULL;
 }
 
 /* --- the shared fields --------------------------------------------------- */
@@ -519,8 +617,10 @@ static size_t utf8_len(const unsigned char *s)
 /* --- the output buffer ---------------------------------------------------- */
 void ui_buf_flush(struct ui_buf *b)
 {
-	if (b->n)
+	if (b->n) {
 		fwrite(b->b, 1, b->n, b->out);
+		b->nflush++;
+	}
 	b->n = 0;
 }
 
@@ -530,6 +630,7 @@ void ui_buf_put(struct ui_buf *b, const char *s, size_t n)
 		ui_buf_flush(b);
 		if (n > sizeof(b->b)) {
 			fwrite(s, 1, n, b->out);
+			b->nflush++;
 			return;
 		}
 	}

@@ -63,6 +63,7 @@ struct ui_emit {
 	size_t nrows;		/* rows of this interval written so far */
 	size_t top;		/* rows to write (folds_rest: to name); 0 all */
 	void *priv;		/* the encoder's own state */
+	struct ui_lines *lines;	/* the last interval's lines (ui_emit_line_*) */
 	/* the view (ui/view.h) builds the rows from a copy of the interval */
 	struct ui_view view;
 	const struct ui_vrow *cur;	/* the row being written; NULL: sum */
@@ -133,6 +134,7 @@ enum ui_quote {
 struct ui_buf {
 	FILE *out;
 	size_t n;
+	unsigned long nflush;	/* writes so far (a line past n went out) */
 	char b[4096];
 };
 
@@ -140,6 +142,7 @@ static inline void ui_buf_init(struct ui_buf *b, FILE *out)
 {
 	b->out = out;
 	b->n = 0;
+	b->nflush = 0;
 }
 void ui_buf_flush(struct ui_buf *b);
 /* n bytes of s */
@@ -166,6 +169,24 @@ void ui_buf_fixed(struct ui_buf *b, double d, int prec);
 void ui_buf_str(struct ui_buf *b, const char *s, enum ui_quote q);
 /* A field's value as JSON or CSV writes it. */
 void ui_buf_value(struct ui_buf *b, const struct ui_field *f, enum ui_quote q);
+/*
+ * The last interval's lines, by place in the view (flat output only, not
+ * the sum): a row whose bytes are those of the row at its place last
+ * time and whose cells do not depend on the interval's length (the same
+ * length, or every figure divided by it 0: "0.00", "0.0000", "0") has
+ * the line it had, written again without formatting a field. 10,000
+ * sleepers in pid order keep their places and their lines. The text,
+ * CSV (the part after the interval's fields) and JSON writers keep them.
+ *
+ * ui_emit_line_get: the line of place e->nrows (its length in *len) if
+ * it is r's now, else NULL. ui_emit_line_keep: line (n bytes; NULL or 0:
+ * none) as that place's, for the next interval.
+ */
+const char *ui_emit_line_get(const struct ui_emit *e, const struct ptop_row *r,
+			     size_t *len);
+void ui_emit_line_keep(struct ui_emit *e, const struct ptop_row *r,
+		       const char *line, size_t n);
+
 /* the same, straight to a stream */
 void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q);

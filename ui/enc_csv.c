@@ -5,7 +5,8 @@
  * (--tree), the columns. The same fields as JSON; a value the source
  * cannot measure is an empty field. The interval's fields are the same
  * on each of its lines: formatted once per interval; each line is built
- * in memory and written with one fwrite, no printf.
+ * in memory and written with one fwrite, no printf; a row that did not
+ * change keeps the text of its fields (ui_emit_line_get()).
  */
 #include <stdlib.h>
 
@@ -21,15 +22,24 @@ static void csv_line(struct ui_emit *e, const struct ptop_row *r,
 		     bool is_sum, bool names)
 {
 	struct csv_state *st = e->priv;
+	/* a row's fields after the interval's: kept (not depth, tree_parent) */
+	bool memo = !is_sum && !names && !e->o->tree && st && st->pre;
+	const char *l;
 	struct ui_field f;
 	struct ui_buf b;
-	size_t i;
+	size_t i, start = 0;
 	int n = 0;
 
 	ui_buf_init(&b, e->out);
 	if (!names && st && st->pre) {
 		ui_buf_put(&b, st->pre, st->len);
 		n = 1;
+		if (memo && (l = ui_emit_line_get(e, r, &i))) {
+			ui_buf_put(&b, l, i);
+			ui_buf_flush(&b);
+			return;
+		}
+		start = b.n;
 	} else {
 		for (i = 0; ui_emit_iv_field(e, i, &f); i++) {
 			if (n++)
@@ -49,6 +59,9 @@ static void csv_line(struct ui_emit *e, const struct ptop_row *r,
 	}
 	/* RFC 4180 ends records with CRLF; LF is what every reader takes */
 	ui_buf_putc(&b, '\n');
+	if (memo)	/* a line written in parts is not kept */
+		ui_emit_line_keep(e, r, b.nflush ? NULL : b.b + start,
+				  b.n - start);
 	ui_buf_flush(&b);
 }
 

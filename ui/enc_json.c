@@ -4,7 +4,8 @@
  * fields (schema first), "rows" (an object per row: kind, depth with
  * --tree, the columns with their units in the names) and "sum". The same
  * fields as CSV; null where the source cannot measure. Always valid UTF-8.
- * Each row is built in memory and written with one fwrite, no printf.
+ * Each row is built in memory and written with one fwrite, no printf; a
+ * row that did not change keeps its text (ui_emit_line_get()).
  */
 #include "emit.h"
 
@@ -50,12 +51,21 @@ static void json_interval(struct ui_emit *e)
 
 static void json_row(struct ui_emit *e, const struct ptop_row *r)
 {
+	bool memo = !e->o->tree;	/* depth, tree_parent: not in r */
+	const char *l;
 	struct ui_buf b;
+	size_t n;
 
+	if (memo && (l = ui_emit_line_get(e, r, &n))) {
+		fwrite(l, 1, n, e->out);
+		return;
+	}
 	ui_buf_init(&b, e->out);
 	if (e->nrows)
 		ui_buf_putc(&b, ',');
 	json_object(&b, e, r, false);
+	if (memo)	/* a line written in parts is not kept */
+		ui_emit_line_keep(e, r, b.nflush ? NULL : b.b, b.n);
 	ui_buf_flush(&b);
 }
 
