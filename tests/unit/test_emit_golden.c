@@ -610,7 +610,9 @@ static void test_formats_like_printf(void **state)
 				for (s = 0; s < ARRAY_SIZE(sources); s++) {
 					struct ui_view_opts o = {
 						.cols = cols, .ncols = ncols,
-						.sort_id = PTOP_COL_TOTAL,
+						/* by pid: rows keep places */
+						.sort_id = s ? PTOP_COL_PID :
+							       PTOP_COL_TOTAL,
 						.source = sources[s], .tree = tree,
 						.top = tops[t],
 					};
