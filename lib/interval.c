@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "interval.h"
+#include "reserve.h"
 
 struct tri {
 	uint64_t u, s, st;
@@ -214,20 +215,7 @@ static ssize_t fold_target(const struct work *w, const struct ptop_rec *d)
 
 static int grow(struct ptop_interval *iv, size_t n)
 {
-	struct ptop_row *r;
-	size_t ncap;
-
-	if (n <= iv->cap)
-		return 0;
-	ncap = iv->cap ? iv->cap : 256;
-	while (ncap < n)
-		ncap *= 2;
-	r = realloc(iv->rows, ncap * sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	iv->rows = r;
-	iv->cap = ncap;
-	return 0;
+	return ptop_reserve(&iv->rows, &iv->cap, n, sizeof(*iv->rows), 256);
 }
 
 static void row_identity(struct ptop_row *row, const struct ptop_rec *r,
@@ -589,15 +577,9 @@ static bool row_loud(const struct ptop_row *r)
 
 static int add_loud(struct ptop_interval *iv, const struct ptop_row *r)
 {
-	if (iv->nloud == iv->cap_loud) {
-		size_t ncap = iv->cap_loud ? 2 * iv->cap_loud : 64;
-		struct ptop_iv_key *n = realloc(iv->loud, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		iv->loud = n;
-		iv->cap_loud = ncap;
-	}
+	if (ptop_reserve(&iv->loud, &iv->cap_loud, iv->nloud + 1,
+			 sizeof(*iv->loud), 64))
+		return -ENOMEM;
 	iv->loud[iv->nloud++] = (struct ptop_iv_key){ r->pid, r->start_ns };
 	return 0;
 }
@@ -706,16 +688,7 @@ static size_t tidx_group(const struct ptop_interval *iv, uint32_t tgid,
 
 static int tidx_reserve(struct ptop_interval *iv, size_t n)
 {
-	struct ptop_iv_tkey *t;
-
-	if (n <= iv->cap_tidx)
-		return 0;
-	t = realloc(iv->tidx, n * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	iv->tidx = t;
-	iv->cap_tidx = n;
-	return 0;
+	return ptop_reserve(&iv->tidx, &iv->cap_tidx, n, sizeof(*iv->tidx), 256);
 }
 
 /* Every thread of cur, sorted (the full path). */
@@ -919,16 +892,8 @@ out:
 /* Room for n changes in iv->changes (kept as it is): 0 or -ENOMEM. */
 static int changes_reserve(struct ptop_interval *iv, size_t n)
 {
-	struct ptop_iv_change *c;
-
-	if (n <= iv->cap_changes)
-		return 0;
-	c = realloc(iv->changes, n * sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	iv->changes = c;
-	iv->cap_changes = n;
-	return 0;
+	return ptop_reserve(&iv->changes, &iv->cap_changes, n,
+			    sizeof(*iv->changes), 64);
 }
 
 /*
@@ -943,14 +908,8 @@ static ssize_t quick_dirty(struct ptop_interval *iv, const struct ptop_snap *cur
 	size_t n = cur->nupd_groups + cur->nupd_threads + iv->nloud + nmore, k,
 	       m = 0;
 
-	if (n > iv->cap_dirty) {
-		size_t *d = realloc(iv->dirty, n * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		iv->dirty = d;
-		iv->cap_dirty = n;
-	}
+	if (ptop_reserve(&iv->dirty, &iv->cap_dirty, n, sizeof(*iv->dirty), 64))
+		return -ENOMEM;
 	for (k = 0; k < cur->nupd_groups; k++)
 		iv->dirty[m++] = cur->upd_groups[k];
 	for (k = 0; k < cur->nupd_threads; k++)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reserve.h"
 #include "snap.h"
 
 /* struct ptop_snap.id: unique over every snapshotter of the process */
@@ -114,29 +115,10 @@ const struct ptop_rec *ptop_snap_find_tgid(const struct ptop_snap *sn,
  * Room for n elements of size bytes in the array *vp (a pointer to the
  * array's pointer) of capacity *cap, doubling from first.
  */
-static int reserve_elems(void *vp, size_t *cap, size_t n, size_t size,
-			 size_t first)
-{
-	void *v, *nv;
-	size_t ncap;
-
-	if (n <= *cap)
-		return 0;
-	ncap = *cap ? *cap : first;
-	while (ncap < n)
-		ncap *= 2;
-	memcpy(&v, vp, sizeof(v));
-	nv = realloc(v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	memcpy(vp, &nv, sizeof(nv));
-	*cap = ncap;
-	return 0;
-}
 
 static int reserve(struct ptop_rec **v, size_t *cap, size_t n)
 {
-	return reserve_elems(v, cap, n, sizeof(**v), 256);
+	return ptop_reserve(v, cap, n, sizeof(**v), 256);
 }
 
 /*
@@ -241,7 +223,7 @@ static int collect(const struct ptop_sample *sample, enum ptop_rec_kind kind,
 
 static int reserve_idx(size_t **v, size_t *cap, size_t n)
 {
-	return reserve_elems(v, cap, n, sizeof(**v), 64);
+	return ptop_reserve(v, cap, n, sizeof(**v), 64);
 }
 
 static int idx_cmp(const void *a, const void *b)
@@ -319,7 +301,7 @@ out:
 
 static int reserve_keys(struct ptop_snap_key **v, size_t *cap, size_t n)
 {
-	return reserve_elems(v, cap, n, sizeof(**v), 16);
+	return ptop_reserve(v, cap, n, sizeof(**v), 16);
 }
 
 /*

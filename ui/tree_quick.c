@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/reserve.h"
 #include "tree.h"
 #include "view.h"
 
@@ -83,19 +84,9 @@ struct ui_tree_quick {
 	size_t cap_kidx, cap_order, cap_kstart;
 };
 
-static int reserve(void **p, size_t *cap, size_t n, size_t size)
+static int reserve(void *p, size_t *cap, size_t n, size_t size)
 {
-	void *np;
-
-	if (n <= *cap)
-		return 0;
-	n = n < 16 ? 16 : n + n / 2;
-	np = realloc(*p, n * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = n;
-	return 0;
+	return ptop_reserve(p, cap, n, size, 16);
 }
 
 /* --- pid -> node, and the pids looked up in vain ------------------------ */
@@ -268,7 +259,7 @@ static long node_new(struct ui_tree_quick *q, const struct ui_vrow *own)
 	if (q->nfree) {
 		x = q->freel[--q->nfree];
 	} else {
-		if (reserve((void **)&q->node, &q->cap, q->nnode + 1,
+		if (reserve(&q->node, &q->cap, q->nnode + 1,
 			    sizeof(*q->node)))
 			return -1;
 		x = (long)q->nnode++;
@@ -282,7 +273,7 @@ static long node_new(struct ui_tree_quick *q, const struct ui_vrow *own)
 
 static int node_free(struct ui_tree_quick *q, long x)
 {
-	if (reserve((void **)&q->freel, &q->cap_free, q->nfree + 1,
+	if (reserve(&q->freel, &q->cap_free, q->nfree + 1,
 		    sizeof(*q->freel)))
 		return -ENOMEM;
 	q->node[x].used = false;
@@ -418,8 +409,8 @@ static int rotate(struct ui_tree_quick *q, struct ui_view *v, size_t first,
 
 	if (!a || !b)
 		return 0;
-	if (reserve((void **)&q->blk, &q->cap_blk, m, sizeof(*q->blk)) ||
-	    reserve((void **)&q->blkat, &q->cap_blkat, m, sizeof(*q->blkat)))
+	if (reserve(&q->blk, &q->cap_blk, m, sizeof(*q->blk)) ||
+	    reserve(&q->blkat, &q->cap_blkat, m, sizeof(*q->blkat)))
 		return -ENOMEM;
 	if (a <= b) {
 		memcpy(q->blk, &v->rows[first], a * sizeof(*q->blk));
@@ -447,8 +438,8 @@ static int rows_open(struct ui_tree_quick *q, struct ui_view *v, size_t i,
 {
 	size_t k;
 
-	if (reserve((void **)&v->rows, &v->cap, v->nrows + 1, sizeof(*v->rows)) ||
-	    reserve((void **)&q->at, &q->cap_at, v->nrows + 1, sizeof(*q->at)))
+	if (reserve(&v->rows, &v->cap, v->nrows + 1, sizeof(*v->rows)) ||
+	    reserve(&q->at, &q->cap_at, v->nrows + 1, sizeof(*q->at)))
 		return -ENOMEM;
 	memmove(&v->rows[i + 1], &v->rows[i], (v->nrows - i) * sizeof(*v->rows));
 	memmove(&q->at[i + 1], &q->at[i], (v->nrows - i) * sizeof(*q->at));
@@ -603,8 +594,8 @@ static int move_branch(struct ui_tree_quick *q, struct ui_view *v, long c,
 	if (maxd > UI_TREE_MAX_DEPTH || maxd - od + nd > UI_TREE_MAX_DEPTH)
 		return -ENOTEMPTY;
 	/* out: the rows kept aside */
-	if (reserve((void **)&q->mv, &q->cap_mv, len, sizeof(*q->mv)) ||
-	    reserve((void **)&q->mvat, &q->cap_mvat, len, sizeof(*q->mvat)))
+	if (reserve(&q->mv, &q->cap_mv, len, sizeof(*q->mv)) ||
+	    reserve(&q->mvat, &q->cap_mvat, len, sizeof(*q->mvat)))
 		return -ENOMEM;
 	memcpy(q->mv, &v->rows[a], len * sizeof(*q->mv));
 	memcpy(q->mvat, &q->at[a], len * sizeof(*q->mvat));
@@ -645,8 +636,8 @@ static int move_branch(struct ui_tree_quick *q, struct ui_view *v, long c,
 	t = sib_bound(q, c, lo, hi);
 	if (t > lo)
 		nprev = sib_at(q, t - 1, nd);
-	if (reserve((void **)&v->rows, &v->cap, v->nrows + len, sizeof(*v->rows)) ||
-	    reserve((void **)&q->at, &q->cap_at, v->nrows + len, sizeof(*q->at)))
+	if (reserve(&v->rows, &v->cap, v->nrows + len, sizeof(*v->rows)) ||
+	    reserve(&q->at, &q->cap_at, v->nrows + len, sizeof(*q->at)))
 		return -ENOMEM;
 	memmove(&v->rows[t + len], &v->rows[t], (v->nrows - t) * sizeof(*v->rows));
 	memmove(&q->at[t + len], &q->at[t], (v->nrows - t) * sizeof(*q->at));
@@ -859,7 +850,7 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 	if (!q || !q->valid)
 		return -EINVAL;
 	q->valid = false;	/* until all of it is done */
-	if (reserve((void **)&q->lst, &q->cap_lst, q->nexited + 2 * nchg + nexited,
+	if (reserve(&q->lst, &q->cap_lst, q->nexited + 2 * nchg + nexited,
 		    sizeof(*q->lst)))
 		return -ENOMEM;
 	/* what leaves: the last build's dead, rows gone or relinked */
@@ -955,7 +946,7 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 			return rc;
 	}
 	/* the dead shown now */
-	if (reserve((void **)&q->exited, &q->cap_exited, nexited, sizeof(*q->exited)))
+	if (reserve(&q->exited, &q->cap_exited, nexited, sizeof(*q->exited)))
 		return -ENOMEM;
 	q->nexited = 0;
 	for (k = 0; k < nadd; k++)
@@ -980,11 +971,11 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 	bool orphan;
 
 	q->valid = false;
-	if (reserve((void **)&q->kidx, &q->cap_kidx, n + 1, sizeof(*q->kidx)) ||
-	    reserve((void **)&q->order, &q->cap_order, n + 1, sizeof(*q->order)) ||
-	    reserve((void **)&q->kstart, &q->cap_kstart, n + 1, sizeof(*q->kstart)))
+	if (reserve(&q->kidx, &q->cap_kidx, n + 1, sizeof(*q->kidx)) ||
+	    reserve(&q->order, &q->cap_order, n + 1, sizeof(*q->order)) ||
+	    reserve(&q->kstart, &q->cap_kstart, n + 1, sizeof(*q->kstart)))
 		return;
-	if (reserve((void **)&q->at, &q->cap_at, v->nrows + 1, sizeof(*q->at)))
+	if (reserve(&q->at, &q->cap_at, v->nrows + 1, sizeof(*q->at)))
 		return;
 	if (!q->tabcap || q->tabcap < 4 * n || q->tabcap > 16 * n + 64) {
 		free(q->tab);
@@ -1074,7 +1065,7 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 		q->node[x].pos = i;
 		q->at[i] = x;
 	}
-	if (reserve((void **)&q->exited, &q->cap_exited, n, sizeof(*q->exited)))
+	if (reserve(&q->exited, &q->cap_exited, n, sizeof(*q->exited)))
 		return;
 	for (i = 0, q->nexited = 0; i < n; i++)
 		if (q->node[i].own.exited)
@@ -1093,7 +1084,7 @@ long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep)
 	if (q)
 		q->valid = false;
 	/* the input rows, before ui_tree_build() reorders them */
-	if (keep && q && !reserve((void **)&q->node, &q->cap, n ? n : 1,
+	if (keep && q && !reserve(&q->node, &q->cap, n ? n : 1,
 				  sizeof(*q->node))) {
 		for (i = 0; i < n; i++) {
 			struct tq_node *nd = &q->node[i];

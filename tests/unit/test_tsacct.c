@@ -766,25 +766,36 @@ static void test_tail_old_parent_reaped_before(void **state)
 	assert_int_equal(f->a.tail_ns, 0);
 }
 
-static void test_tail_old_parent_reaped_after(void **state)
+/*
+ * sh (100) older than ptop, app (its child, older too) has died: with
+ * sh's kernel c at 10 ticks + its slack + e, no exit path shows; 3 ms
+ * more are the exit paths of app's 2 threads. leaf: app's stat showed
+ * no waited child.
+ */
+static void check_tail_old_parent(struct fx *f, uint64_t e, int leaf)
 {
-	struct fx *f = *state;
-	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
-	uint64_t e = 5 * MS + 2 * TICK + 2 * TICK;
 	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
 
-	old_parent(f, 100);
+	if (leaf)
+		old_parent_of(f, 100, 1);
+	else
+		old_parent(f, 100);
 	/* 110 ms < 100 + 2 ticks + e: nothing */
 	assert_int_equal(f->a.tail_ns, 0);
 	gen(f);
 	scan_kc(f, base, 2, &kc, 1, 2);
 	assert_int_equal(f->a.tail_ns, 0);
-	/* 3 ms beyond that: the exit paths of app's 2 threads */
 	kc.kc += 3 * MS;
 	gen(f);
 	scan_kc(f, base, 2, &kc, 1, 2);
 	assert_int_equal(f->a.tail_ns, 3 * MS);
 	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+}
+
+static void test_tail_old_parent_reaped_after(void **state)
+{
+	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
+	check_tail_old_parent(*state, 5 * MS + 2 * TICK + 2 * TICK, 0);
 }
 
 /*
@@ -797,21 +808,7 @@ static void test_tail_old_parent_reaped_after(void **state)
  */
 static void test_tail_old_parent_leaf_child(void **state)
 {
-	struct fx *f = *state;
-	uint64_t e = 5 * MS + 2 * TICK;
-	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
-
-	old_parent_of(f, 100, 1);
-	assert_int_equal(f->a.tail_ns, 0);
-	gen(f);
-	scan_kc(f, base, 2, &kc, 1, 2);
-	assert_int_equal(f->a.tail_ns, 0);
-	/* 3 ms beyond that: the exit paths of app's 2 threads */
-	kc.kc += 3 * MS;
-	gen(f);
-	scan_kc(f, base, 2, &kc, 1, 2);
-	assert_int_equal(f->a.tail_ns, 3 * MS);
-	assert_int_equal(ct(live_group(f, 100)), 5 * MS + 3 * MS);
+	check_tail_old_parent(*state, 5 * MS + 2 * TICK, 1);
 }
 
 /*

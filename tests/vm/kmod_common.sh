@@ -212,3 +212,26 @@ check_dmesg() {
 		check "$1: lockdep still validating (debug_locks=${dl:-?})" [ "$dl" = 1 ]
 	fi
 }
+
+# steal_inject_hold DIR TEST: qemu TCG gives the guest no steal clock
+# (every CPU's steal stays 0, the module charges nothing): build the test
+# module tests/vm/steal_inject against the running kernel in DIR/si and
+# load it (1 us of steal per context switch, so every task switched out
+# has steal to be charged, as on a busy host), then start a steal
+# listener that holds the module's table for the test (its pid in $hq,
+# output in DIR/hold). A failure to build or load ends TEST.
+steal_inject_hold() {
+	local dir=$1 test=$2
+	cp -r "$PTOP_REPO/tests/vm/steal_inject" "$dir/si"
+	if ! make -s -C "/lib/modules/$(uname -r)/build" M="$dir/si" modules >"$dir/si.log" 2>&1; then
+		cat "$dir/si.log"
+		bad "the steal injector builds against $(uname -r)"
+		finish "$test"
+	fi
+	insmod "$dir/si/steal_inject.ko" step_ns=1000 ||
+		{ bad "insmod steal_inject"; finish "$test"; }
+	check "the module sees a steal clock" [ "$(state steal_clock)" = yes ]
+	tsquery -t -S -H 3600 >"$dir/hold" &
+	hq=$!
+	check "steal listener holding" wait_line "$dir/hold" holding 60
+}

@@ -18,19 +18,7 @@ require_module
 W=$(mktemp -d)
 N=${N:-200}
 
-cp -r "$PTOP_REPO/tests/vm/steal_inject" "$W/si"
-if ! make -s -C "/lib/modules/$(uname -r)/build" M="$W/si" modules >"$W/si.log" 2>&1; then
-	cat "$W/si.log"
-	bad "the steal injector builds against $(uname -r)"
-	finish test_kmod_steal_exec
-fi
-insmod "$W/si/steal_inject.ko" step_ns=1000 ||
-	{ bad "insmod steal_inject"; finish test_kmod_steal_exec; }
-check "the module sees a steal clock" [ "$(state steal_clock)" = yes ]
-
-tsquery -t -S -H 3600 >"$W/hold" &
-hq=$!
-check "steal listener holding" wait_line "$W/hold" holding 60
+steal_inject_hold "$W" test_kmod_steal_exec
 check "the state file counts the table's entries" [ -n "$(state steal_entries)" ]
 # a baseline once the tasks of the start have been charged
 sleep 1

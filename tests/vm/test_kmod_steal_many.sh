@@ -17,20 +17,7 @@ require_module
 W=$(mktemp -d)
 NT=${NT:-200000}
 
-cp -r "$PTOP_REPO/tests/vm/steal_inject" "$W/si"
-if ! make -s -C "/lib/modules/$(uname -r)/build" M="$W/si" modules >"$W/si.log" 2>&1; then
-	cat "$W/si.log"
-	bad "the steal injector builds against $(uname -r)"
-	finish test_kmod_steal_many
-fi
-insmod "$W/si/steal_inject.ko" step_ns=1000 ||
-	{ bad "insmod steal_inject"; finish test_kmod_steal_many; }
-check "the module sees a steal clock" [ "$(state steal_clock)" = yes ]
-
-# a steal listener for the whole test: the table lives while it holds
-tsquery -t -S -H 3600 >"$W/hold" &
-hq=$!
-check "steal listener holding" wait_line "$W/hold" holding 60
+steal_inject_hold "$W" test_kmod_steal_many
 
 # fresh_steal NAME: the steal (ns) charged to a new thread NAME that
 # sleeps 2 ms 300 times (300 switches out, each charged), read while it
