@@ -18,7 +18,10 @@
 # writes N rows by design, so its line is judged per row: instructions
 # per refresh / N at 10,000 tasks, at most 1,000 (target; main at
 # 200391f: 24,850, all of it printf per cell), and printed beside the
-# ratio to 100 tasks, which grows with N as it must.
+# ratio to 100 tasks, which grows with N as it must. The same for
+# --format=csv, json and openmetrics (-f FORMAT; main at 8b885be: 70,520,
+# 43,221 and 364 per row, printf per field; openmetrics writes the first
+# 10 rows and sums the others).
 #
 #   bench/userspace_callgrind.sh [-r REFRESHES] [-o FILE.md]
 set -eu
@@ -69,7 +72,10 @@ MODES='|10 active
 -t|10 active, the tree view (t)
 -t -m|10 others active each refresh, the tree view (t)
 -t -x|10 active and an exit each refresh, the tree view (t)
--b|10 active, batch (-b, every row)'
+-b|10 active, batch (-b, every row)
+-f csv|10 active, batch --format=csv (every row)
+-f json|10 active, batch --format=json (every row)
+-f openmetrics|10 active, batch --format=openmetrics (10 rows, the rest summed)'
 rows= lines=
 nl='
 '
@@ -83,7 +89,7 @@ for m in $MODES; do
 	large=$(ir_per_refresh 10000 "$flags")
 	rows="$rows| ${flags:-(none)} | $what | $small | $large |$nl"
 	case $flags in
-	-b*) lines="$lines    $(judge_rows "$large" "$small" "$what")$nl" ;;
+	-b* | -f*) lines="$lines    $(judge_rows "$large" "$small" "$what")$nl" ;;
 	*) lines="$lines    $(judge "$large" "$small" "$what")$nl" ;;
 	esac
 	IFS=$nl

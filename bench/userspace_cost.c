@@ -179,14 +179,16 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t len)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x] [-H] [-t] [-b]\n"
+		"usage: userspace_cost [-n TASKS] [-a ACTIVE] [-r REFRESHES] [-w WARMUP] [-m] [-x] [-H] [-t] [-b] [-f FORMAT]\n"
 		"  -m: other ACTIVE tasks run in each refresh (those of the last go quiet)\n"
 		"  -x: a sleeper dies in each refresh (its final records in the answer)\n"
 		"  -H: thread mode (a row per thread, ptop -H)\n"
 		"  -t: the tree view, with the dead of the interval (ptop's t)\n"
 		"  -b: batch mode (ptop -b): every row of every interval in the text\n"
 		"      format, ptop -b's columns, to /dev/null (USERSPACE_COST_PRINT:\n"
-		"      to stdout), instead of the view's window\n");
+		"      to stdout), instead of the view's window\n"
+		"  -f FORMAT: batch mode in --format=FORMAT (text, csv, json,\n"
+		"      openmetrics); -b is -f text\n");
 	exit(2);
 }
 
@@ -206,10 +208,11 @@ int main(int argc, char **argv)
 	size_t bytes = 0, quick = 0;
 	bool print = getenv("USERSPACE_COST_PRINT");	/* the rows, to compare */
 	bool threads = false, tree = false, batch = false;
+	const struct ui_encoder *enc = NULL;	/* -b: text */
 	struct ui_emit e;
 	FILE *out = NULL;
 
-	while ((opt = getopt(argc, argv, "n:a:r:w:mxHtb")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a:r:w:mxHtbf:")) != -1) {
 		switch (opt) {
 		case 'n': g.n = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'a': g.active = (unsigned int)strtoul(optarg, NULL, 10); break;
@@ -220,6 +223,12 @@ int main(int argc, char **argv)
 		case 'H': threads = true; break;
 		case 't': tree = true; break;
 		case 'b': batch = true; break;
+		case 'f':
+			batch = true;
+			enc = ui_format_find(optarg);
+			if (!enc)
+				usage();
+			break;
 		default: usage();
 		}
 	}
@@ -248,7 +257,8 @@ int main(int argc, char **argv)
 		out = print ? stdout : fopencookie(&bytes, "w", sink);
 		if (!out || (!print && setvbuf(out, NULL, _IOFBF, 4096)))
 			return 1;
-		ui_emit_init(&e, out, NULL, &o);
+		o.format = enc;
+		ui_emit_init(&e, out, enc, &o);
 	}
 	ui_view_init(&v);
 	v.tree = v.show_exited = tree;	/* ptop's tree shows the dead */

@@ -262,7 +262,7 @@ static char *put_u64(char *end, uint64_t v, int min)
 }
 
 /* "%llu" */
-static size_t format_u64(uint64_t v, char *buf, size_t len)
+size_t ptop_fmt_u64(uint64_t v, char *buf, size_t len)
 {
 	char tmp[24], *end = tmp + sizeof(tmp);
 	char *p = put_u64(end, v, 1);
@@ -270,37 +270,62 @@ static size_t format_u64(uint64_t v, char *buf, size_t len)
 	return put_bytes(buf, len, p, end - p);
 }
 
-/*
- * "%.*f" of d, prec 0 or 2, as printf rounds it (to nearest; a tie, to
- * even): by hand where that rounding is certain, d * 10^prec an integer
- * and a fraction away from a half by more than the product's error
- * (d < 1e7 for prec 2: under 1.2e-7; exact for prec 0); else (ties,
- * negative, huge, NaN) snprintf.
- */
-static size_t format_fixed(double d, int prec, char *buf, size_t len)
+/* "%lld" */
+size_t ptop_fmt_i64(long long v, char *buf, size_t len)
 {
-	char tmp[32], *end = tmp + sizeof(tmp), *p;
-	double v, frac;
+	char tmp[24], *end = tmp + sizeof(tmp);
+	char *p = put_u64(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 1);
+
+	if (v < 0)
+		*--p = '-';
+	return put_bytes(buf, len, p, end - p);
+}
+
+/*
+ * "%.*f" of d, prec 0..9, as printf rounds it (the exact binary value to
+ * nearest; a tie, to even): by hand where that rounding is certain, v =
+ * |d| * 10^prec (one rounding: 10^prec is exact) under 1e15 and its
+ * fraction away from a half by more than the product's error (at most
+ * v * 2^-53; the window is 1e-6 + v * 4e-16); exact for prec 0. Else
+ * (ties, huge, NaN, inf) snprintf. A negative d (and -0.0) is '-' and
+ * the figure of -d, as printf writes it.
+ */
+size_t ptop_fmt_fixed(double d, int prec, char *buf, size_t len)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+				      1e8, 1e9 };
+	char tmp[48], *end = tmp + sizeof(tmp), *p;
+	bool neg = signbit(d);
+	double v, frac, eps;
 	uint64_t k;
 
-	if (!(d >= 0.0 && d < (prec ? 1e7 : 9e15)) || signbit(d))
+	if (neg)
+		d = -d;
+	if (prec < 0 || prec > 9 || !(d >= 0.0 && d < (prec ? 1e15 : 9e15)))
 		goto slow;
-	v = prec ? d * 100.0 : d;
+	v = d * p10[prec];
+	if (!(v < 1e15))
+		goto slow;
 	k = (uint64_t)v;	/* floor: v >= 0 */
 	frac = v - (double)k;	/* exact */
-	if (prec ? (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) : frac == 0.5)
+	eps = prec ? 1e-6 + v * 4e-16 : 0.0;
+	if (frac >= 0.5 - eps && frac <= 0.5 + eps)
 		goto slow;
 	k += frac > 0.5;
 	if (prec) {
-		p = put_u64(end, k % 100, 2);
+		uint64_t div = (uint64_t)p10[prec];
+
+		p = put_u64(end, k % div, prec);
 		*--p = '.';
-		p = put_u64(p, k / 100, 1);
+		p = put_u64(p, k / div, 1);
 	} else {
 		p = put_u64(end, k, 1);
 	}
+	if (neg)
+		*--p = '-';
 	return put_bytes(buf, len, p, end - p);
 slow:
-	snprintf(buf, len, "%.*f", prec, d);
+	snprintf(buf, len, "%.*f", prec, neg ? -d : d);
 	return len ? strlen(buf) : 0;
 }
 
@@ -343,7 +368,7 @@ size_t ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		return put_bytes(buf, len, "-", 1);
 	switch (c->type) {
 	case PTOP_CT_U32:
-		return format_u64(u32_at(r, c->offset), buf, len);
+		return ptop_fmt_u64(u32_at(r, c->offset), buf, len);
 	case PTOP_CT_CHAR:
 		ch = *((const char *)r + c->offset);
 		if (!ch)
@@ -356,16 +381,16 @@ size_t ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		str = user_name(u32_at(r, c->offset), tmp, sizeof(tmp));
 		return put_bytes(buf, len, str, strlen(str));
 	case PTOP_CT_PCT:
-		return format_fixed(ptop_interval_pct(iv, ptop_col_value(c, r)),
-				    2, buf, len);
+		return ptop_fmt_fixed(ptop_interval_pct(iv, ptop_col_value(c, r)),
+				      2, buf, len);
 	case PTOP_CT_RATE:
 		secs = iv->interval_ns / 1e9;
-		return format_fixed(secs > 0 ? ptop_col_value(c, r) / secs :
-				    0.0, 0, buf, len);
+		return ptop_fmt_fixed(secs > 0 ? ptop_col_value(c, r) / secs :
+				      0.0, 0, buf, len);
 	case PTOP_CT_CUMTIME:
 		return format_cumtime(ptop_col_value(c, r), buf, len);
 	case PTOP_CT_KB:
-		return format_u64(ptop_col_value(c, r), buf, len);
+		return ptop_fmt_u64(ptop_col_value(c, r), buf, len);
 	}
 	return 0;
 }

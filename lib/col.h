@@ -98,6 +98,15 @@ uint64_t ptop_col_value(const struct ptop_col *c, const struct ptop_row *r);
  */
 size_t ptop_col_format(const struct ptop_col *c, const struct ptop_row *r,
 		     const struct ptop_interval *iv, char *buf, size_t len);
+/*
+ * The cells' figures without printf, shared by every batch format: the
+ * bytes snprintf(buf, len, FMT, v) writes, its length returned.
+ * ptop_fmt_u64: "%llu"; ptop_fmt_i64: "%lld"; ptop_fmt_fixed: "%.*f"
+ * (prec 0..9; others through snprintf).
+ */
+size_t ptop_fmt_u64(uint64_t v, char *buf, size_t len);
+size_t ptop_fmt_i64(long long v, char *buf, size_t len);
+size_t ptop_fmt_fixed(double d, int prec, char *buf, size_t len);
 /* Compare two rows by a column: <0, 0, >0 (ascending order). */
 int ptop_col_compare(const struct ptop_col *c, const struct ptop_row *a,
 		     const struct ptop_row *b);

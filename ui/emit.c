@@ -145,12 +145,110 @@ int ui_emit_interval(struct ui_emit *e, const struct ptop_interval *iv)
 	return out_status(e->out);
 }
 
+static void lines_free(struct ui_emit *e);
+
 int ui_emit_end(struct ui_emit *e)
 {
 	if (e->enc->end)
 		e->enc->end(e);
+	lines_free(e);
 	ui_view_free(&e->view);
 	return out_status(e->out);
+}
+
+/* --- the last interval's lines ------------------------------------------- */
+struct ui_line {
+	struct ptop_row r;
+	uint64_t interval_ns;
+	size_t len;		/* 0: none */
+	size_t cap;
+	char *line;
+};
+
+struct ui_lines {
+	struct ui_line *l;
+	size_t cap;
+};
+
+const char *ui_emit_line_get(const struct ui_emit *e, const struct ptop_row *r,
+			     size_t *len)
+{
+	const struct ui_lines *tc = e->lines;
+	const struct ui_line *l;
+	int i;
+
+	if (!tc || e->nrows >= tc->cap)
+		return NULL;
+	l = &tc->l[e->nrows];
+	if (!l->len || memcmp(&l->r, r, sizeof(*r)))
+		return NULL;
+	if (l->interval_ns != e->iv->interval_ns)
+		for (i = 0; i < e->o->ncols; i++) {
+			const struct ptop_col *c = &ptop_cols[e->o->cols[i]];
+
+			if ((c->type == PTOP_CT_PCT || c->type == PTOP_CT_RATE) &&
+			    !ptop_col_missing(c, r) && ptop_col_value(c, r))
+				return NULL;
+		}
+	*len = l->len;
+	return l->line;
+}
+
+void ui_emit_line_keep(struct ui_emit *e, const struct ptop_row *r,
+		       const char *line, size_t n)
+{
+	struct ui_lines *tc = e->lines;
+	struct ui_line *l;
+
+	if (!tc) {
+		tc = calloc(1, sizeof(*tc));
+		if (!tc)
+			return;
+		e->lines = tc;
+	}
+	if (e->nrows >= tc->cap) {
+		size_t ncap = tc->cap ? tc->cap * 2 : 1024;
+		struct ui_line *nl;
+
+		while (ncap <= e->nrows)
+			ncap *= 2;
+		nl = realloc(tc->l, ncap * sizeof(*nl));
+		if (!nl)
+			return;
+		memset(nl + tc->cap, 0, (ncap - tc->cap) * sizeof(*nl));
+		tc->l = nl;
+		tc->cap = ncap;
+	}
+	l = &tc->l[e->nrows];
+	l->len = 0;
+	if (!line || !n)
+		return;
+	if (n > l->cap) {
+		char *nb = realloc(l->line, n);
+
+		if (!nb)
+			return;
+		l->line = nb;
+		l->cap = n;
+	}
+	memcpy(&l->r, r, sizeof(*r));
+	l->interval_ns = e->iv->interval_ns;
+	memcpy(l->line, line, n);
+	l->len = n;
+}
+
+static void lines_free(struct ui_emit *e)
+{
+	struct ui_lines *tc = e->lines;
+	size_t i;
+
+	if (!tc)
+		return;
+	for (i = 0; i < tc->cap; i++)
+		free(tc->l[i].line);
+	free(tc->l);
+	free(tc);
+	e->lines = NULL;
 }
 
 /* --- the shared fields --------------------------------------------------- */
@@ -418,9 +516,17 @@ static void col_field(const struct ui_emit *e, const struct ptop_col *c,
 		      const struct ptop_row *r, bool is_sum, struct ui_field *f)
 {
 	double secs = e->iv->interval_ns / 1e9;
+	const char *unit = unit_suffix(c->type);
+	size_t nn = strlen(c->name), nu = strlen(unit);
 
-	snprintf(f->name_buf, sizeof(f->name_buf), "%s%s", c->name,
-		 unit_suffix(c->type));
+	/* "%s%s", cut as snprintf cuts */
+	if (nn > sizeof(f->name_buf) - 1)
+		nn = sizeof(f->name_buf) - 1;
+	if (nu > sizeof(f->name_buf) - 1 - nn)
+		nu = sizeof(f->name_buf) - 1 - nn;
+	memcpy(f->name_buf, c->name, nn);
+	memcpy(f->name_buf + nn, unit, nu);
+	f->name_buf[nn + nu] = '\0';
 	f->name = f->name_buf;
 	if ((is_sum && !c->sum) || ptop_col_missing(c, r)) {
 		f->type = UI_V_NULL;
@@ -508,88 +614,200 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-void ui_emit_str(FILE *out, const char *str, enum ui_quote q)
+/* --- the output buffer ---------------------------------------------------- */
+void ui_buf_flush(struct ui_buf *b)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	if (b->n) {
+		fwrite(b->b, 1, b->n, b->out);
+		b->nflush++;
+	}
+	b->n = 0;
+}
+
+void ui_buf_put(struct ui_buf *b, const char *s, size_t n)
+{
+	if (b->n + n > sizeof(b->b)) {
+		ui_buf_flush(b);
+		if (n > sizeof(b->b)) {
+			fwrite(s, 1, n, b->out);
+			b->nflush++;
+			return;
+		}
+	}
+	memcpy(b->b + b->n, s, n);
+	b->n += n;
+}
+
+void ui_buf_u64(struct ui_buf *b, uint64_t v)
+{
+	char tmp[24];
+
+	ui_buf_put(b, tmp, ptop_fmt_u64(v, tmp, sizeof(tmp)));
+}
+
+void ui_buf_fixed(struct ui_buf *b, double d, int prec)
+{
+	char tmp[512];	/* "%.9f" of DBL_MAX is 319 bytes */
+
+	ui_buf_put(b, tmp, ptop_fmt_fixed(d, prec, tmp, sizeof(tmp)));
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+/* the text \xNN (bs: backslashes before it: 1 CSV, 2 JSON and labels) */
+static void put_hex(struct ui_buf *b, unsigned char c, int bs)
+{
+	char t[5];
+	int n = 0;
+
+	while (bs--)
+		t[n++] = '\\';
+	t[n++] = 'x';
+	t[n++] = hexd[c >> 4];
+	t[n++] = hexd[c & 15];
+	ui_buf_put(b, t, n);
+}
+
+/* s, n bytes (no NUL in them), quoted: the bytes ui_emit_str() wrote with fprintf */
+static void put_quoted(struct ui_buf *b, const unsigned char *s, size_t len,
+		       enum ui_quote q)
+{
+	const unsigned char *end = s + len, *run;
 	size_t n;
 
-	fputc('"', out);
-	while (*s) {
+	ui_buf_putc(b, '"');
+	while (s < end) {
+		/* printable ASCII but " and \: as it is, one copy per run */
+		for (run = s; s < end && *s >= 0x20 && *s < 0x7f && *s != '"' &&
+			      *s != '\\'; s++)
+			;
+		if (s > run)
+			ui_buf_put(b, (const char *)run, s - run);
+		if (s == end)
+			break;
 		n = utf8_len(s);
-		if (!n) {
+		if (!n || n > (size_t)(end - s)) {
 			/* the text \xNN; JSON and labels escape the backslash */
-			fprintf(out, q == UI_Q_CSV ? "\\x%02x" : "\\\\x%02x", *s);
+			put_hex(b, *s, q == UI_Q_CSV ? 1 : 2);
 			s++;
 			continue;
 		}
-		if (*s == '"')
-			fputs(q == UI_Q_CSV ? "\"\"" : "\\\"", out);
-		else if (*s == '\\')
-			fputs(q == UI_Q_CSV ? "\\" : "\\\\", out);
-		else if (*s == '\n' && q == UI_Q_LABEL)
-			fputs("\\n", out);
-		else if (*s < 0x20 || *s == 0x7f)
-			fprintf(out, q == UI_Q_JSON ? "\\u%04x" :
-				     q == UI_Q_CSV ? "\\x%02x" : "\\\\x%02x", *s);
-		else
-			fwrite(s, 1, n, out);
+		if (*s == '"') {
+			ui_buf_put(b, q == UI_Q_CSV ? "\"\"" : "\\\"", 2);
+		} else if (*s == '\\') {
+			ui_buf_put(b, "\\\\", q == UI_Q_CSV ? 1 : 2);
+		} else if (*s == '\n' && q == UI_Q_LABEL) {
+			ui_buf_put(b, "\\n", 2);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			if (q == UI_Q_JSON) {
+				char u[6] = { '\\', 'u', '0', '0', hexd[*s >> 4],
+					      hexd[*s & 15] };
+
+				ui_buf_put(b, u, sizeof(u));
+			} else {
+				put_hex(b, *s, q == UI_Q_CSV ? 1 : 2);
+			}
+		} else {
+			ui_buf_put(b, (const char *)s, n);
+		}
 		s += n;
 	}
-	fputc('"', out);
+	ui_buf_putc(b, '"');
 }
 
-static void put_list(FILE *out, const char *items, enum ui_quote q)
+void ui_buf_str(struct ui_buf *b, const char *s, enum ui_quote q)
 {
-	char one[sizeof(((struct ui_field *)0)->str_buf)], *joined = one;
+	put_quoted(b, (const unsigned char *)s, strlen(s), q);
+}
+
+static void put_list(struct ui_buf *b, const char *items, enum ui_quote q)
+{
+	char joined[sizeof(((struct ui_field *)0)->str_buf)];
 	const char *nl;
-	size_t n, pos = 0;
+	size_t n, pos = 0, room;
 
 	if (q == UI_Q_JSON)
-		fputc('[', out);
+		ui_buf_putc(b, '[');
 	for (; (nl = strchr(items, '\n')); items = nl + 1) {
 		n = nl - items;
 		if (q == UI_Q_JSON) {
-			snprintf(one, sizeof(one), "%.*s", (int)n, items);
+			/* snprintf "%.*s" into a buffer of sizeof(joined) */
+			if (n > sizeof(joined) - 1)
+				n = sizeof(joined) - 1;
 			if (pos++)
-				fputc(',', out);
-			ui_emit_str(out, one, q);
+				ui_buf_putc(b, ',');
+			put_quoted(b, (const unsigned char *)items,
+				   strnlen(items, n), q);
 		} else {
-			pos += snprintf(joined + pos, sizeof(one) - pos, "%s%.*s",
-					pos ? "; " : "", (int)n, items);
-			if (pos >= sizeof(one))
-				pos = sizeof(one) - 1;
+			/* snprintf "%s%.*s" at pos: "; " between, cut at the end */
+			room = sizeof(joined) - 1 - pos;
+			if (pos) {
+				size_t k = room < 2 ? room : 2;
+
+				memcpy(joined + pos, "; ", k);
+				pos += k;
+				room -= k;
+			}
+			n = strnlen(items, n);
+			if (n > room)
+				n = room;
+			memcpy(joined + pos, items, n);
+			pos += n;
 		}
 	}
 	if (q == UI_Q_JSON)
-		fputc(']', out);
+		ui_buf_putc(b, ']');
 	else if (pos)
-		ui_emit_str(out, joined, q);
+		put_quoted(b, (const unsigned char *)joined, strnlen(joined, pos), q);
+}
+
+void ui_buf_value(struct ui_buf *b, const struct ui_field *f, enum ui_quote q)
+{
+	char tmp[24];
+
+	switch (f->type) {
+	case UI_V_NULL:
+		if (q == UI_Q_JSON)
+			ui_buf_put(b, "null", 4);
+		break;
+	case UI_V_INT:
+		ui_buf_put(b, tmp, ptop_fmt_i64(f->i, tmp, sizeof(tmp)));
+		break;
+	case UI_V_NUM:
+		if (isfinite(f->d))
+			ui_buf_fixed(b, f->d, f->prec);
+		else if (q == UI_Q_JSON)	/* JSON has no NaN */
+			ui_buf_put(b, "null", 4);
+		break;
+	case UI_V_BOOL:
+		if (f->b)
+			ui_buf_put(b, "true", 4);
+		else
+			ui_buf_put(b, "false", 5);
+		break;
+	case UI_V_STR:
+		ui_buf_str(b, f->s, q);
+		break;
+	case UI_V_LIST:
+		put_list(b, f->str_buf, q);
+		break;
+	}
+}
+
+void ui_emit_str(FILE *out, const char *s, enum ui_quote q)
+{
+	struct ui_buf b;
+
+	ui_buf_init(&b, out);
+	ui_buf_str(&b, s, q);
+	ui_buf_flush(&b);
 }
 
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q)
 {
-	switch (f->type) {
-	case UI_V_NULL:
-		if (q == UI_Q_JSON)
-			fputs("null", out);
-		break;
-	case UI_V_INT:
-		fprintf(out, "%lld", f->i);
-		break;
-	case UI_V_NUM:
-		if (isfinite(f->d))
-			fprintf(out, "%.*f", f->prec, f->d);
-		else if (q == UI_Q_JSON)	/* JSON has no NaN */
-			fputs("null", out);
-		break;
-	case UI_V_BOOL:
-		fputs(f->b ? "true" : "false", out);
-		break;
-	case UI_V_STR:
-		ui_emit_str(out, f->s, q);
-		break;
-	case UI_V_LIST:
-		put_list(out, f->str_buf, q);
-		break;
-	}
+	struct ui_buf b;
+
+	ui_buf_init(&b, out);
+	ui_buf_value(&b, f, q);
+	ui_buf_flush(&b);
 }

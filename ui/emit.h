@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "lib/col.h"
 #include "view.h"
@@ -62,6 +63,7 @@ struct ui_emit {
 	size_t nrows;		/* rows of this interval written so far */
 	size_t top;		/* rows to write (folds_rest: to name); 0 all */
 	void *priv;		/* the encoder's own state */
+	struct ui_lines *lines;	/* the last interval's lines (ui_emit_line_*) */
 	/* the view (ui/view.h) builds the rows from a copy of the interval */
 	struct ui_view view;
 	const struct ui_vrow *cur;	/* the row being written; NULL: sum */
@@ -126,12 +128,67 @@ enum ui_quote {
 };
 
 /*
+ * An encoder's output: a line (or more) built in memory and written with
+ * one fwrite() when full or flushed, so no field costs a stdio call.
+ */
+struct ui_buf {
+	FILE *out;
+	size_t n;
+	unsigned long nflush;	/* writes so far (a line past n went out) */
+	char b[4096];
+};
+
+static inline void ui_buf_init(struct ui_buf *b, FILE *out)
+{
+	b->out = out;
+	b->n = 0;
+	b->nflush = 0;
+}
+void ui_buf_flush(struct ui_buf *b);
+/* n bytes of s */
+void ui_buf_put(struct ui_buf *b, const char *s, size_t n);
+static inline void ui_buf_puts(struct ui_buf *b, const char *s)
+{
+	ui_buf_put(b, s, strlen(s));
+}
+static inline void ui_buf_putc(struct ui_buf *b, char c)
+{
+	if (b->n == sizeof(b->b))
+		ui_buf_flush(b);
+	b->b[b->n++] = c;
+}
+/* ptop_fmt_u64(), ptop_fmt_fixed() into the buffer */
+void ui_buf_u64(struct ui_buf *b, uint64_t v);
+void ui_buf_fixed(struct ui_buf *b, double d, int prec);
+
+/*
  * Write s quoted, always valid UTF-8: a byte that is not part of a valid
  * UTF-8 sequence (a name cut mid-character, Latin-1) becomes the text
  * \xNN, so nothing is lost and no parser chokes.
  */
-void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
+void ui_buf_str(struct ui_buf *b, const char *s, enum ui_quote q);
 /* A field's value as JSON or CSV writes it. */
+void ui_buf_value(struct ui_buf *b, const struct ui_field *f, enum ui_quote q);
+/*
+ * The last interval's lines, by place in the view (flat output only, not
+ * the sum): a row whose bytes are those of the row at its place last
+ * time and whose cells do not depend on the interval's length (the same
+ * length, or every figure divided by it 0: "0.00", "0.0000", "0") has
+ * the line it had, written again without formatting a field. 10,000
+ * sleepers in pid order keep their places and their lines. The text,
+ * CSV (the part after the interval's fields) and JSON writers keep them.
+ *
+ * ui_emit_line_get: the line of place e->nrows (its length in *len) if
+ * it is r's now, else NULL. ui_emit_line_keep: line (n bytes; NULL or 0:
+ * none) as that place's, for the next interval.
+ */
+const char *ui_emit_line_get(const struct ui_emit *e, const struct ptop_row *r,
+			     size_t *len);
+void ui_emit_line_keep(struct ui_emit *e, const struct ptop_row *r,
+		       const char *line, size_t n);
+
+/* the same, straight to a stream */
+void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q);
 
 #endif /* UI_EMIT_H */

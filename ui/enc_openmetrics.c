@@ -66,21 +66,42 @@ static uint64_t ns_of(const struct ptop_row *r, int col)
 	return ptop_col_value(&ptop_cols[col], r);
 }
 
-static void family(FILE *out, const char *name, const char *unit,
+static void family(struct ui_buf *b, const char *name, const char *unit,
 		   const char *help)
 {
-	fprintf(out, "# TYPE %s gauge\n", name);
-	if (unit)
-		fprintf(out, "# UNIT %s %s\n", name, unit);
-	fprintf(out, "# HELP %s %s\n", name, help);
+	ui_buf_puts(b, "# TYPE ");
+	ui_buf_puts(b, name);
+	ui_buf_puts(b, " gauge\n");
+	if (unit) {
+		ui_buf_puts(b, "# UNIT ");
+		ui_buf_puts(b, name);
+		ui_buf_putc(b, ' ');
+		ui_buf_puts(b, unit);
+		ui_buf_putc(b, '\n');
+	}
+	ui_buf_puts(b, "# HELP ");
+	ui_buf_puts(b, name);
+	ui_buf_putc(b, ' ');
+	ui_buf_puts(b, help);
+	ui_buf_putc(b, '\n');
 }
 
-static void gauge(FILE *out, const char *name, const char *unit,
+static void gauge(struct ui_buf *b, const char *name, const char *unit,
 		  const char *help, double v)
 {
-	family(out, name, unit, help);
+	family(b, name, unit, help);
+	ui_buf_puts(b, name);
+	ui_buf_putc(b, ' ');
 	/* seconds and ratios to the ns; the rest are counts */
-	fprintf(out, unit ? "%s %.9f\n" : "%s %.0f\n", name, v);
+	ui_buf_fixed(b, v, unit ? 9 : 0);
+	ui_buf_putc(b, '\n');
+}
+
+/* a sample's value: ns as seconds, "%.9f" */
+static void seconds(struct ui_buf *b, uint64_t ns)
+{
+	ui_buf_fixed(b, ns / 1e9, 9);
+	ui_buf_putc(b, '\n');
 }
 
 static void om_begin(struct ui_emit *e)
@@ -92,31 +113,34 @@ static void om_interval(struct ui_emit *e)
 {
 	const struct ptop_interval *iv = e->iv;
 	struct om_other *other = e->priv;
-	FILE *out = e->out;
+	struct ui_buf b;
 
 	if (other)
 		memset(other, 0, sizeof(*other));
-	family(out, "ptop_info", NULL,
+	ui_buf_init(&b, e->out);
+	family(&b, "ptop_info", NULL,
 	       "ptop's source, version and output schema (value 1).");
-	fputs("ptop_info{source=", out);
-	ui_emit_str(out, e->o->source ? e->o->source : "", UI_Q_LABEL);
-	fprintf(out, ",version=\"%s\",schema=\"1\"} 1\n", PTOP_VERSION);
-	gauge(out, "ptop_interval_seconds", "seconds",
+	ui_buf_puts(&b, "ptop_info{source=");
+	ui_buf_str(&b, e->o->source ? e->o->source : "", UI_Q_LABEL);
+	ui_buf_puts(&b, ",version=\"" PTOP_VERSION "\",schema=\"1\"} 1\n");
+	gauge(&b, "ptop_interval_seconds", "seconds",
 	      "Length of the interval the other ptop metrics cover.",
 	      iv->interval_ns / 1e9);
-	gauge(out, "ptop_interval_end_timestamp_seconds", "seconds",
+	gauge(&b, "ptop_interval_end_timestamp_seconds", "seconds",
 	      "When the interval ended, seconds since the epoch.",
 	      e->wall.tv_sec + e->wall.tv_nsec / 1e9);
-	gauge(out, "ptop_cpus", NULL, "CPUs the capacity counts (ncpu).",
+	gauge(&b, "ptop_cpus", NULL, "CPUs the capacity counts (ncpu).",
 	      iv->ncpu);
-	family(out, "ptop_process_cpu_seconds", "seconds",
+	family(&b, "ptop_process_cpu_seconds", "seconds",
 	       "CPU seconds of a process in the interval by mode (children_*: its descendants that died in it, dead_threads_*: its threads that died in it); the first --top processes in sort order, the others summed in comm=\"other\".");
+	ui_buf_flush(&b);
 }
 
 static void om_row(struct ui_emit *e, const struct ptop_row *r)
 {
 	struct om_other *other = e->priv;
 	char user[64];
+	struct ui_buf b;
 	size_t m;
 
 	if (e->top && e->nrows >= e->top) {
@@ -133,23 +157,30 @@ static void om_row(struct ui_emit *e, const struct ptop_row *r)
 	}
 	ptop_col_format(&ptop_cols[PTOP_COL_USER], r, e->iv, user,
 			sizeof(user));
+	ui_buf_init(&b, e->out);
 	for (m = 0; m < N_MODES; m++) {
 		if (ptop_col_missing(&ptop_cols[modes[m].col], r))
 			continue;
-		fprintf(e->out, "ptop_process_cpu_seconds{pid=\"%u\",comm=",
-			r->pid);
-		ui_emit_str(e->out, r->comm, UI_Q_LABEL);
-		fputs(",user=", e->out);
-		ui_emit_str(e->out, user, UI_Q_LABEL);
-		fprintf(e->out, ",mode=\"%s\"} %.9f\n", modes[m].mode,
-			ns_of(r, modes[m].col) / 1e9);
+		ui_buf_puts(&b, "ptop_process_cpu_seconds{pid=\"");
+		ui_buf_u64(&b, r->pid);
+		ui_buf_puts(&b, "\",comm=");
+		ui_buf_str(&b, r->comm, UI_Q_LABEL);
+		ui_buf_puts(&b, ",user=");
+		ui_buf_str(&b, user, UI_Q_LABEL);
+		ui_buf_puts(&b, ",mode=\"");
+		ui_buf_puts(&b, modes[m].mode);
+		ui_buf_puts(&b, "\"} ");
+		seconds(&b, ns_of(r, modes[m].col));
 	}
+	ui_buf_flush(&b);
 }
 
-static void system_part(FILE *out, const char *part, uint64_t ns)
+static void system_part(struct ui_buf *b, const char *part, uint64_t ns)
 {
-	fprintf(out, "ptop_system_cpu_seconds{part=\"%s\"} %.9f\n", part,
-		ns / 1e9);
+	ui_buf_puts(b, "ptop_system_cpu_seconds{part=\"");
+	ui_buf_puts(b, part);
+	ui_buf_puts(b, "\"} ");
+	seconds(b, ns);
 }
 
 static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
@@ -157,13 +188,17 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	const struct ptop_interval *iv = e->iv;
 	struct om_other *other = e->priv;
 	uint64_t cap = ptop_interval_capacity_ns(iv);
-	FILE *out = e->out;
+	struct ui_buf b, *out = &b;
 	size_t m;
 
+	ui_buf_init(&b, e->out);
 	for (m = 0; other && other->nrows && m < N_MODES; m++)
-		if (other->have[m])
-			fprintf(out, "ptop_process_cpu_seconds{comm=\"other\",mode=\"%s\"} %.9f\n",
-				modes[m].mode, other->ns[m] / 1e9);
+		if (other->have[m]) {
+			ui_buf_puts(out, "ptop_process_cpu_seconds{comm=\"other\",mode=\"");
+			ui_buf_puts(out, modes[m].mode);
+			ui_buf_puts(out, "\"} ");
+			seconds(out, other->ns[m]);
+		}
 	gauge(out, "ptop_other_processes", NULL,
 	      "Processes summed in ptop_process_cpu_seconds{comm=\"other\"}.",
 	      other ? other->nrows : 0);
@@ -190,9 +225,12 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	      iv->verdict.exact);
 	family(out, "ptop_inexact", NULL,
 	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, exit paths past the tolerance, off the tolerance, late exit records), else 0.");
-	for (m = 0; m < N_WHY; m++)
-		fprintf(out, "ptop_inexact{reason=\"%s\"} %d\n", why[m].reason,
-			!!(iv->verdict.why & why[m].bit));
+	for (m = 0; m < N_WHY; m++) {
+		ui_buf_puts(out, "ptop_inexact{reason=\"");
+		ui_buf_puts(out, why[m].reason);
+		ui_buf_puts(out, iv->verdict.why & why[m].bit ? "\"} 1\n" :
+								"\"} 0\n");
+	}
 	gauge(out, "ptop_tolerance_cpu_seconds", "seconds",
 	      "How far accounted may be from capacity in an exact interval.",
 	      iv->verdict.tol_ns / 1e9);
@@ -208,7 +246,8 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	      "CPU seconds of dead tasks with no live ancestor to be shown on.",
 	      iv->unfolded_ns / 1e9);
 	(void)sum;
-	fputs("# EOF\n", out);
+	ui_buf_puts(out, "# EOF\n");
+	ui_buf_flush(&b);
 }
 
 static void om_end(struct ui_emit *e)

@@ -25,90 +25,6 @@ static void put_cell(FILE *out, const struct ptop_col *c, const char *s,
 }
 
 /*
- * The last interval's lines, by place in the view (flat batch output
- * only): a row whose bytes are those it had there and whose cells do not
- * depend on the interval's length (the same length, or every figure
- * that is divided by it 0: "0.00", "0") has the line it had, written
- * again without formatting a cell. 10,000 sleepers in pid order keep
- * their places and their lines.
- */
-#define TEXT_LINE_MAX 256
-
-struct text_line {
-	struct ptop_row r;
-	uint64_t interval_ns;
-	size_t len;		/* 0: none */
-	char line[TEXT_LINE_MAX];
-};
-
-struct text_cache {
-	struct text_line *l;
-	size_t cap;
-};
-
-/* the line of place i of the last interval, if it is r's now; else NULL */
-static const struct text_line *cached(struct ui_emit *e,
-				      const struct ptop_row *r)
-{
-	const struct text_cache *tc = e->priv;
-	const struct text_line *l;
-	int i;
-
-	if (!tc || e->nrows >= tc->cap)
-		return NULL;
-	l = &tc->l[e->nrows];
-	if (!l->len || memcmp(&l->r, r, sizeof(*r)))
-		return NULL;
-	if (l->interval_ns == e->iv->interval_ns)
-		return l;
-	for (i = 0; i < e->o->ncols; i++) {
-		const struct ptop_col *c = &ptop_cols[e->o->cols[i]];
-
-		if ((c->type == PTOP_CT_PCT || c->type == PTOP_CT_RATE) &&
-		    !ptop_col_missing(c, r) && ptop_col_value(c, r))
-			return NULL;
-	}
-	return l;
-}
-
-/* keep line (n bytes) as place i's, for the next interval */
-static void keep(struct ui_emit *e, const struct ptop_row *r,
-		 const char *line, size_t n)
-{
-	struct text_cache *tc = e->priv;
-	struct text_line *l;
-
-	if (!tc) {
-		tc = calloc(1, sizeof(*tc));
-		if (!tc)
-			return;
-		e->priv = tc;
-	}
-	if (e->nrows >= tc->cap) {
-		size_t ncap = tc->cap ? tc->cap * 2 : 1024;
-		struct text_line *nl;
-
-		while (ncap <= e->nrows)
-			ncap *= 2;
-		nl = realloc(tc->l, ncap * sizeof(*nl));
-		if (!nl)
-			return;
-		memset(nl + tc->cap, 0, (ncap - tc->cap) * sizeof(*nl));
-		tc->l = nl;
-		tc->cap = ncap;
-	}
-	l = &tc->l[e->nrows];
-	if (n > sizeof(l->line)) {
-		l->len = 0;
-		return;
-	}
-	memcpy(&l->r, r, sizeof(*r));
-	l->interval_ns = e->iv->interval_ns;
-	memcpy(l->line, line, n);
-	l->len = n;
-}
-
-/*
  * A row: its line built in one buffer, written with one fwrite(); the
  * same bytes as put_cell() per cell (fprintf "%-*s", "%*s"), without a
  * printf per cell (batch writes every row of every refresh).
@@ -119,13 +35,14 @@ static void put_row(struct ui_emit *e, const struct ptop_row *r, bool is_sum)
 	char cell[64], pre[160], line[2048];
 	size_t n = 0, nc, np, pad, w;
 	bool flushed = false, memo = !is_sum && !o->tree;
-	const struct text_line *l = memo ? cached(e, r) : NULL;
+	const char *l = memo ? ui_emit_line_get(e, r, &n) : NULL;
 	int i;
 
 	if (l) {
-		fwrite(l->line, 1, l->len, e->out);
+		fwrite(l, 1, n, e->out);
 		return;
 	}
+	n = 0;
 	for (i = 0; i < o->ncols; i++) {
 		const struct ptop_col *c = &ptop_cols[o->cols[i]];
 		bool last = i == o->ncols - 1;
@@ -170,8 +87,8 @@ static void put_row(struct ui_emit *e, const struct ptop_row *r, bool is_sum)
 	}
 	line[n++] = '\n';
 	fwrite(line, 1, n, e->out);
-	if (memo)
-		keep(e, r, line, flushed ? sizeof(line) + 1 : n);
+	if (memo)	/* a line written in parts is not kept */
+		ui_emit_line_keep(e, r, flushed ? NULL : line, n);
 }
 
 static void text_interval(struct ui_emit *e)
@@ -201,16 +118,6 @@ static void text_sum(struct ui_emit *e, const struct ptop_row *sum)
 	fputc('\n', e->out);
 }
 
-static void text_end(struct ui_emit *e)
-{
-	struct text_cache *tc = e->priv;
-
-	if (tc)
-		free(tc->l);
-	free(tc);
-	e->priv = NULL;
-}
-
 const struct ui_encoder ui_enc_text = {
 	.name = "text",
 	.help = "a headline, a system line, aligned columns and the V:V:S sum (default)",
@@ -218,5 +125,4 @@ const struct ui_encoder ui_enc_text = {
 	.interval = text_interval,
 	.row = text_row,
 	.sum = text_sum,
-	.end = text_end,
 };
