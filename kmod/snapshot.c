@@ -890,14 +890,20 @@ static void grow_answer(struct walk *w, u32 cap)
 static void walk_grow(struct walk *w)
 {
 	u32 max = w->q->cmd.max_count;
-	u32 want = min(w->grow, max);
+	u32 want = min(w->grow, max), old = w->cap;
 
 	w->grow = 0;
 	grow_answer(w, min_t(u64, max_t(u64, (u64)want + want / 8 + 64,
 					(u64)w->cap + w->cap / 2), max));
 	if (w->cap < want)
 		grow_answer(w, want);
-	if (w->cap < want) {
+	/*
+	 * Not grown at all is no room either: a group cut for threads
+	 * that have gone since asks for no more than the answer has
+	 * (want <= cap), and the walk would take the same group again
+	 * and again while the allocation fails.
+	 */
+	if (w->cap < want || w->cap == old) {
 		w->no_room = true;
 		atomic_long_inc(&walk_grows_refused);
 	} else {
@@ -1057,6 +1063,10 @@ static int walk_marked(struct walk *w, const struct ptop_ts_act_sel *sel)
 		span_end(&w->spans);
 		if (ret == WALK_GROW) {
 			walk_grow(w);
+			/* killable and preemptible as walk_all() */
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
 			i--;	/* the same group again */
 			continue;
 		}

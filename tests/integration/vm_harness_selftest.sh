@@ -5,7 +5,8 @@
 #   exit3.sh            -> 3 (the script's own status)
 #   kmsg_warning.sh     -> non-zero (a "WARNING:" in the guest's dmesg)
 #   kmsg_kmemleak.sh    -> 121 (kmemleak / lockdep-off lines, debug kernel)
-#   sleep.sh            -> 124 (its "# vm-timeout: 5": guest-side timeout)
+#   sleep.sh            -> 124 (its "# vm-timeout: 5": guest-side timeout),
+#                          and the guest reports its tasks left (stacks, sysrq w)
 #   panic.sh            -> non-zero (kernel crash: no end marker)
 # Runs two VMs at a time (the harness allows concurrent runs).  The module is
 # neither built nor loaded here (PTOP_VM_KMOD_LOAD=0): that is vm-check's job.
@@ -49,7 +50,7 @@ run() { # name, env..., -- script args...
 run pass -- tests/vm/selftest/pass.sh "$shared" "$token" &
 run warn -- tests/vm/selftest/kmsg_warning.sh &
 wait
-run sleep PTOP_VM_TIMEOUT= -- tests/vm/selftest/sleep.sh &
+run sleep PTOP_VM_TIMEOUT= PTOP_VM_CONSOLE="$out/sleep.console" -- tests/vm/selftest/sleep.sh &
 run panic -- tests/vm/selftest/panic.sh &
 wait
 run leak -- tests/vm/selftest/kmsg_kmemleak.sh
@@ -80,6 +81,13 @@ expect leak "kmsg_kmemleak.sh: 121 because of the kmemleak and lockdep lines in 
 	'[ $rc = 121 ]' 'suspected memory leak'
 expect sleep "sleep.sh with its own vm-timeout of 5 s: guest-side timeout, exit 124" \
 	'[ $rc = 124 ]' 'timed out in the guest \(5s\)'
+if grep -q 'ptop-vm: tasks left running or blocked after the timeout' "$out/sleep.console" &&
+   grep -q 'sysrq: Show Blocked State' "$out/sleep.console"; then
+	echo "ok   - sleep.sh: after the timeout the guest says where its tasks sit (stacks, sysrq w in dmesg)"
+else
+	echo "FAIL - sleep.sh: no task report after the timeout in the console"
+	tail -n 40 "$out/sleep.console"; fail=1
+fi
 expect panic "panic.sh: non-zero, the guest panic is reported" \
 	'[ $rc != 0 ]' 'panic'
 [ $fail = 0 ] && echo "vm_harness_selftest: all checks passed"
