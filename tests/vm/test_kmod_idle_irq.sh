@@ -48,6 +48,7 @@ rd=$!
 trap 'kill $spin $rd 2>/dev/null; pkill -f "ptop_workload spin" 2>/dev/null' EXIT
 sleep 1
 grep -i virtio /proc/interrupts | head -4
+echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 
 taskset -c 0 python3 - "$W" <<'EOF'
 import os, struct, sys, time
