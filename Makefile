@@ -261,9 +261,14 @@ vm-attack: all $(HELPER_BINS)
 # a build in the guest timed out under TCG), for the default kernel, run
 # by tests/vm/reaper_race.sh
 REAPER_KVER = $(shell dpkg-query -W -f='$${Depends}' linux-headers-amd64 | sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
+# the module built on the host for the default kernel with a test-only
+# window (KCFLAGS=-D$(1)) in $(B)/$(2), and where a run finds it
+# (PTOP_VM_KO=... to try another build): for the vm-* targets below
+kmod_window_build = KCFLAGS=-D$(1) $(MAKE) -s -C kmod \
+		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/$(2)
+kmod_window_ko = PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/$(1)/ptop_taskstats.ko}
 vm-reaper-race: all $(HELPER_BINS)
-	KCFLAGS=-DPTOP_TS_TEST_REAPER_WINDOW $(MAKE) -s -C kmod \
-		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-reaperwin
+	$(call kmod_window_build,PTOP_TS_TEST_REAPER_WINDOW,kmod-reaperwin)
 	PTOP_VM_KO=$(CURDIR)/$(B)/kmod-reaperwin/ptop_taskstats.ko tests/vm/run tests/vm/reaper_race.sh
 
 # a group's EXIT record position with thousands of records after it
@@ -271,18 +276,16 @@ vm-reaper-race: all $(HELPER_BINS)
 # EXIT record (KCFLAGS=-DPTOP_TS_TEST_EXIT_WINDOW, on the host), run by
 # tests/vm/exit_pos_race.sh; PTOP_VM_KO=... to try another build
 vm-exit-pos: all $(HELPER_BINS)
-	KCFLAGS=-DPTOP_TS_TEST_EXIT_WINDOW $(MAKE) -s -C kmod \
-		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-exitwin
-	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-exitwin/ptop_taskstats.ko} tests/vm/run tests/vm/exit_pos_race.sh
+	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW,kmod-exitwin)
+	$(call kmod_window_ko,kmod-exitwin) tests/vm/run tests/vm/exit_pos_race.sh
 
 # time on the wrong side of a pass instant by exiting tasks' records
 # (docs/reliability.md, "Cause 2: pairs"): the module built with a sleep
 # after every pass instant (KCFLAGS=-DPTOP_TS_TEST_PASS_WINDOW, on the
 # host), run by tests/vm/pass_pairs.sh; PTOP_VM_KO=... to try another build
 vm-pass-pairs: all $(HELPER_BINS)
-	KCFLAGS=-DPTOP_TS_TEST_PASS_WINDOW $(MAKE) -s -C kmod \
-		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-passwin
-	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-passwin/ptop_taskstats.ko} tests/vm/run tests/vm/pass_pairs.sh
+	$(call kmod_window_build,PTOP_TS_TEST_PASS_WINDOW,kmod-passwin)
+	$(call kmod_window_ko,kmod-passwin) tests/vm/run tests/vm/pass_pairs.sh
 
 # a pass instant's clock pair (sched_clock, time) read apart by a stopped
 # vCPU (docs/reliability.md, "CI on a busy host"): the module built with
@@ -291,9 +294,8 @@ vm-pass-pairs: all $(HELPER_BINS)
 # tests/vm/test_kmod_idle_irq.sh; each interval's error against the pairs
 # by tests/vm/diag/clock_pair_ana.py; PTOP_VM_KO=... to try another build
 vm-clock-pair: all $(HELPER_BINS)
-	KCFLAGS=-DPTOP_TS_TEST_CLOCK_PAIR $(MAKE) -s -C kmod \
-		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-pairwin
-	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-pairwin/ptop_taskstats.ko} \
+	$(call kmod_window_build,PTOP_TS_TEST_CLOCK_PAIR,kmod-pairwin)
+	$(call kmod_window_ko,kmod-pairwin) \
 		PTOP_VM_KMOD_PARAMS="test_pair_log=1 test_pair_stop_every=8 test_pair_stop_ms=3" \
 		tests/vm/run tests/vm/test_kmod_idle_irq.sh >$(B)/vm-clock-pair.log; s=$$?; \
 		cat $(B)/vm-clock-pair.log; python3 tests/vm/diag/clock_pair_ana.py $(B)/vm-clock-pair.log; exit $$s
@@ -305,9 +307,8 @@ vm-clock-pair: all $(HELPER_BINS)
 # host), run by tests/vm/test_kmod_late_exec.sh; PTOP_VM_KO=... to try
 # another build
 vm-leader-window: all $(HELPER_BINS)
-	KCFLAGS=-DPTOP_TS_TEST_LEADER_WINDOW $(MAKE) -s -C kmod \
-		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/kmod-leaderwin
-	PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/kmod-leaderwin/ptop_taskstats.ko} tests/vm/run tests/vm/test_kmod_late_exec.sh
+	$(call kmod_window_build,PTOP_TS_TEST_LEADER_WINDOW,kmod-leaderwin)
+	$(call kmod_window_ko,kmod-leaderwin) tests/vm/run tests/vm/test_kmod_late_exec.sh
 
 # on the host, then dkms add/build/install in each kernel's chroot (root)
 dkms-check:
