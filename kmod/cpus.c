@@ -41,6 +41,7 @@
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include "uapi/ptop_taskstats.h"
+#include "pass_pending.h"
 #include "pass_ran.h"
 #include "record.h"
 #include "cpus.h"
@@ -199,19 +200,26 @@ static void idle_switch(struct task_struct *prev, struct task_struct *next)
 
 /*
  * This CPU's task at the instant t0, with its runtime then (pass_ran.c):
- * the counter plus its run since its last update.
+ * the counter plus its run since its last update; kept to be settled at
+ * its switch when one is pending (pass_pending.c).
  */
 static void note_current(u64 t0)
 {
 	struct task_struct *cur = current;
-	u64 start, sum;
+	u64 gen = READ_ONCE(pass_gen);
+	u64 start, sum, low;
+	int pending = -1;
 
 	if (!cur->pid)
 		return;		/* idle: no row */
 	if (runtime_untorn(cur, &sum, &start) && t0 > start &&
-	    t0 - start < NSEC_PER_SEC)
+	    t0 - start < NSEC_PER_SEC) {
+		low = sum;
 		sum += t0 - start;
-	ptop_ts_ran_note(cur, READ_ONCE(pass_gen), sum);
+		if (ptop_ts_pending_note(cur, gen, t0, low, sum, start))
+			pending = smp_processor_id();
+	}
+	ptop_ts_ran_note(cur, gen, sum, pending);
 }
 
 #ifdef PTOP_TS_TEST_CLOCK_PAIR
@@ -456,7 +464,7 @@ u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen)
 void ptop_ts_pass_switch(struct task_struct *prev, struct task_struct *next)
 {
 	idle_switch(prev, next);
-	ptop_ts_ran_switch(next, READ_ONCE(this_cpu_ptr(&pass_cpu)->gen));
+	ptop_ts_ran_switch(prev, next, READ_ONCE(this_cpu_ptr(&pass_cpu)->gen));
 }
 
 /* cpu's sched_clock at this pass's instant; false: it did not read one */

@@ -27,6 +27,7 @@
 #include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/sched.h>
+#include "pass_pending.h"
 #include "pass_ran.h"
 
 #define RAN_BITS	12
@@ -37,8 +38,9 @@ struct ran_slot {
 	u64 claim;		/* generation of the pass that took it */
 	u64 gen;		/* generation whose entry is complete */
 	const struct task_struct *t;
-	u64 start;		/* t->start_boottime: a reused task_struct */
+	u64 start;		/* t->start_boottime: see ran_same_task() */
 	u64 rt;			/* runtime as of the pass instant */
+	int cpu;		/* >= 0: kept there to settle (pass_pending.c) */
 };
 
 static struct ran_slot ran_slots[RAN_SLOTS];
@@ -60,8 +62,12 @@ void ptop_ts_ran_end(void)
 	WRITE_ONCE(ran_gen, 0);
 }
 
-/* Note t, with runtime rt as of its CPU's instant of pass gen. */
-void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt)
+/*
+ * Note t, with runtime rt as of its CPU's instant of pass gen; pending_cpu
+ * >= 0: that CPU kept t, rt is the most it can be (pass_pending.c).
+ */
+void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt,
+		      int pending_cpu)
 {
 	u32 i = hash_ptr((void *)t, RAN_BITS), n;
 
@@ -83,6 +89,7 @@ void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt)
 		WRITE_ONCE(s->t, t);
 		WRITE_ONCE(s->start, t->start_boottime);
 		WRITE_ONCE(s->rt, rt);
+		WRITE_ONCE(s->cpu, pending_cpu);
 		/* published: the entry is complete */
 		smp_store_release(&s->gen, gen);
 		return;
@@ -94,14 +101,30 @@ void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt)
 }
 
 /* sched_switch (hooks.c), under the runqueue lock, interrupts off */
-void ptop_ts_ran_switch(struct task_struct *next, u64 cpu_gen)
+void ptop_ts_ran_switch(struct task_struct *prev, struct task_struct *next,
+			u64 cpu_gen)
 {
 	u64 gen = READ_ONCE(ran_gen);
 
+	ptop_ts_pending_switch(prev);
 	/* this CPU's instant of the pass read: a stretch after it begins */
 	if (!gen || cpu_gen != gen || !next->pid)
 		return;
-	ptop_ts_ran_note(next, gen, READ_ONCE(next->se.sum_exec_runtime));
+	ptop_ts_ran_note(next, gen, READ_ONCE(next->se.sum_exec_runtime), -1);
+}
+
+/*
+ * Is the task noted with start time start still t? A task_struct freed
+ * and reused by a new task has a later start; a non-leader exec'er has
+ * an earlier one, the old leader's (de_thread()), and the same counters:
+ * its note stands. Rejecting it (the exact start, until 2026-12-04) left
+ * the exec'er unnoted, read by the last-stretch rule, which read it up to
+ * 8.5 ms below its reading of the answer before (test_kmod_exec_exit on a
+ * loaded host: the record before the exec, then the exec'er's, lower).
+ */
+static bool ran_same_task(const struct task_struct *t, u64 start)
+{
+	return t->start_boottime <= start;
 }
 
 /*
@@ -119,18 +142,20 @@ enum ptop_ts_ran ptop_ts_ran_lookup(const struct task_struct *t, u64 gen,
 	for (n = 0; n < RAN_PROBE; n++, i = (i + 1) & (RAN_SLOTS - 1)) {
 		const struct ran_slot *s = &ran_slots[i];
 		u64 v;
+		int cpu;
 
 		if (READ_ONCE(s->claim) != gen)
 			break;		/* never taken in this pass: the end */
 		if (smp_load_acquire(&s->gen) != gen ||
 		    READ_ONCE(s->t) != t ||
-		    READ_ONCE(s->start) != t->start_boottime)
+		    !ran_same_task(t, READ_ONCE(s->start)))
 			continue;
 		v = READ_ONCE(s->rt);
+		cpu = READ_ONCE(s->cpu);
 		smp_rmb();	/* not taken by the next pass meanwhile */
 		if (READ_ONCE(s->gen) != gen)
 			return PTOP_TS_RAN_UNKNOWN;
-		*rt = v;
+		*rt = cpu < 0 ? v : ptop_ts_pending_settle(t, gen, cpu, v);
 		return PTOP_TS_RAN_AT;
 	}
 	if (n == RAN_PROBE || READ_ONCE(ran_full_gen) == gen)

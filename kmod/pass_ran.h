@@ -15,8 +15,10 @@ enum ptop_ts_ran {
 
 void ptop_ts_ran_begin(u64 gen);
 void ptop_ts_ran_end(void);
-void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt);
-void ptop_ts_ran_switch(struct task_struct *next, u64 cpu_gen);
+void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt,
+		      int pending_cpu);
+void ptop_ts_ran_switch(struct task_struct *prev, struct task_struct *next,
+			u64 cpu_gen);
 enum ptop_ts_ran ptop_ts_ran_lookup(const struct task_struct *t, u64 gen,
 				    u64 *rt);
 long ptop_ts_ran_full_passes(void);

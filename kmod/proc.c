@@ -30,6 +30,7 @@
 #include "hooks.h"
 #include "listen.h"
 #include "main.h"
+#include "pass_pending.h"
 #include "pass_ran.h"
 #include "record.h"
 #include "seq.h"
@@ -158,7 +159,7 @@ static const struct proc_ops ptop_ts_fops = {
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
 	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
-	long grown, grow_refused;
+	long grown, grow_refused, pend, pend_waited, pend_unsettled;
 	struct ptop_ts_act_counts act;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
@@ -212,6 +213,14 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	 */
 	seq_printf(m, "walk_later_runs_ns %llu\n", ptop_ts_later_runs_ns());
 	seq_printf(m, "walk_ran_full %ld\n", ptop_ts_ran_full_passes());
+	/*
+	 * since load: instants' tasks with a switch pending, settled after
+	 * a walk's wait, waits that ran out (pass_pending.c)
+	 */
+	ptop_ts_pending_counts(&pend, &pend_waited, &pend_unsettled);
+	seq_printf(m, "walk_pending %ld\n", pend);
+	seq_printf(m, "walk_pending_waited %ld\n", pend_waited);
+	seq_printf(m, "walk_pending_unsettled %ld\n", pend_unsettled);
 	ptop_ts_acct_counts(&live, &dead, &nomem, &folds, &unfolded, &late);
 	seq_printf(m, "acct_groups %ld\n", live);
 	seq_printf(m, "acct_dead %ld\n", dead);

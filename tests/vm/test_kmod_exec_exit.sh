@@ -46,6 +46,12 @@ passes = falls = exit_falls = execs = exits = jitter = 0
 JITTER = 1000000
 shown = []
 
+def parts(f):                   # a fall's two records, field by field
+    ms = lambda v: f"{v / 1e6:.3f}"
+    return (f"u {ms(f[18])} s {ms(f[19])} st {ms(f[20])} xu {ms(f[22])} "
+            f"xs {ms(f[23])} xst {ms(f[24])} threads {f[9]} flags {f[3]:#x} "
+            f"state {f[12].decode(errors='replace')}")
+
 def loaded():                   # tsload is the shell's child: a zombie when done
     try:
         return open(f"/proc/{load}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
@@ -93,10 +99,11 @@ while running:
                 if len(shown) < 10:
                     shown.append(f"{'thread' if mode else 'process'} answers: group {tgid} "
                                  f"{comm}: {prev[0] / 1e6:.1f} ms in pass {prev[2]}, then "
-                                 f"{total / 1e6:.1f} ms in pass {passes}")
+                                 f"{total / 1e6:.1f} ms in pass {passes}\n  "
+                                 f"was {parts(prev[3])}\n  then {parts(f)}")
             elif prev and total < prev[0]:
                 jitter += 1
-            last[mode][key] = (total, not ex, passes)
+            last[mode][key] = (total, not ex, passes, f)
 for s in shown:
     print("fall:", s)
 print(f"passes={passes} falls={falls} exec_records={execs} group_exits={exits} "
@@ -104,6 +111,8 @@ print(f"passes={passes} falls={falls} exec_records={execs} group_exits={exits} "
 open(f"{w}/result", "w").write(f"{passes} {falls} {execs}\n")
 PY
 wait $load
+# the instants' tasks with a switch pending (kmod/pass_pending.c): shown
+grep '^walk_pending' "$STATE" | tr '\n' ' '; echo
 check "tsload execexit ran its $ROUNDS rounds" grep -qx "done $ROUNDS" "$W/load"
 read -r passes falls execs <"$W/result"
 check "passes back to back while it ran ($passes)" test "${passes:-0}" -ge 20
