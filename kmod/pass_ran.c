@@ -38,7 +38,7 @@ struct ran_slot {
 	u64 claim;		/* generation of the pass that took it */
 	u64 gen;		/* generation whose entry is complete */
 	const struct task_struct *t;
-	u64 start;		/* t->start_boottime: see ran_same_task() */
+	u64 start;		/* t->start_boottime: a reused task_struct */
 	u64 rt;			/* runtime as of the pass instant */
 	int cpu;		/* >= 0: kept there to settle (pass_pending.c) */
 };
@@ -114,20 +114,6 @@ void ptop_ts_ran_switch(struct task_struct *prev, struct task_struct *next,
 }
 
 /*
- * Is the task noted with start time start still t? A task_struct freed
- * and reused by a new task has a later start; a non-leader exec'er has
- * an earlier one, the old leader's (de_thread()), and the same counters:
- * its note stands. Rejecting it (the exact start, until 2026-12-04) left
- * the exec'er unnoted, read by the last-stretch rule, which read it up to
- * 8.5 ms below its reading of the answer before (test_kmod_exec_exit on a
- * loaded host: the record before the exec, then the exec'er's, lower).
- */
-static bool ran_same_task(const struct task_struct *t, u64 start)
-{
-	return t->start_boottime <= start;
-}
-
-/*
  * t's runtime as of pass gen's instant, in *rt: RAN_AT (ran after the
  * instant, *rt as noted), RAN_NOT (did not run since: its counter is
  * exact), RAN_UNKNOWN (the table was full for some task of the pass).
@@ -148,7 +134,7 @@ enum ptop_ts_ran ptop_ts_ran_lookup(const struct task_struct *t, u64 gen,
 			break;		/* never taken in this pass: the end */
 		if (smp_load_acquire(&s->gen) != gen ||
 		    READ_ONCE(s->t) != t ||
-		    !ran_same_task(t, READ_ONCE(s->start)))
+		    READ_ONCE(s->start) != t->start_boottime)
 			continue;
 		v = READ_ONCE(s->rt);
 		cpu = READ_ONCE(s->cpu);
