@@ -216,7 +216,7 @@ static void note_current(u64 t0)
 	    t0 - start < NSEC_PER_SEC) {
 		low = sum;
 		sum += t0 - start;
-		if (ptop_ts_pending_note(cur, gen, t0, low, sum, start))
+		if (ptop_ts_pending_note(cur, gen, t0, low, sum))
 			pending = smp_processor_id();
 	}
 	ptop_ts_ran_note(cur, gen, sum, pending);

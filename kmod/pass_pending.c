@@ -61,12 +61,12 @@ static atomic_long_t pending_unsettled = ATOMIC_LONG_INIT(0);
 
 /*
  * At this CPU's instant t0 of pass gen (interrupts off): t, current here,
- * read as high, its counter low, its last update at exec_start. True when
+ * read as high, its counter low. True when
  * kept here (a switch is pending and the bounds differ): the note of t
  * (pass_ran.c) then says so.
  */
 bool ptop_ts_pending_note(struct task_struct *t, u64 gen, u64 t0, u64 low,
-			  u64 high, u64 exec_start)
+			  u64 high)
 {
 	struct pending_run *p = this_cpu_ptr(&pending_run);
 

@@ -8,7 +8,7 @@
 struct task_struct;
 
 bool ptop_ts_pending_note(struct task_struct *t, u64 gen, u64 t0, u64 low,
-			  u64 high, u64 exec_start);
+			  u64 high);
 void ptop_ts_pending_switch(struct task_struct *prev);
 u64 ptop_ts_pending_settle(const struct task_struct *t, u64 gen, int cpu,
 			   u64 high);
