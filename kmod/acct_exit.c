@@ -372,13 +372,24 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * Under leader's siglock, after ptop_ts_fill_group_locked(): for an own-x
  * group, x* from the tail entries. An entry counts when its thread is not
  * counted live: released (__exit_signal() cleared its sighand under this
- * same siglock) or gone as of exit_head (never, for the group's exit
- * report: PTOP_TS_LINKED_LIVE). false: x* stays the kernel's.
+ * same siglock) or counted dead by the group sum, under this siglock
+ * (gone: ptop_ts_gone_counted(); without it, gone as of exit_head, never
+ * for the group's exit report: PTOP_TS_LINKED_LIVE). Not decided again
+ * here: until 2026-12-06 it was (ptop_ts_thread_gone()), and a thread
+ * the sum had read live (past its probe, its EXIT record after the pass
+ * began) that passed exit_notify() before this point (which sets
+ * exit_state under tasklist_lock, not siglock) counted twice, in the
+ * group's own time and in x*: the old leader of a non-leader exec, read
+ * live, a zombie a moment later, put the group's total 1.2 to 8.5 ms too
+ * high, so that the next answer's, the exec'er's, fell below it
+ * (test_kmod_exec_exit on a loaded host, "cause 2").
+ * false: x* stays the kernel's.
  * Also for a dead group that a pass begun before its EXIT record still
  * reports live: the same count as at its exit report. at_t0 (a walk):
  * each entry as of the pass instant.
  */
-static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r,
+static void own_x(struct ptop_acct *a, u64 exit_head,
+		  const struct ptop_gone *gone, struct ptop_ts_record *r,
 		  bool at_t0)
 {
 	struct ptop_thread_tail *e;
@@ -386,7 +397,7 @@ static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r,
 
 	list_for_each_entry(e, &a->dying, gnode) {
 		if (rcu_access_pointer(e->p->sighand) &&
-		    !ptop_ts_thread_gone(e->p, exit_head))
+		    !ptop_ts_gone_counted(gone, e->p, exit_head))
 			continue;
 		if (at_t0)	/* a walk: as of the pass instant */
 			ptop_ts_tail_value_at_t0(e, &v);
@@ -400,6 +411,7 @@ static void own_x(struct ptop_acct *a, u64 exit_head, struct ptop_ts_record *r,
 }
 
 bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
+			       const struct ptop_gone *gone,
 			       struct ptop_ts_record *r)
 {
 	struct ptop_acct *a;
@@ -410,7 +422,7 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 	a = ptop_acct_lookup(leader);
 	own = a && a->x_own;
 	if (own)
-		own_x(a, exit_head, r, true);
+		own_x(a, exit_head, gone, r, true);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return own;
 }
@@ -448,7 +460,7 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 	}
 	ret = PTOP_OWN_FIRST;
 	a->own_reported = true;		/* under siglock: exactly one first */
-	own_x(a, PTOP_TS_LINKED_LIVE, r, false);
+	own_x(a, PTOP_TS_LINKED_LIVE, NULL, r, false);
 	/* what the entries ran so far is in the report's total */
 	list_for_each_entry(e, &a->dying, gnode)
 		e->settled = ptop_ts_tail_ns(e, false);

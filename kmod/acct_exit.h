@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 
+struct ptop_gone;
 struct ptop_ts_exit_ent;
 struct ptop_ts_record;
 struct ptop_tri;
@@ -31,6 +32,7 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
 			      struct task_struct *p,
 			      const struct ptop_ts_record *th);
 bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
+			       const struct ptop_gone *gone,
 			       struct ptop_ts_record *r);
 void ptop_ts_acct_free(struct task_struct *p);
 u64 ptop_ts_acct_pass_begin(void);

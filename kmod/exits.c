@@ -134,7 +134,7 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 		 * linked thread counts live (see ptop_ts_thread_gone())
 		 */
 		ptop_ts_fill_group_locked(&gr->rec, p, PTOP_TS_LINKED_LIVE, p,
-					  &p_rt, false);
+					  &p_rt, false, NULL);
 		own = ptop_ts_acct_group_exit_locked(leader, p, p_rt, &gr->rec);
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)

@@ -248,19 +248,23 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t,
  * ptop_ts_thread_gone()) count as dead threads (x*), as a pass leaves
  * their THREAD records out: the group's T is the same either way, and the
  * time of a thread moves to x* at the moment its own record stops.
+ * gone: which threads that was (NULL: not wanted).
  */
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head,
-			       struct task_struct *who, u64 *who_rt, bool at_t0)
+			       struct task_struct *who, u64 *who_rt, bool at_t0,
+			       struct ptop_gone *gone)
 {
 	struct signal_struct *sig = leader->signal;
-	struct ptop_tri gone = { 0 };
+	struct ptop_gone here;
 	struct task_struct *t;
 
-	ptop_ts_group_begin(r, sig);
+	if (!gone)
+		gone = &here;
+	ptop_ts_group_begin(r, gone, sig);
 	__for_each_thread(sig, t)
-		ptop_ts_group_add(r, &gone, t, exit_head, who, who_rt, at_t0);
-	ptop_ts_group_end(r, sig, &gone);
+		ptop_ts_group_add(r, gone, t, exit_head, who, who_rt, at_t0);
+	ptop_ts_group_end(r, sig, gone);
 }
 
 /*
@@ -268,7 +272,8 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
  * chunks (snapshot.c): the signal's own counters, each thread (gone: the
  * linked threads counted as dead), then the dead threads' sums.
  */
-void ptop_ts_group_begin(struct ptop_ts_record *r, struct signal_struct *sig)
+void ptop_ts_group_begin(struct ptop_ts_record *r, struct ptop_gone *gone,
+			 struct signal_struct *sig)
 {
 	r->version = PTOP_TS_RECORD_VERSION;
 	r->size = sizeof(*r);
@@ -278,9 +283,12 @@ void ptop_ts_group_begin(struct ptop_ts_record *r, struct signal_struct *sig)
 	r->nivcsw = sig->nivcsw;
 	r->minflt = sig->min_flt;
 	r->majflt = sig->maj_flt;
+	memset(&gone->v, 0, sizeof(gone->v));
+	gone->n = 0;
+	gone->whole = true;
 }
 
-void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
+void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_gone *gone,
 		       struct task_struct *t, u64 exit_head,
 		       struct task_struct *who, u64 *who_rt, bool at_t0)
 {
@@ -291,9 +299,13 @@ void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
 		*who_rt = ptop_ts_tri_runtime(v.u, v.s, v.st);
 	r->rdelay_ns += t->sched_info.run_delay;
 	if (ptop_ts_thread_gone(t, exit_head)) {
-		gone->u += v.u;
-		gone->s += v.s;
-		gone->st += v.st;
+		gone->v.u += v.u;
+		gone->v.s += v.s;
+		gone->v.st += v.st;
+		if (gone->n < PTOP_GONE_KEPT)
+			gone->t[gone->n++] = t;
+		else
+			gone->whole = false;
 	} else {
 		r->utime_ns += v.u;
 		r->stime_ns += v.s;
@@ -306,14 +318,38 @@ void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
 }
 
 void ptop_ts_group_end(struct ptop_ts_record *r, struct signal_struct *sig,
-		       const struct ptop_tri *gone)
+		       const struct ptop_gone *gone)
 {
 	r->xstime_ns = ptop_ts_scale(sig->sum_sched_runtime, sig->stime,
 				     sig->utime + sig->stime);
-	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns + gone->u;
-	r->xstime_ns += gone->s;
-	r->xsteal_ns = gone->st;
+	r->xutime_ns = sig->sum_sched_runtime - r->xstime_ns + gone->v.u;
+	r->xstime_ns += gone->v.s;
+	r->xsteal_ns = gone->v.st;
 	r->nthreads = atomic_read(&sig->live);
+}
+
+/*
+ * Did the group sum that filled gone count linked thread t as dead? The
+ * module's own x* (acct_exit.c) must count the same threads, and asking
+ * ptop_ts_thread_gone() again can answer otherwise: a thread past its
+ * exit probe whose EXIT record came after the pass began (live in the
+ * pass) passes exit_notify() under tasklist_lock, not under the siglock
+ * the sum and x* are read under, so it was live for the sum and dead a
+ * moment later (see own_x()). Asked again only where gone cannot tell
+ * (more dead threads than it keeps, threads added after a chunked sum,
+ * or none: the group's exit report).
+ */
+bool ptop_ts_gone_counted(const struct ptop_gone *gone, struct task_struct *t,
+			  u64 exit_head)
+{
+	u32 i;
+
+	if (!gone || !gone->whole)
+		return ptop_ts_thread_gone(t, exit_head);
+	for (i = 0; i < gone->n; i++)
+		if (gone->t[i] == t)
+			return true;
+	return false;
 }
 
 /* Identity of t as the reader's namespaces see it; under RCU. */

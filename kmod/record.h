@@ -26,6 +26,21 @@ static inline u64 ptop_ts_tri_runtime(u64 u, u64 s, u64 st)
 	return u + s + (IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING) ? 0 : st);
 }
 
+/*
+ * A group sum's linked threads counted as dead (x*): their times, how
+ * many, and which (the first PTOP_GONE_KEPT), so that the module's own x*
+ * (acct_exit.c) counts the very threads the sum counted: see
+ * ptop_ts_gone_counted().
+ */
+#define PTOP_GONE_KEPT	16
+
+struct ptop_gone {
+	struct ptop_tri v;
+	u32 n;
+	bool whole;	/* t[] has every one, and the sum read every thread */
+	const struct task_struct *t[PTOP_GONE_KEPT];
+};
+
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
 bool ptop_ts_runtimes_at_t0(void);
@@ -34,13 +49,17 @@ void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t,
 			 bool at_t0);
 void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct task_struct *leader, u64 exit_head,
-			       struct task_struct *who, u64 *who_rt, bool at_t0);
-void ptop_ts_group_begin(struct ptop_ts_record *r, struct signal_struct *sig);
-void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_tri *gone,
+			       struct task_struct *who, u64 *who_rt, bool at_t0,
+			       struct ptop_gone *gone);
+void ptop_ts_group_begin(struct ptop_ts_record *r, struct ptop_gone *gone,
+			 struct signal_struct *sig);
+void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_gone *gone,
 		       struct task_struct *t, u64 exit_head,
 		       struct task_struct *who, u64 *who_rt, bool at_t0);
 void ptop_ts_group_end(struct ptop_ts_record *r, struct signal_struct *sig,
-		       const struct ptop_tri *gone);
+		       const struct ptop_gone *gone);
+bool ptop_ts_gone_counted(const struct ptop_gone *gone, struct task_struct *t,
+			  u64 exit_head);
 void ptop_ts_fill_ident(struct ptop_ts_record *r, struct task_struct *t,
 			struct pid_namespace *pid_ns,
 			struct user_namespace *user_ns);

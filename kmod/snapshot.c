@@ -466,32 +466,33 @@ static int walk_threads(struct walk *w, struct task_struct *leader,
  * no thread of the group was released meanwhile, which the caller tells
  * under siglock from sig->stats_lock's count (__exit_signal() moves a
  * thread's counters to the signal's sums and unlinks it inside that
- * seqlock, under siglock). -EAGAIN: a thread was released during the
- * sum; the caller sums under siglock instead. Under RCU, leader pinned.
+ * seqlock, under siglock). *n: the threads read. -EAGAIN: a thread was
+ * released during the sum; the caller sums under siglock instead. Under
+ * RCU, leader pinned.
  */
 static int group_sum_chunked(struct walk *w, struct task_struct *leader,
-			     struct ptop_ts_record *r)
+			     struct ptop_ts_record *r, struct ptop_gone *gone,
+			     u32 *n)
 	__must_hold(RCU)
 {
 	struct signal_struct *sig = leader->signal;
 	struct list_head *head = &sig->thread_head;
-	struct ptop_tri gone = { 0 };
 	struct task_struct *t;
 	bool alive;
-	u32 n = 0;
 	int ret;
 
-	ptop_ts_group_begin(r, sig);
+	*n = 0;
+	ptop_ts_group_begin(r, gone, sig);
 	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
 	while (t) {
-		ptop_ts_group_add(r, &gone, t, w->exit_head, NULL, NULL, true);
-		t = next_thread_chunked(w, head, t, ++n, &alive, &ret);
+		ptop_ts_group_add(r, gone, t, w->exit_head, NULL, NULL, true);
+		t = next_thread_chunked(w, head, t, ++*n, &alive, &ret);
 		if (ret)
 			return ret;
 		if (!alive)
 			return -EAGAIN;
 	}
-	ptop_ts_group_end(r, sig, &gone);
+	ptop_ts_group_end(r, sig, gone);
 	return 0;
 }
 
@@ -556,14 +557,16 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 	struct ptop_ts_answer *ans = w->snap->ans;
 	struct sighand_struct *sh;
 	struct ptop_ts_record r;
+	struct ptop_gone gone;
 	unsigned long flags;
 	unsigned int seq = 0;
+	u32 summed = 0;
 	int ret = -EAGAIN;
 
 	if (get_nr_threads(leader) > WALK_CHUNK) {
 		seq = read_seqbegin(&sig->stats_lock);
 		memset(&r, 0, sizeof(r));
-		ret = group_sum_chunked(w, leader, &r);
+		ret = group_sum_chunked(w, leader, &r, &gone, &summed);
 		if (ret == -EINTR)
 			return ret;
 	}
@@ -589,9 +592,17 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 		/* a small group, or a thread of a big one released meanwhile */
 		memset(&r, 0, sizeof(r));
 		ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL,
-					  NULL, true);
+					  NULL, true, &gone);
+	} else if (summed != (u32)sig->nr_threads) {
+		/*
+		 * threads added after the chunked sum passed the list's
+		 * tail (nr_threads and the list change under siglock): the
+		 * sum did not read them, x* decides them itself
+		 */
+		gone.whole = false;
 	}
-	ptop_ts_acct_own_x_locked(leader, w->exit_head, &r);
+	/* the dead threads the sum counted, not decided again (acct_exit.c) */
+	ptop_ts_acct_own_x_locked(leader, w->exit_head, &gone, &r);
 	spin_unlock_irqrestore(&sh->siglock, flags);
 
 	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
