@@ -185,9 +185,12 @@ click 3 "$((y + 3))"
 keys F
 expect "follow $pid3" "a click on the third row selects it (pid $pid3)"
 keys F
+# each key's screen before the next look (a loaded machine redraws late)
+wait_gone 'follow [0-9]+'
 mouse 65 3 "$((y + 3))"
 mouse 65 3 "$((y + 3))"
 keys F
+wait_for 'follow [0-9]+'
 sel=$(pane | grep -oE 'follow [0-9]+' | awk '{print $2}')
 line9=$(pane | sed -n "$((y + 10))p" | awk '{print $1}')
 [ -n "$sel" ] && [ "$sel" != "$pid3" ] && ok "the wheel scrolls the selection (now $sel)" ||
