@@ -120,7 +120,8 @@ expect 'processes' "H: processes again" 3
 
 # F7/F8 nice and F9 signal on a victim of our own
 cp "$(command -v sleep)" "$T_TMP/ptopniceme"
-"$T_TMP/ptopniceme" 300 &
+# SIGHUP as by default even under nohup (ignored signals are inherited)
+env --default-signal=HUP "$T_TMP/ptopniceme" 300 &
 victim=$!
 keys F4
 keys p t o p n i c e m e
