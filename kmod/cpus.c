@@ -133,6 +133,13 @@ static bool runtime_untorn(struct task_struct *t, u64 *sum, u64 *start)
 	return *start == start2;
 }
 
+/* v's idle and iowait less what idle_busy_at() cut from this CPU's */
+static void idle_cut(const struct idle_run *ir, struct ptop_ts_cpu *v)
+{
+	v->idle_ns -= min(READ_ONCE(ir->cut_idle), v->idle_ns);
+	v->iowait_ns -= min(READ_ONCE(ir->cut_iowait), v->iowait_ns);
+}
+
 /*
  * At this CPU's instant t0 (interrupts off): the idle task's run so far,
  * and in *busy the counter of what the idle count v did not cover, from
@@ -169,12 +176,11 @@ static void idle_busy_at(u64 t0, struct ptop_ts_cpu *v, u64 *busy)
 			ir->busy += d;
 		} else if (d < 0) {
 			/* from this interval's idle first, the rest its iowait */
-			cut = -d;
-			d_idle = v->idle_ns - ir->last_idle_ns;
-			if (v->idle_ns < ir->last_idle_ns)
-				d_idle = 0;
-			ir->cut_idle += min(cut, d_idle);
-			ir->cut_iowait += cut - min(cut, d_idle);
+			d_idle = v->idle_ns > ir->last_idle_ns ?
+				 v->idle_ns - ir->last_idle_ns : 0;
+			cut = min_t(u64, -d, d_idle);
+			ir->cut_idle += cut;
+			ir->cut_iowait += -d - cut;
 		}
 	}
 	ir->started = true;
@@ -183,8 +189,7 @@ static void idle_busy_at(u64 t0, struct ptop_ts_cpu *v, u64 *busy)
 	ir->last_idle_ns = v->idle_ns;
 	ir->last_t0 = t0;
 	*busy = ir->busy;
-	v->idle_ns -= min(ir->cut_idle, v->idle_ns);
-	v->iowait_ns -= min(ir->cut_iowait, v->iowait_ns);
+	idle_cut(ir, v);
 }
 
 /*
@@ -370,8 +375,6 @@ void ptop_ts_cpus_read(struct ptop_ts_cpu *c, u32 n, bool again)
 	u32 cpu;
 
 	for (cpu = 0; cpu < n; cpu++, c++) {
-		const struct idle_run *ir;
-
 		if (!cpu_possible(cpu))
 			continue;
 		read_cpu(&v, cpu);
@@ -379,9 +382,7 @@ void ptop_ts_cpus_read(struct ptop_ts_cpu *c, u32 n, bool again)
 		 * without the cut of its instants a CPU that misses one
 		 * would hand its excess back (idle_busy_at())
 		 */
-		ir = per_cpu_ptr(&idle_run, cpu);
-		v.idle_ns -= min(READ_ONCE(ir->cut_idle), v.idle_ns);
-		v.iowait_ns -= min(READ_ONCE(ir->cut_iowait), v.iowait_ns);
+		idle_cut(per_cpu_ptr(&idle_run, cpu), &v);
 		if (again) {
 			c->idle_ns = ptop_ts_mid(c->idle_ns, v.idle_ns);
 			c->iowait_ns = ptop_ts_mid(c->iowait_ns, v.iowait_ns);
