@@ -129,7 +129,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	bench-vm \
-	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-pass-pairs vm-leader-window vm-clock-pair \
+	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-report-window vm-pass-pairs vm-leader-window vm-clock-pair \
 	check-loaded \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
@@ -278,6 +278,14 @@ vm-reaper-race: all $(HELPER_BINS)
 vm-exit-pos: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW,kmod-exitwin)
 	$(call kmod_window_ko,kmod-exitwin) tests/vm/run tests/vm/exit_pos_race.sh
+
+# a dying group read between its exit report and its EXIT record
+# (docs/reliability.md): the same test build, whose exit probe also runs
+# a task named ptop-repwin on between the two, run by
+# tests/vm/report_window.sh; PTOP_VM_KO=... to try another build
+vm-report-window: all $(HELPER_BINS)
+	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW,kmod-exitwin)
+	$(call kmod_window_ko,kmod-exitwin) tests/vm/run tests/vm/report_window.sh
 
 # time on the wrong side of a pass instant by exiting tasks' records
 # (docs/reliability.md, "Cause 2: pairs"): the module built with a sleep

@@ -21,6 +21,7 @@
 #include "compat.h"
 #include "acct_internal.h"
 #include "activity_marks.h"
+#include "cpus.h"
 #include "exit_ring.h"
 #include "record.h"
 #include "thread_tail.h"
@@ -174,8 +175,12 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			ptop_acct_live--;
 			ptop_acct_dead++;
 			list_add_tail(&a->dead_node, &ptop_acct_dead_list);
-			/* its threads' exit paths: folded at each pass */
-			if (!list_empty(&a->dying))
+			/*
+			 * its threads' exit paths: folded at each pass (an
+			 * own-x group is there from its report on)
+			 */
+			if (!list_empty(&a->dying) &&
+			    list_empty(&a->running_node))
 				list_add_tail(&a->running_node,
 					      &ptop_acct_running);
 		}
@@ -326,7 +331,7 @@ void ptop_ts_acct_free(struct task_struct *p)
 		struct ptop_tri v;
 
 		a = e->owner;
-		if (a->dead)
+		if (a->dead || a->own_reported)
 			fold_dying(a, e, true);
 		/* own x* stays whole for a pass that still reports the group */
 		ptop_ts_tail_value(e, true, &v);
@@ -410,6 +415,42 @@ static void own_x(struct ptop_acct *a, u64 exit_head,
 	r->xsteal_ns = x.st;
 }
 
+/* walks that answered a dying group as its report had it, since load */
+static long at_report_walks;
+
+/*
+ * A group reported dead before this pass's instant (on the reporting
+ * CPU), whose EXIT record comes after the pass began, so that the pass
+ * has it live: its totals as the report had them, not its threads read
+ * on. What they run after the report is folded into the receiver as they
+ * run it (fold_dying(), from the report on), and the EXIT record has the
+ * report's totals: a walk reading the threads on counted that run twice,
+ * on the group and in the receiver's c*, and the group's total fell
+ * from that live record to its EXIT record (by 1 to 53 ms in
+ * test_kmod_exec_exit on a loaded host; test_kmod_report_window). A
+ * report after the instant is later than the walk's reading: the
+ * threads as of the instant are below it, and read so.
+ */
+static bool report_before_instant(const struct ptop_acct *a)
+{
+	return a->own_reported &&
+	       (!ptop_ts_runtimes_at_t0() || a->rep_gen != ptop_ts_pass_gen());
+}
+
+static bool at_report(struct ptop_acct *a, struct ptop_ts_record *r)
+{
+	if (!report_before_instant(a))
+		return false;
+	r->utime_ns = a->rep_own.u;
+	r->stime_ns = a->rep_own.s;
+	r->steal_ns = a->rep_own.st;
+	r->xutime_ns = a->rep_x.u;
+	r->xstime_ns = a->rep_x.s;
+	r->xsteal_ns = a->rep_x.st;
+	at_report_walks++;
+	return true;
+}
+
 bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 			       const struct ptop_gone *gone,
 			       struct ptop_ts_record *r)
@@ -421,10 +462,38 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 	spin_lock_irqsave(&ptop_acct_lock, flags);
 	a = ptop_acct_lookup(leader);
 	own = a && a->x_own;
-	if (own)
+	if (own && !at_report(a, r))
 		own_x(a, exit_head, gone, r, true);
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return own;
+}
+
+/*
+ * The same for a thread row of such a group (thread answers): a linked
+ * thread with a tail entry, as the report had it (its reading at its
+ * probe, or at the report for the threads the report gave an entry,
+ * plus what it ran from its probe to the report), so that the rows
+ * stay within their group's record. t is exiting (PF_EXITING); under RCU.
+ */
+void ptop_ts_acct_thread_at_report(struct task_struct *t,
+				   struct ptop_ts_record *r)
+{
+	struct ptop_thread_tail *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ptop_acct_lock, flags);
+	e = ptop_ts_tail_find(t);
+	if (e && report_before_instant(e->owner)) {
+		r->utime_ns = e->at_exit.u;
+		r->stime_ns = e->at_exit.s + e->at_report;
+		r->steal_ns = e->at_exit.st;
+	}
+	spin_unlock_irqrestore(&ptop_acct_lock, flags);
+}
+
+long ptop_ts_acct_at_report_walks(void)
+{
+	return READ_ONCE(at_report_walks);
 }
 
 /*
@@ -462,8 +531,10 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 	a->own_reported = true;		/* under siglock: exactly one first */
 	own_x(a, PTOP_TS_LINKED_LIVE, NULL, r, false);
 	/* what the entries ran so far is in the report's total */
-	list_for_each_entry(e, &a->dying, gnode)
+	list_for_each_entry(e, &a->dying, gnode) {
 		e->settled = ptop_ts_tail_ns(e, false);
+		e->at_report = e->settled;
+	}
 	__for_each_thread(leader->signal, t) {
 		if (ptop_ts_tail_find(t))
 			continue;
@@ -480,6 +551,13 @@ enum ptop_own_exit ptop_ts_acct_group_exit_locked(struct task_struct *leader,
 		e->owner = a;
 		list_add_tail(&e->gnode, &a->dying);
 	}
+	/* what a pass until its EXIT record answers (at_report()) */
+	a->rep_own = (struct ptop_tri){ r->utime_ns, r->stime_ns, r->steal_ns };
+	a->rep_x = (struct ptop_tri){ r->xutime_ns, r->xstime_ns, r->xsteal_ns };
+	a->rep_gen = ptop_ts_cpu_instant_gen();
+	/* and the run from here on is folded from the next pass on */
+	if (!list_empty(&a->dying) && list_empty(&a->running_node))
+		list_add_tail(&a->running_node, &ptop_acct_running);
 out:
 	spin_unlock_irqrestore(&ptop_acct_lock, flags);
 	return ret;

@@ -35,6 +35,9 @@ bool ptop_ts_acct_own_x_locked(struct task_struct *leader, u64 exit_head,
 			       const struct ptop_gone *gone,
 			       struct ptop_ts_record *r);
 void ptop_ts_acct_free(struct task_struct *p);
+long ptop_ts_acct_at_report_walks(void);
+void ptop_ts_acct_thread_at_report(struct task_struct *t,
+				   struct ptop_ts_record *r);
 u64 ptop_ts_acct_pass_begin(void);
 u64 ptop_ts_acct_gen(void);
 int ptop_ts_acct_exit_pos(struct task_struct *leader, u64 *pos);

@@ -40,6 +40,14 @@ struct ptop_acct {
 	bool x_own;			/* x* counted here, not by the kernel */
 	bool own_reported;		/* its one group-exit report is made */
 	/*
+	 * Own x*, its report made: its totals then (own, x*), and the
+	 * generation of the reporting CPU's latest pass instant then. A
+	 * pass whose instant came after the report answers these, live
+	 * until its EXIT record (acct_exit.c, at_report()).
+	 */
+	struct ptop_tri rep_own, rep_x;
+	u64 rep_gen;
+	/*
 	 * The kernel may have given the group real children that are not
 	 * its accounting children: it was the reaper of a dead group whose
 	 * children went elsewhere here (a subreaper, a namespace's init),

@@ -455,6 +455,16 @@ u64 ptop_ts_pass_gen(void)
 }
 
 /*
+ * The generation of the latest pass instant this CPU has read (irqs or
+ * preemption off): a moment on this CPU is before the instant of every
+ * pass of a later generation (acct_exit.c, a group's exit report).
+ */
+u64 ptop_ts_cpu_instant_gen(void)
+{
+	return READ_ONCE(this_cpu_ptr(&pass_cpu)->gen);
+}
+
+/*
  * For the exit probe of p, current on this CPU (preemption off): how long
  * p has run since this CPU's instant of the latest pass, and that pass's
  * generation in *gen (0 with 0: this CPU has not read that instant yet,

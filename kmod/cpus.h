@@ -14,6 +14,7 @@ bool ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,
 			  u64 *b0);
 bool ptop_ts_pass_t0(int cpu, u64 *t0);
 u64 ptop_ts_pass_gen(void);
+u64 ptop_ts_cpu_instant_gen(void);
 u64 ptop_ts_after_pass_t0(struct task_struct *p, u64 *gen);
 void ptop_ts_pass_switch(struct task_struct *prev, struct task_struct *next);
 

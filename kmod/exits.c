@@ -71,8 +71,32 @@ static void exit_window(struct task_struct *p)
 	pr_info("test build: exit window for %d ends after %d ms\n",
 		task_pid_nr(p), ms);
 }
+
+/*
+ * The same build: a task named ptop-repwin that reports its group dead
+ * runs on for test_report_ms (at most 2,000) between the report (under
+ * siglock) and the group's EXIT record, busy, as a thread in its exit
+ * path does when its vCPU stalls there: tests/vm/report_window.sh reads
+ * the group in between (acct_exit.c, at_report()).
+ */
+static uint test_report_ms;
+module_param(test_report_ms, uint, 0644);
+
+static void report_window(struct task_struct *p)
+{
+	char comm[TASK_COMM_LEN];
+	uint ms = min(READ_ONCE(test_report_ms), 2000U);
+
+	get_task_comm(comm, p);
+	if (!ms || strcmp(comm, "ptop-repwin"))
+		return;
+	pr_info("test build: report window for %d\n", task_pid_nr(p));
+	mdelay(ms);
+	pr_info("test build: report window for %d ends\n", task_pid_nr(p));
+}
 #else
 static inline void exit_window(struct task_struct *p) { }
+static inline void report_window(struct task_struct *p) { }
 #endif
 
 static void set_ident(struct ptop_ts_exit_ent *e, struct task_struct *t)
@@ -144,6 +168,8 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 				   sig->group_exit_code : p->exit_code;
 	}
 	spin_unlock_irqrestore(&sh->siglock, flags);
+	if (group_dead)
+		report_window(p);	/* test builds only */
 
 	/*
 	 * p's x* entry before its EXIT record: from the record on a pass

@@ -23,6 +23,7 @@
 #include <linux/user_namespace.h>
 #include "compat.h"
 #include "acct.h"
+#include "acct_exit.h"
 #include "activity.h"
 #include "budget.h"
 #include "events.h"
@@ -221,6 +222,8 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "walk_pending %ld\n", pend);
 	seq_printf(m, "walk_pending_waited %ld\n", pend_waited);
 	seq_printf(m, "walk_pending_unsettled %ld\n", pend_unsettled);
+	/* since load: dying groups a walk answered as their report had them */
+	seq_printf(m, "walk_at_report %ld\n", ptop_ts_acct_at_report_walks());
 	ptop_ts_acct_counts(&live, &dead, &nomem, &folds, &unfolded, &late);
 	seq_printf(m, "acct_groups %ld\n", live);
 	seq_printf(m, "acct_dead %ld\n", dead);

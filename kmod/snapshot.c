@@ -326,6 +326,9 @@ static void walk_thread(struct walk *w, struct task_struct *leader,
 	if (!r.pid || !r.tgid)
 		return;
 	ptop_ts_fill_thread(&r, t, true);
+	/* its group reported dead before the instant: as the report has it */
+	if (READ_ONCE(t->flags) & PF_EXITING)
+		ptop_ts_acct_thread_at_report(t, &r);
 	if (!thread_group_leader(t)) {
 		add(w, &r);
 		return;

@@ -19,6 +19,7 @@ struct ptop_thread_tail {
 	struct ptop_tri at_exit;	/* user, system, steal at the probe */
 	u64 rt_exit;			/* their sum */
 	u64 settled;			/* group dead: tail already folded */
+	u64 at_report;			/* tail at its group's exit report */
 };
 
 struct ptop_thread_tail *ptop_ts_tail_new(struct task_struct *p,
