@@ -264,7 +264,7 @@ REAPER_KVER = $(shell dpkg-query -W -f='$${Depends}' linux-headers-amd64 | sed -
 # the module built on the host for the default kernel with a test-only
 # window (KCFLAGS=-D$(1)) in $(B)/$(2), and where a run finds it
 # (PTOP_VM_KO=... to try another build): for the vm-* targets below
-kmod_window_build = KCFLAGS=-D$(1) $(MAKE) -s -C kmod \
+kmod_window_build = KCFLAGS="-D$(1)" $(MAKE) -s -C kmod \
 		KDIR=/usr/src/linux-headers-$(REAPER_KVER) BUILD_DIR=$(CURDIR)/$(B)/$(2)
 kmod_window_ko = PTOP_VM_KO=$${PTOP_VM_KO:-$(CURDIR)/$(B)/$(1)/ptop_taskstats.ko}
 vm-reaper-race: all $(HELPER_BINS)
@@ -280,12 +280,13 @@ vm-exit-pos: all $(HELPER_BINS)
 	$(call kmod_window_ko,kmod-exitwin) tests/vm/run tests/vm/exit_pos_race.sh
 
 # a dying group read between its exit report and its EXIT record
-# (docs/reliability.md): the same test build, whose exit probe also runs
-# a task named ptop-repwin on between the two, run by
+# (docs/reliability.md): that window and the pass window below in one
+# test build, whose exit probe also runs a task named ptop-repwin on
+# between the two, run by
 # tests/vm/report_window.sh; PTOP_VM_KO=... to try another build
 vm-report-window: all $(HELPER_BINS)
-	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW,kmod-exitwin)
-	$(call kmod_window_ko,kmod-exitwin) tests/vm/run tests/vm/report_window.sh
+	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW -DPTOP_TS_TEST_PASS_WINDOW,kmod-repwin)
+	$(call kmod_window_ko,kmod-repwin) tests/vm/run tests/vm/report_window.sh
 
 # time on the wrong side of a pass instant by exiting tasks' records
 # (docs/reliability.md, "Cause 2: pairs"): the module built with a sleep

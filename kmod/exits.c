@@ -160,6 +160,16 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 		ptop_ts_fill_group_locked(&gr->rec, p, PTOP_TS_LINKED_LIVE, p,
 					  &p_rt, false, NULL);
 		own = ptop_ts_acct_group_exit_locked(leader, p, p_rt, &gr->rec);
+		/*
+		 * for a pass under way that can no longer see p (snapshot.c):
+		 * what the record has of p's run after this CPU's instant,
+		 * read with the record. Until 2026-12-06 it was read after
+		 * the push, and p's run in between (the vCPU stopped there,
+		 * tests/vm/report_window.sh) came off the late record though
+		 * the record did not have it, the EXIT record giving it back
+		 * in the next answer: a pair of intervals (-d, +d)
+		 */
+		gr->post_t0 = ptop_ts_after_pass_t0(p, &gr->t0_gen);
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
 			if (!own && t != p && !t->exit_state)
@@ -202,8 +212,6 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	tot.s = gr->rec.stime_ns + gr->rec.xstime_ns;
 	tot.st = gr->rec.steal_ns + gr->rec.xsteal_ns;
 	gr->rec.nthreads = 0;
-	/* for a pass under way that can no longer see p (snapshot.c) */
-	gr->post_t0 = ptop_ts_after_pass_t0(p, &gr->t0_gen);
 	ptop_ts_acct_group_dead(leader, p, p_rt, &tot, gr, twins);
 	exit_window(p);		/* test builds only */
 }
