@@ -18,7 +18,8 @@
 # + irq within 0.5% of ncpu x interval, ptop's own headline); a pair is
 # two neighbouring intervals both outside it in opposite directions.
 # Fails on any interval outside the tolerance (pairs counted apart).
-#   PTOP_PAIRS_DELAY_MS (default 40), PTOP_PAIRS_N (intervals, default 30)
+#   PTOP_PAIRS_DELAY_MS (default 40), PTOP_PAIRS_N (intervals, default 30),
+#   PTOP_PAIRS_DUMP=1 (ptop's blocks of the off intervals and neighbours)
 set -uo pipefail
 REPO=${PTOP_REPO:-$(pwd)}
 OUT=$REPO/build/pass_pairs
@@ -62,9 +63,10 @@ st=$?
 [ $st = 0 ] || { echo "FAIL: ptop exited $st: $(cat "$OUT/ptop.err")"; exit 1; }
 [ $late = 0 ] || echo "note: ptop's intervals ended before the churn did"
 
-python3 - "$OUT/ptop.txt" "$N" "$DELAY" "$ncpu" <<'EOF'
+python3 - "$OUT/ptop.txt" "$N" "$DELAY" "$ncpu" "${PTOP_PAIRS_DUMP:-0}" <<'EOF'
 import re, sys
 path, nwant, delay, ncpu = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+dump = sys.argv[5] == "1"
 iv = []
 for line in open(path):
     h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%\s+(.*)", line)
@@ -77,6 +79,21 @@ pairs = [i for i in range(len(iv) - 1)
 for i, (d, e, v) in enumerate(iv):
     mark = " <- off" if i in off else ""
     print(f"interval {i + 1:2d} {d:.3f}s off {e:+.3f}% ({e / 100 * d * ncpu * 1000:+.1f} ms) {v}{mark}")
+# PTOP_PAIRS_DUMP=1: ptop's blocks of the off intervals and their
+# neighbours (rows as ptop printed them), to see which rows carry a pair
+if dump:
+    blocks, cur = [], None
+    for line in open(path):
+        if line.startswith("ptop "):
+            cur = [line.rstrip()]
+            blocks.append(cur)
+        elif cur is not None and line.strip():
+            cur.append(line.rstrip())
+    blocks = blocks[-len(iv):] if iv else []
+    want = sorted({j for i in off for j in (i - 1, i, i + 1) if 0 <= j < len(blocks)})
+    for j in want:
+        print(f"--- interval {j + 1}")
+        print("\n".join(blocks[j][:40]))
 worst = max((abs(e) for _, e, _ in iv), default=0)
 print(f"pass_pairs delay_ms={delay} intervals={len(iv)} off={len(off)} pairs={len(pairs)} worst={worst:.3f}%")
 fail = 0

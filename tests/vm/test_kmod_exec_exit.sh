@@ -16,11 +16,15 @@
 # Also fixed with it: a thread's x* entry came after its EXIT record, and
 # a pass between the two had the thread in neither (a 2.9 ms fall).
 #
-# A live record above the group's EXIT record that follows it is counted
-# and printed, not asserted: a known defect (docs/reliability.md, "A
-# dying group read between its exit report and its EXIT record"): a pass
-# between the two reads the group's last thread on past its report, and
-# that run is folded into the receiver's c* as well.
+# A live record above the group's EXIT record that follows it is a fall
+# too (asserted since 2026-12-06): a pass between the group's exit report
+# and its EXIT record read the group's last thread on past its report,
+# and that run was folded into the receiver's c* as well; it now answers
+# the report's totals (acct_exit.c, at_report(); tests/vm/report_window.sh
+# widens that window). Under host load it showed as a live record up to
+# 117 ms above its EXIT record, and as the "third shape" of fall: the
+# walked record, then the group's late record (live from its EXIT record)
+# lower.
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
@@ -89,15 +93,13 @@ while running:
                 execs += 1
             exits += ex
             prev = last[mode].get(key)
-            if prev and total < prev[0] and ex:
+            if prev and total + JITTER < prev[0] and ex:
                 exit_falls += 1
-                print(f"live above EXIT (not asserted): {'thread' if mode else 'process'} "
-                      f"answers: group {tgid} {comm}: {prev[0] / 1e6:.1f} ms, then "
-                      f"{total / 1e6:.1f} ms in its EXIT record")
-            elif prev and total + JITTER < prev[0]:
+            if prev and total + JITTER < prev[0]:
                 falls += 1
                 if len(shown) < 10:
                     shown.append(f"{'thread' if mode else 'process'} answers: group {tgid} "
+                                 f"{'(to its EXIT record) ' if ex else ''}"
                                  f"{comm}: {prev[0] / 1e6:.1f} ms in pass {prev[2]}, then "
                                  f"{total / 1e6:.1f} ms in pass {passes}\n  "
                                  f"was {parts(prev[3])}\n  then {parts(f)}")
@@ -112,11 +114,12 @@ open(f"{w}/result", "w").write(f"{passes} {falls} {execs}\n")
 PY
 wait $load
 # the instants' tasks with a switch pending (kmod/pass_pending.c): shown
-grep '^walk_pending' "$STATE" | tr '\n' ' '; echo
+# and the dying groups answered as their report had them (acct_exit.c)
+grep -E '^walk_(pending|at_report)' "$STATE" | tr '\n' ' '; echo
 check "tsload execexit ran its $ROUNDS rounds" grep -qx "done $ROUNDS" "$W/load"
 read -r passes falls execs <"$W/result"
 check "passes back to back while it ran ($passes)" test "${passes:-0}" -ge 20
 check "answers showed the exec'ed groups (RECF_EXEC: $execs)" test "${execs:-0}" -ge 1
-check "no live group's total fell by more than 1 ms between answers ($falls falls)" test "${falls:-1}" = 0
+check "no group's total fell by more than 1 ms between answers, to its EXIT record included ($falls falls)" test "${falls:-1}" = 0
 rm -rf "$W"
 finish test_kmod_exec_exit
