@@ -282,11 +282,13 @@ vm-exit-pos: all $(HELPER_BINS)
 # a dying group read between its exit report and its EXIT record
 # (docs/reliability.md): that window and the pass window below in one
 # test build, whose exit probe also runs a task named ptop-repwin on
-# between the two, run by
-# tests/vm/report_window.sh; PTOP_VM_KO=... to try another build
+# between the two (and a thread named ptop-thrwin before its EXIT record,
+# the walk after its row), run by tests/vm/report_window.sh and
+# tests/vm/thread_window.sh; PTOP_VM_KO=... to try another build
 vm-report-window: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW -DPTOP_TS_TEST_PASS_WINDOW,kmod-repwin)
 	$(call kmod_window_ko,kmod-repwin) tests/vm/run tests/vm/report_window.sh
+	$(call kmod_window_ko,kmod-repwin) tests/vm/run tests/vm/thread_window.sh
 
 # time on the wrong side of a pass instant by exiting tasks' records
 # (docs/reliability.md, "Cause 2: pairs"): the module built with a sleep

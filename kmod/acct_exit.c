@@ -401,6 +401,9 @@ static void own_x(struct ptop_acct *a, u64 exit_head,
 	struct ptop_tri x = a->x_freed, v;
 
 	list_for_each_entry(e, &a->dying, gnode) {
+		/* its row is live in this answer (released since, or not) */
+		if (ptop_ts_gone_walked_live(gone, e->p))
+			continue;
 		if (rcu_access_pointer(e->p->sighand) &&
 		    !ptop_ts_gone_counted(gone, e->p, exit_head))
 			continue;

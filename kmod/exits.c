@@ -94,9 +94,33 @@ static void report_window(struct task_struct *p)
 	mdelay(ms);
 	pr_info("test build: report window for %d ends\n", task_pid_nr(p));
 }
+
+/*
+ * The same build: a thread named ptop-thrwin that exits while its group
+ * lives on runs on, busy, for test_thread_ms (at most 2,000) before its
+ * EXIT record, so that a walk finds it exiting and live; the walk, having
+ * given it a row, then waits (snapshot.c) while it finishes its exit and
+ * is released: tests/vm/thread_window.sh (the row and x*, record.c's
+ * ptop_ts_gone_walked_live()).
+ */
+uint ptop_ts_test_thread_ms;
+module_param_named(test_thread_ms, ptop_ts_test_thread_ms, uint, 0644);
+
+static void thread_window(struct task_struct *p)
+{
+	char comm[TASK_COMM_LEN];
+	uint ms = min(READ_ONCE(ptop_ts_test_thread_ms), 2000U);
+
+	get_task_comm(comm, p);
+	if (!ms || strcmp(comm, "ptop-thrwin"))
+		return;
+	pr_info("test build: thread window for %d\n", task_pid_nr(p));
+	mdelay(ms);
+}
 #else
 static inline void exit_window(struct task_struct *p) { }
 static inline void report_window(struct task_struct *p) { }
+static inline void thread_window(struct task_struct *p) { }
 #endif
 
 static void set_ident(struct ptop_ts_exit_ent *e, struct task_struct *t)
@@ -180,6 +204,8 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	spin_unlock_irqrestore(&sh->siglock, flags);
 	if (group_dead)
 		report_window(p);	/* test builds only */
+	else
+		thread_window(p);	/* test builds only */
 
 	/*
 	 * p's x* entry before its EXIT record: from the record on a pass

@@ -256,7 +256,7 @@ void ptop_ts_fill_group_locked(struct ptop_ts_record *r,
 			       struct ptop_gone *gone)
 {
 	struct signal_struct *sig = leader->signal;
-	struct ptop_gone here;
+	struct ptop_gone here = {};
 	struct task_struct *t;
 
 	if (!gone)
@@ -298,7 +298,8 @@ void ptop_ts_group_add(struct ptop_ts_record *r, struct ptop_gone *gone,
 	if (t == who)
 		*who_rt = ptop_ts_tri_runtime(v.u, v.s, v.st);
 	r->rdelay_ns += t->sched_info.run_delay;
-	if (ptop_ts_thread_gone(t, exit_head)) {
+	if (ptop_ts_thread_gone(t, exit_head) &&
+	    !ptop_ts_gone_walked_live(gone, t)) {
 		gone->v.u += v.u;
 		gone->v.s += v.s;
 		gone->v.st += v.st;
@@ -344,10 +345,32 @@ bool ptop_ts_gone_counted(const struct ptop_gone *gone, struct task_struct *t,
 {
 	u32 i;
 
+	if (ptop_ts_gone_walked_live(gone, t))
+		return false;
 	if (!gone || !gone->whole)
 		return ptop_ts_thread_gone(t, exit_head);
 	for (i = 0; i < gone->n; i++)
 		if (gone->t[i] == t)
+			return true;
+	return false;
+}
+
+/*
+ * Did the walk of a thread answer give t a live row (gone->live)? Its
+ * time is then the group's own, whatever ptop_ts_thread_gone() says
+ * now: a thread passing exit_notify() (or released) between its row and
+ * the group's sum was in both, its row and x*, counted twice in ptop's
+ * process row (the same flip as own_x()'s, on a row).
+ */
+bool ptop_ts_gone_walked_live(const struct ptop_gone *gone,
+			      const struct task_struct *t)
+{
+	u32 i;
+
+	if (!gone)
+		return false;
+	for (i = 0; i < gone->nlive; i++)
+		if (gone->live[i] == t)
 			return true;
 	return false;
 }

@@ -39,7 +39,18 @@ struct ptop_gone {
 	u32 n;
 	bool whole;	/* t[] has every one, and the sum read every thread */
 	const struct task_struct *t[PTOP_GONE_KEPT];
+	/*
+	 * Set by the caller before the sum (a thread answer's walk): exiting
+	 * non-leader threads the walk gave a live row, which the sum and
+	 * own x* count as live (own), never in x*: ptop's process row adds
+	 * the rows' own time, and x* is for threads without a row.
+	 */
+	const struct task_struct *const *live;
+	u32 nlive;
 };
+
+bool ptop_ts_gone_walked_live(const struct ptop_gone *gone,
+			      const struct task_struct *t);
 
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);

@@ -49,6 +49,7 @@
 #include "budget.h"
 #include "cpus.h"
 #include "exit_ring.h"
+#include "exits.h"
 #include "main.h"
 #include "pass_ran.h"
 #include "record.h"
@@ -194,6 +195,9 @@ struct walk {
 	bool no_room;		/* the answer could not grow (budget, memory) */
 	u16 recf;		/* flags every record gets (HAS_STEAL) */
 	struct rcu_spans spans;
+	/* the group being walked: exiting threads given a live row */
+	const struct task_struct *live[PTOP_GONE_KEPT];
+	u32 nlive;
 };
 
 /* In threads mode, a thread's record: every one, or those marked */
@@ -306,6 +310,27 @@ static void test_leader_window(struct task_struct *t)
 static inline void test_leader_window(struct task_struct *t) { }
 #endif
 
+#ifdef PTOP_TS_TEST_EXIT_WINDOW
+#include <linux/delay.h>
+/*
+ * Test builds only (make vm-report-window): after the live row of an
+ * exiting thread named ptop-thrwin (held in its exit probe by exits.c's
+ * thread window), wait past that window, so that the thread finishes its
+ * exit and is released before its group's sum (tests/vm/thread_window.sh).
+ */
+static void test_thread_window(struct task_struct *t)
+{
+	char comm[TASK_COMM_LEN];
+	uint ms = min(READ_ONCE(ptop_ts_test_thread_ms), 2000U);
+
+	get_task_comm(comm, t);
+	if (ms && !strcmp(comm, "ptop-thrwin"))
+		mdelay(ms + 100);
+}
+#else
+static inline void test_thread_window(struct task_struct *t) { }
+#endif
+
 /* In threads mode, thread t's record, unless it is not wanted. */
 static void walk_thread(struct walk *w, struct task_struct *leader,
 			struct task_struct *t, struct ptop_ts_record **lrec,
@@ -331,6 +356,15 @@ static void walk_thread(struct walk *w, struct task_struct *leader,
 		ptop_ts_acct_thread_at_report(t, &r);
 	if (!thread_group_leader(t)) {
 		add(w, &r);
+		/*
+		 * the group's sum and x* count it live, as its row (beyond
+		 * PTOP_GONE_KEPT of them they decide again)
+		 */
+		if ((READ_ONCE(t->flags) & PF_EXITING) &&
+		    w->nlive < PTOP_GONE_KEPT) {
+			w->live[w->nlive++] = t;
+			test_thread_window(t);	/* test builds only */
+		}
 		return;
 	}
 	/*
@@ -566,6 +600,8 @@ static int group_record(struct walk *w, struct task_struct *leader, u32 tgid,
 	u32 summed = 0;
 	int ret = -EAGAIN;
 
+	gone.live = w->live;
+	gone.nlive = w->nlive;
 	if (get_nr_threads(leader) > WALK_CHUNK) {
 		seq = read_seqbegin(&sig->stats_lock);
 		memset(&r, 0, sizeof(r));
@@ -690,6 +726,7 @@ static int walk_group(struct walk *w, struct task_struct *leader, u32 tgid)
 
 	/* the walk of a big group leaves RCU between chunks: keep leader */
 	get_task_struct(leader);
+	w->nlive = 0;
 	if (w->threads)
 		ret = walk_threads(w, leader, &lrec, &truncated);
 	if (!ret)
