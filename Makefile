@@ -129,7 +129,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
 .PHONY: all run check unit-check asan-check integration-check vm-check bench \
 	bench-vm \
-	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-report-window vm-pass-pairs vm-leader-window vm-clock-pair \
+	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-report-window vm-window-check vm-pass-pairs vm-leader-window vm-clock-pair \
 	check-loaded \
 	dkms-check deps test-deps install uninstall clean kmod dkms-install \
 	dkms-uninstall
@@ -285,10 +285,18 @@ vm-exit-pos: all $(HELPER_BINS)
 # between the two (and a thread named ptop-thrwin before its EXIT record,
 # the walk after its row), run by tests/vm/report_window.sh and
 # tests/vm/thread_window.sh; PTOP_VM_KO=... to try another build
-vm-report-window: all $(HELPER_BINS)
+# In make check (vm-window-check): each failed script's FAIL lines go to
+# $(FAILURES) as the other suites' do.
+WINDOW_SCRIPTS := report_window thread_window
+vm-report-window vm-window-check: SHELL := /bin/bash
+vm-report-window vm-window-check: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_EXIT_WINDOW -DPTOP_TS_TEST_PASS_WINDOW,kmod-repwin)
-	$(call kmod_window_ko,kmod-repwin) tests/vm/run tests/vm/report_window.sh
-	$(call kmod_window_ko,kmod-repwin) tests/vm/run tests/vm/thread_window.sh
+	@mkdir -p $(B)/logs; fail=0; for s in $(WINDOW_SCRIPTS); do \
+		echo "== vm (test build kmod-repwin): tests/vm/$$s.sh"; \
+		$(call kmod_window_ko,kmod-repwin) tests/vm/run tests/vm/$$s.sh 2>&1 | tee $(B)/logs/vm-$$s.log; \
+		if [ "$${PIPESTATUS[0]}" != 0 ]; then fail=1; \
+			{ echo "-- tests/vm/$$s.sh (make vm-window-check):"; grep -E '^FAIL|vm-run:' $(B)/logs/vm-$$s.log | head -20; } >>$(FAILURES); \
+		fi; done; exit $$fail
 
 # time on the wrong side of a pass instant by exiting tasks' records
 # (docs/reliability.md, "Cause 2: pairs"): the module built with a sleep
@@ -338,7 +346,7 @@ asan-check:
 # every suite runs even when an earlier one failed; the summary at the end
 # names the failed suites and repeats their FAIL lines
 CHECK_SUITES := unit-check asan-check fuzz-check integration-check \
-	$(if $(wildcard kmod/Kbuild),kmod-lint vm-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
+	$(if $(wildcard kmod/Kbuild),kmod-lint vm-check vm-window-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
 check: test-deps
 	$(MAKE) all
 	@mkdir -p $(B)/logs && rm -f $(FAILURES); failed=; \

@@ -25,7 +25,7 @@
 # whose exit probe runs a task named ptop-repwin on, busy, for
 # test_report_ms between the report and the EXIT record, and whose
 # passes sleep test_pass_delay_ms after their instant. Not a test_*.sh:
-# the plain module has no window.
+# the plain module has no window. In `make check` as vm-window-check.
 #
 # Each round: a child named ptop-repwin burns some CPU, pauses and is
 # killed with a 400 ms window; full answers (process and thread) are

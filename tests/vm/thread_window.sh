@@ -16,7 +16,8 @@
 # ptop-thrwin that exits runs on, busy, for test_thread_ms before its
 # EXIT record, and a walk that gave it a live row waits test_thread_ms +
 # 100 ms before the group's sum, so that it is released by then. Not a
-# test_*.sh: the plain module has no window.
+# test_*.sh: the plain module has no window. In `make check` as
+# vm-window-check.
 #
 # Each round: this process starts a thread named ptop-thrwin that burns
 # 60 ms and exits (a 300 ms window); full thread answers are taken until
