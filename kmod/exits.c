@@ -82,17 +82,23 @@ static void exit_window(struct task_struct *p)
 static uint test_report_ms;
 module_param(test_report_ms, uint, 0644);
 
-static void report_window(struct task_struct *p)
+/* p, named name, runs on busy for ms (at most 2,000), said in the log */
+static void busy_window(struct task_struct *p, const char *name, uint ms,
+			const char *what)
 {
 	char comm[TASK_COMM_LEN];
-	uint ms = min(READ_ONCE(test_report_ms), 2000U);
 
 	get_task_comm(comm, p);
-	if (!ms || strcmp(comm, "ptop-repwin"))
+	if (!ms || strcmp(comm, name))
 		return;
-	pr_info("test build: report window for %d\n", task_pid_nr(p));
-	mdelay(ms);
-	pr_info("test build: report window for %d ends\n", task_pid_nr(p));
+	pr_info("test build: %s window for %d\n", what, task_pid_nr(p));
+	mdelay(min(ms, 2000U));
+	pr_info("test build: %s window for %d ends\n", what, task_pid_nr(p));
+}
+
+static void report_window(struct task_struct *p)
+{
+	busy_window(p, "ptop-repwin", READ_ONCE(test_report_ms), "report");
 }
 
 /*
@@ -108,14 +114,8 @@ module_param_named(test_thread_ms, ptop_ts_test_thread_ms, uint, 0644);
 
 static void thread_window(struct task_struct *p)
 {
-	char comm[TASK_COMM_LEN];
-	uint ms = min(READ_ONCE(ptop_ts_test_thread_ms), 2000U);
-
-	get_task_comm(comm, p);
-	if (!ms || strcmp(comm, "ptop-thrwin"))
-		return;
-	pr_info("test build: thread window for %d\n", task_pid_nr(p));
-	mdelay(ms);
+	busy_window(p, "ptop-thrwin", READ_ONCE(ptop_ts_test_thread_ms),
+		    "thread");
 }
 #else
 static inline void exit_window(struct task_struct *p) { }
@@ -184,6 +184,14 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 		ptop_ts_fill_group_locked(&gr->rec, p, PTOP_TS_LINKED_LIVE, p,
 					  &p_rt, false, NULL);
 		own = ptop_ts_acct_group_exit_locked(leader, p, p_rt, &gr->rec);
+		/*
+		 * p's own record as of the report, not before it: a pass
+		 * between the report and the EXIT records has p's row as
+		 * the report had it (acct_exit.c), which its EXIT record
+		 * must not fall below (2 ms when the vCPU stopped between
+		 * the two readings: tests/vm/report_window.sh)
+		 */
+		ptop_ts_fill_thread(&th.rec, p, false);
 		/*
 		 * for a pass under way that can no longer see p (snapshot.c):
 		 * what the record has of p's run after this CPU's instant,

@@ -48,35 +48,18 @@ ROUNDS=${ROUNDS:-6}
 
 DELAY=/sys/module/ptop_taskstats/parameters/test_pass_delay_ms
 [ -w "$DELAY" ] || { bad "the test build has the pass window too ($DELAY)"; finish report_window; }
-python3 - "$MS" "$WINDOW_MS" "$ROUNDS" "$DELAY" >"$W/rounds" 2>&1 <<'PY'
-import ctypes, os, signal, struct, subprocess, sys, time
+PYTHONPATH="$(dirname "$0")" python3 - "$MS" "$WINDOW_MS" "$ROUNDS" "$DELAY" >"$W/rounds" 2>&1 <<'PY'
+import ctypes, os, signal, subprocess, sys, time
+from ts_answer import answer, total
 libc = ctypes.CDLL(None, use_errno=True)
 ms_param, window_ms, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 delay_param = sys.argv[4]
-HDR = "=HHIQQQIIII"
-REC = "=HHHHIIIIIIIIc7s16sQQQ" + "Q" * 14
-
-def answer(fd, mode, since):
-    os.write(fd, struct.pack("=IIQII", 1, mode, since, 0, 0))
-    buf = b""
-    while True:
-        b = os.read(fd, 1 << 22)
-        if not b:
-            break
-        buf += b
-    h = struct.unpack_from(HDR, buf, 0)
-    size, seq, count, ncpu, rsz = h[1], h[3], h[6], h[7], h[8]
-    off = size + ncpu * 48
-    recs = [struct.unpack_from(REC, buf, off + i * rsz) for i in range(count)]
-    return seq, recs
-
 def group(recs, tgid, kind=2):
     for f in recs:
         if f[2] == kind and f[4] == tgid and f[5] == tgid:
             return f
     return None
 
-total = lambda f: f[18] + f[19] + f[22] + f[23]
 cstar = lambda f: f[25] + f[26]           # cutime_ns + cstime_ns
 
 def burn(secs):

@@ -31,30 +31,15 @@ MS=/sys/module/ptop_taskstats/parameters/test_thread_ms
 [ -w "$MS" ] || { bad "the test build is loaded ($MS)"; finish thread_window; }
 ROUNDS=${ROUNDS:-4}
 
-python3 - "$MS" "$ROUNDS" >"$W/rounds" 2>&1 <<'PY'
-import ctypes, os, struct, sys, threading, time
+PYTHONPATH="$(dirname "$0")" python3 - "$MS" "$ROUNDS" >"$W/rounds" 2>&1 <<'PY'
+import ctypes, os, sys, threading, time
+from ts_answer import answer, total
 libc = ctypes.CDLL(None, use_errno=True)
 ms_param, rounds = sys.argv[1], int(sys.argv[2])
-HDR = "=HHIQQQIIII"
-REC = "=HHHHIIIIIIIIc7s16sQQQ" + "Q" * 14
-
-def answer(fd, since):
-    os.write(fd, struct.pack("=IIQII", 1, 1, since, 0, 0))
-    buf = b""
-    while True:
-        b = os.read(fd, 1 << 22)
-        if not b:
-            break
-        buf += b
-    h = struct.unpack_from(HDR, buf, 0)
-    size, seq, count, ncpu, rsz = h[1], h[3], h[6], h[7], h[8]
-    off = size + ncpu * 48
-    return seq, [struct.unpack_from(REC, buf, off + i * rsz) for i in range(count)]
-
 me = os.getpid()
 full = os.open("/proc/taskstats", os.O_RDWR)
 since = os.open("/proc/taskstats", os.O_RDWR)
-seq, _ = answer(since, 0)
+seq, _ = answer(since, 1, 0)
 
 def worker(tid_box, go):
     libc.prctl(15, b"ptop-thrwin", 0, 0, 0)     # PR_SET_NAME: this thread
@@ -71,7 +56,7 @@ for rnd in range(rounds):
     while not box:
         time.sleep(0.001)
     tid = box[0]
-    _, recs = answer(full, 0)
+    _, recs = answer(full, 1, 0)
     x_before = [f[22] + f[23] for f in recs if f[2] == 2 and f[5] == me][0]
     open(ms_param, "w").write("300\n")
     go.set()
@@ -79,7 +64,7 @@ for rnd in range(rounds):
     t_end = time.time() + 20
     while time.time() < t_end and row is None:
         t0 = time.monotonic()
-        _, recs = answer(full, 0)
+        _, recs = answer(full, 1, 0)
         took = time.monotonic() - t0
         rows = [f for f in recs if f[2] == 1 and f[4] == tid and not f[3] & 1]
         g = [f for f in recs if f[2] == 2 and f[5] == me]
@@ -90,7 +75,7 @@ for rnd in range(rounds):
     open(ms_param, "w").write("0\n")
     exit_seen, t_end = False, time.time() + 10
     while time.time() < t_end and not exit_seen:
-        seq, recs = answer(since, seq)
+        seq, recs = answer(since, 1, seq)
         exit_seen = any(f[2] == 1 and f[4] == tid and f[3] & 1 for f in recs)
         time.sleep(0.05)
     rt = (row[18] + row[19]) if row else -1
