@@ -299,18 +299,31 @@ static bool copy_live_one(const struct ptop_ts_exit_ent *e,
 	r->folded_start_ns = 0;
 	r->exit_code = 0;
 	r->exit_ns = 0;
+	/*
+	 * what the record has after the pass's instant (exits.c) is for
+	 * the next answer, the EXIT record's: own first, then x*
+	 */
+	post = e->t0_gen == how->t0_gen ? e->post_t0 : 0;
+	own = r->utime_ns + r->stime_ns;
+	if (post) {
+		u64 part = min(post, own);
+
+		r->utime_ns = ptop_ts_scale(own - part, r->utime_ns, own);
+		r->stime_ns = own - part - r->utime_ns;
+		post -= part;
+	}
 	if (e->rec.kind != PTOP_TS_KIND_GROUP)
-		return true;	/* its group's record says what to keep */
+		return true;	/* its group's record says the rest */
 	if (e->c_gen == how->c_gen) {
 		r->cutime_ns = e->c_pass.u;
 		r->cstime_ns = e->c_pass.s;
 		r->csteal_ns = e->c_pass.st;
 	}
-	own = r->utime_ns + r->stime_ns;
-	post = e->t0_gen == how->t0_gen ? min(e->post_t0, own) : 0;
 	if (post) {
-		r->utime_ns = ptop_ts_scale(own - post, r->utime_ns, own);
-		r->stime_ns = own - post - r->utime_ns;
+		u64 x = r->xutime_ns + r->xstime_ns, part = min(post, x);
+
+		r->xutime_ns = ptop_ts_scale(x - part, r->xutime_ns, x);
+		r->xstime_ns = x - part - r->xutime_ns;
 	}
 	return true;
 }

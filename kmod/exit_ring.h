@@ -35,8 +35,8 @@ struct ptop_ts_exit_ent {
 	 * GROUP, for a pass that cannot see it live (snapshot.c,
 	 * add_late_groups()): the c* of the group as that pass reports c*
 	 * (folds into it since the pass began left out), the acct
-	 * generation that holds for, and the exiting thread's run time after
-	 * its CPU's instant of pass t0_gen (cpus.c).
+	 * generation that holds for; GROUP and THREAD: what the record
+	 * has after the instant of pass t0_gen (exits.c), left out there.
 	 */
 	struct ptop_tri c_pass;
 	u64 c_gen;

@@ -40,6 +40,7 @@
 #include "activity_orphans.h"
 #include "events.h"
 #include "exit_ring.h"
+#include "pass_ran.h"
 #include "probe.h"
 #include "record.h"
 #include "steal.h"
@@ -140,6 +141,40 @@ static void set_ident(struct ptop_ts_exit_ent *e, struct task_struct *t)
 	rcu_read_unlock();
 }
 
+/*
+ * Under leader's siglock, r the group's exit report just made: how much of
+ * r's own + x* time came after the instant of the pass under way, as a
+ * walk of that pass would read the group (each linked thread and own x*
+ * entry as of its CPU's instant), and that pass's generation in *gen (0:
+ * this CPU has not read its instant, the whole record is before it).
+ * Until 2026-12-06 only the reporting thread's run after its instant was
+ * taken (and read after the push: its run in between came off a record
+ * that did not have it, tests/vm/report_window.sh); the other threads'
+ * runs after the instant stayed in the late record, and the EXIT record
+ * of the next answer gave less than that back: a pair of intervals
+ * (ch-threads, tests/vm/diag/exits.sh with ptop_churn -p threads).
+ */
+static u64 group_post_t0(struct task_struct *leader,
+			 const struct ptop_ts_record *r, u64 *gen)
+{
+	struct ptop_ts_record at = {};
+	u64 now, then;
+
+	*gen = 0;
+	/* only while a pass is between its instant and its late records */
+	if (!ptop_ts_runtimes_at_t0() ||
+	    !ptop_ts_ran_noting(ptop_ts_pass_gen()) ||
+	    ptop_ts_cpu_instant_gen() != ptop_ts_pass_gen())
+		return 0;
+	*gen = ptop_ts_pass_gen();
+	ptop_ts_fill_group_locked(&at, leader, PTOP_TS_LINKED_LIVE, NULL, NULL,
+				  true, NULL);
+	ptop_ts_acct_own_x_locked(leader, PTOP_TS_LINKED_LIVE, NULL, &at);
+	now = r->utime_ns + r->stime_ns + r->xutime_ns + r->xstime_ns;
+	then = at.utime_ns + at.stime_ns + at.xutime_ns + at.xstime_ns;
+	return now > then ? now - then : 0;
+}
+
 static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 {
 	struct signal_struct *sig = p->signal;
@@ -152,13 +187,14 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	bool group_dead, twins = false;
 	enum ptop_own_exit own = PTOP_OWN_NO;
 	unsigned long flags;
-	u64 steal, p_rt = 0;
+	u64 steal, p_rt = 0, th_post, th_gen;
 	struct ptop_tri tot;
 
 	if (unlikely(p->mm))
 		ptop_ts_exits_saw_mm();
 	/* p is on this CPU: its runtime since the last tick is included */
 	ptop_ts_fill_thread(&th.rec, p, false);
+	th_post = ptop_ts_after_pass_t0(p, &th_gen);
 	th.rec.exit_code = p->exit_code;
 	set_ident(&th, p);
 	th.pid = get_pid(task_pid(p));
@@ -192,16 +228,13 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 		 * the two readings: tests/vm/report_window.sh)
 		 */
 		ptop_ts_fill_thread(&th.rec, p, false);
+		th_post = ptop_ts_after_pass_t0(p, &th_gen);
 		/*
-		 * for a pass under way that can no longer see p (snapshot.c):
-		 * what the record has of p's run after this CPU's instant,
-		 * read with the record. Until 2026-12-06 it was read after
-		 * the push, and p's run in between (the vCPU stopped there,
-		 * tests/vm/report_window.sh) came off the late record though
-		 * the record did not have it, the EXIT record giving it back
-		 * in the next answer: a pair of intervals (-d, +d)
+		 * for a pass under way that can no longer see the group
+		 * (snapshot.c): what the record has after that pass's
+		 * instant, read with the record (group_post_t0())
 		 */
-		gr->post_t0 = ptop_ts_after_pass_t0(p, &gr->t0_gen);
+		gr->post_t0 = group_post_t0(leader, &gr->rec, &gr->t0_gen);
 		/* another thread between its live-- and here may report too */
 		__for_each_thread(sig, t)
 			if (!own && t != p && !t->exit_state)
@@ -224,6 +257,9 @@ static void ptop_ts_probe_exit(void *data, PTOP_EXIT_PROBE_ARGS)
 	 */
 	if (!group_dead)
 		ptop_ts_acct_thread_exit(leader, p, &th.rec);
+	/* p's run after its CPU's instant, for a pass that has it late */
+	th.post_t0 = th_post;
+	th.t0_gen = th_gen;
 	ptop_ts_exits_push(&th, false, 0);
 	/* the thread's steal leaves the table: into x*, or with the group */
 	steal = ptop_ts_steal_take(p);

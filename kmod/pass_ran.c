@@ -56,6 +56,12 @@ void ptop_ts_ran_begin(u64 gen)
 	smp_wmb();
 }
 
+/* Is pass gen between its instant and its walk's end (noting)? */
+bool ptop_ts_ran_noting(u64 gen)
+{
+	return gen && READ_ONCE(ran_gen) == gen;
+}
+
 /* At the walk's end; pass lock held. Entries stay valid until the next. */
 void ptop_ts_ran_end(void)
 {
@@ -76,14 +82,25 @@ void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt,
 		u64 c = READ_ONCE(s->claim);
 
 		if (c == gen) {
+			/* a complete entry of this pass: its fields after it */
+			if (smp_load_acquire(&s->gen) != gen ||
+			    READ_ONCE(s->t) != t)
+				continue;
 			/* noted already (a task is in one place at a time) */
-			if (smp_load_acquire(&s->gen) == gen &&
-			    READ_ONCE(s->t) == t)
+			if (READ_ONCE(s->start) == t->start_boottime)
 				return;
-			continue;
-		}
-		if (cmpxchg(&s->claim, c, gen) != c)
+			/*
+			 * t's task_struct was freed and reused during the
+			 * pass: the note is the dead task's, which no walk
+			 * can find any more. Until 2026-12-06 the new task
+			 * was then not noted, and read as not run since the
+			 * instant, its whole run after it counted before it
+			 * (a child forked in the pass: +21 ms, then -21 ms,
+			 * tests/vm/diag/exits.sh with ptop_churn -p wait)
+			 */
+		} else if (cmpxchg(&s->claim, c, gen) != c) {
 			continue;	/* another CPU took it meanwhile */
+		}
 		WRITE_ONCE(s->gen, 0);
 		smp_wmb();	/* a reader of the old pass sees it change */
 		WRITE_ONCE(s->t, t);

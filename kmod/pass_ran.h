@@ -15,6 +15,7 @@ enum ptop_ts_ran {
 
 void ptop_ts_ran_begin(u64 gen);
 void ptop_ts_ran_end(void);
+bool ptop_ts_ran_noting(u64 gen);
 void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt,
 		      int pending_cpu);
 void ptop_ts_ran_switch(struct task_struct *prev, struct task_struct *next,

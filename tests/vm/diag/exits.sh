@@ -3,7 +3,8 @@
 # cgroup of its own) with answers_rec.py recording raw answers and,
 # unless PTOP_DIAG_PTOP=0, ptop -b --format=json beside it:
 #   tests/vm/run tests/vm/diag/exits.sh     (PTOP_DIAG_TAG=N, PTOP_DIAG_FLAGS=1
-#                                            for thread answers, as ptop reads)
+#                                            for thread answers, as ptop reads;
+#                                            PTOP_DIAG_PATTERNS=wait,exec: ptop_churn -p)
 #   tests/vm/diag/answers_ana.py build/diag/run.N
 # How the causes of docs/reliability.md, "The churn's exits across the
 # pass instant", were found.
@@ -24,7 +25,7 @@ if [ "${PTOP_DIAG_PTOP:-1}" = 1 ]; then
 ptop -b -d 1 -n 20 --source=kmod --format=json >$OUT/ptop.json 2>$OUT/ptop.err &
 p1=$!
 fi
-ptop_churn -w 2 -l 4 -c $CG 12 >$OUT/churn.txt
+ptop_churn -w 2 -l 4 -c $CG ${PTOP_DIAG_PATTERNS:+-p $PTOP_DIAG_PATTERNS} 12 >$OUT/churn.txt
 wait $rec
 [ "${PTOP_DIAG_PTOP:-1}" = 1 ] && wait $p1
 pkill -P $spin; kill $spin
