@@ -37,6 +37,12 @@ struct ptop_acct {
 	struct list_head dying;		/* tail entries: exited, not freed */
 	struct list_head running_node;	/* ptop_acct_running: dead, entries run */
 	struct ptop_tri x_freed;	/* own x*: freed dead threads */
+	/*
+	 * what x_freed took of runs after the instant of pass x_post_gen
+	 * (threads freed during it): left out of that pass's walks
+	 */
+	struct ptop_tri x_post;
+	u64 x_post_gen;
 	bool x_own;			/* x* counted here, not by the kernel */
 	bool own_reported;		/* its one group-exit report is made */
 	/*
