@@ -38,7 +38,7 @@ struct ran_slot {
 	u64 claim;		/* generation of the pass that took it */
 	u64 gen;		/* generation whose entry is complete */
 	const struct task_struct *t;
-	u64 start;		/* t->start_boottime: a reused task_struct */
+	u64 start;		/* t->start_boottime: see ran_same_task() */
 	u64 rt;			/* runtime as of the pass instant */
 	int cpu;		/* >= 0: kept there to settle (pass_pending.c) */
 };
@@ -69,6 +69,22 @@ void ptop_ts_ran_end(void)
 }
 
 /*
+ * Is the task noted with start time start still t? A task_struct freed
+ * and reused by a new task has a later start; a non-leader exec'er has
+ * an earlier one, the old leader's (de_thread()), and the same runtime
+ * counter: its note stands. Matching the exact start (2026-12-04 to
+ * 2026-12-06) took an exec'er in the pass window for a new task: the
+ * switch probe noted it again, or the walk found no note and read its
+ * counter as it was, its run after the instant counted before it (a
+ * thread that exec'ed 4 ms after its fork: +15 ms, then -15 ms,
+ * tests/vm/diag/exits.sh with ptop_churn -p exec).
+ */
+static bool ran_same_task(const struct task_struct *t, u64 start)
+{
+	return t->start_boottime <= start;
+}
+
+/*
  * Note t, with runtime rt as of its CPU's instant of pass gen; pending_cpu
  * >= 0: that CPU kept t, rt is the most it can be (pass_pending.c).
  */
@@ -87,7 +103,7 @@ void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt,
 			    READ_ONCE(s->t) != t)
 				continue;
 			/* noted already (a task is in one place at a time) */
-			if (READ_ONCE(s->start) == t->start_boottime)
+			if (ran_same_task(t, READ_ONCE(s->start)))
 				return;
 			/*
 			 * t's task_struct was freed and reused during the
@@ -151,7 +167,7 @@ enum ptop_ts_ran ptop_ts_ran_lookup(const struct task_struct *t, u64 gen,
 			break;		/* never taken in this pass: the end */
 		if (smp_load_acquire(&s->gen) != gen ||
 		    READ_ONCE(s->t) != t ||
-		    READ_ONCE(s->start) != t->start_boottime)
+		    !ran_same_task(t, READ_ONCE(s->start)))
 			continue;
 		v = READ_ONCE(s->rt);
 		cpu = READ_ONCE(s->cpu);

@@ -63,7 +63,8 @@ for k, F in enumerate(fr):
     S = sum(T(r) + C(r) for key, r in state.items() if key in tree) + \
         sum(C(r) for key, r in state.items() if r["tgid"] == root)
     R = sum(T(r) for key, r in state.items() if r["tgid"] == root)
-    idle = sum(c[0] + c[1] for c in F["cpus"])
+    # idle + iowait + irq + softirq: the parts ptop adds to the rows
+    idle = sum(c[0] + c[1] + c[3] + c[4] for c in F["cpus"])
     if k > 0:
         P = fr[k - 1]
         dt = F["t"] - P["t"]
