@@ -289,6 +289,7 @@ static struct task_struct *current_leader(const struct walk *w,
 
 #ifdef PTOP_TS_TEST_LEADER_WINDOW
 #include <linux/delay.h>
+#include <linux/kprobes.h>
 /*
  * Test builds only (KCFLAGS=-DPTOP_TS_TEST_LEADER_WINDOW, make
  * vm-leader-window): the walk waits 20 ms under RCU right after it took
@@ -305,6 +306,46 @@ static void test_leader_window(struct task_struct *t)
 	get_task_comm(comm, t);
 	if (!strcmp(comm, "tsload") && get_nr_threads(t) > 1)
 		mdelay(20);
+}
+
+/*
+ * And inside de_thread(): 20 ms with tasklist_lock held right after
+ * exchange_tids() gave a "tsload" exec'er the leader's pid, before it
+ * becomes the leader (a kretprobe), as a host that stops the exec'ing
+ * vCPU there makes it now and then: the walk, which takes no
+ * tasklist_lock, reads the exec'er with the leader's identity while it
+ * is not the leader yet (leader_identity()).
+ */
+static int test_exchange_ret(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	char comm[TASK_COMM_LEN];
+
+	get_task_comm(comm, current);
+	if (!strcmp(comm, "tsload"))
+		mdelay(20);
+	return 0;
+}
+
+static struct kretprobe test_exchange_probe = {
+	.kp.symbol_name = "exchange_tids",
+	.handler = test_exchange_ret,
+};
+
+void ptop_ts_snap_test_init(void)
+{
+	int ret = register_kretprobe(&test_exchange_probe);
+
+	if (ret)
+		pr_warn("test build: no kretprobe on exchange_tids: %d\n", ret);
+	else
+		pr_info("test build: 20 ms after a tsload exec'er's exchange_tids()\n");
+}
+
+void ptop_ts_snap_test_exit(void)
+{
+	if (test_exchange_probe.kp.addr)
+		unregister_kretprobe(&test_exchange_probe);
 }
 #else
 static inline void test_leader_window(struct task_struct *t) { }
@@ -331,6 +372,28 @@ static void test_thread_window(struct task_struct *t)
 static inline void test_thread_window(struct task_struct *t) { }
 #endif
 
+/*
+ * Is t's row the group leader's identity (pid = tgid, the leader's
+ * start)? The leader's, and a non-leader exec'er's from the moment
+ * de_thread() gives it the leader's start: then the leader's pid
+ * (exchange_tids()), then the leadership, all under tasklist_lock, which
+ * the walk does not take. Read in between (its vCPU stopped there), the
+ * exec'er is not the leader yet but has the leader's start, and pid too
+ * after the exchange: until 2026-12-06 it was added as a thread of its
+ * own next to the old leader's record, two live THREAD records of one
+ * (pid, start) (test_kmod_late_exec, CI on a busy host; test builds:
+ * test_exchange_ret()). The old leader, dead (exit_state), keeps its
+ * start: only a live thread takes the identity over.
+ */
+static bool leader_identity(struct task_struct *t)
+{
+	const struct task_struct *leader = READ_ONCE(t->group_leader);
+
+	return leader == t ||
+	       (!READ_ONCE(t->exit_state) &&
+		t->start_boottime == leader->start_boottime);
+}
+
 /* In threads mode, thread t's record, unless it is not wanted. */
 static void walk_thread(struct walk *w, struct task_struct *leader,
 			struct task_struct *t, struct ptop_ts_record **lrec,
@@ -354,7 +417,7 @@ static void walk_thread(struct walk *w, struct task_struct *leader,
 	/* its group reported dead before the instant: as the report has it */
 	if (READ_ONCE(t->flags) & PF_EXITING)
 		ptop_ts_acct_thread_at_report(t, &r);
-	if (!thread_group_leader(t)) {
+	if (!leader_identity(t)) {
 		add(w, &r);
 		/*
 		 * the group's sum and x* count it live, as its row (beyond
@@ -380,6 +443,7 @@ static void walk_thread(struct walk *w, struct task_struct *leader,
 	 * walking vCPU stalled there (test_kmod_late_exec, CI on a busy
 	 * host; the window of test builds: test_leader_window()).
 	 */
+	r.pid = r.tgid;		/* an exec'er taking it over: its pid next */
 	if (*lrec) {
 		r.flags |= w->recf;
 		**lrec = r;

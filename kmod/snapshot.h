@@ -38,5 +38,12 @@ void ptop_ts_snap_free(struct ptop_ts_snap *snap);
 void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns);
 void ptop_ts_snap_late_span(u64 *seq, u64 *from, u64 *to);
 void ptop_ts_snap_grow_counts(long *grown, long *refused);
+#ifdef PTOP_TS_TEST_LEADER_WINDOW
+void ptop_ts_snap_test_init(void);
+void ptop_ts_snap_test_exit(void);
+#else
+static inline void ptop_ts_snap_test_init(void) { }
+static inline void ptop_ts_snap_test_exit(void) { }
+#endif
 
 #endif /* _PTOP_TS_SNAPSHOT_H */
