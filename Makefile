@@ -322,9 +322,10 @@ vm-clock-pair: all $(HELPER_BINS)
 # two THREAD records of a group's leader identity in one walk (a
 # non-leader exec between the leader's read and the exec'er's, or the
 # exec'er read inside de_thread(), docs/reliability.md): the module built
-# with a 20 ms wait after a "tsload" leader's record and another in
-# de_thread() after a "tsload" exec'er's exchange_tids() (a kretprobe;
-# KCFLAGS=-DPTOP_TS_TEST_LEADER_WINDOW, on the host), run by
+# with a 20 ms wait after a "tsload" leader's record, another in
+# de_thread() after a "tsload" exec'er's exchange_tids() (a kretprobe)
+# and 50 ms between a dying "tsload" leader's identity read and the
+# leader decision (KCFLAGS=-DPTOP_TS_TEST_LEADER_WINDOW, on the host), run by
 # tests/vm/test_kmod_late_exec.sh; PTOP_VM_KO=... to try another build
 vm-leader-window: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_LEADER_WINDOW,kmod-leaderwin)

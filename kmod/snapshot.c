@@ -314,7 +314,7 @@ static void test_leader_window(struct task_struct *t)
  * becomes the leader (a kretprobe), as a host that stops the exec'ing
  * vCPU there makes it now and then: the walk, which takes no
  * tasklist_lock, reads the exec'er with the leader's identity while it
- * is not the leader yet (leader_identity()).
+ * is not the leader yet (leader_row()).
  */
 static int test_exchange_ret(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -347,8 +347,25 @@ void ptop_ts_snap_test_exit(void)
 	if (test_exchange_probe.kp.addr)
 		unregister_kretprobe(&test_exchange_probe);
 }
+
+/*
+ * And between a dying "tsload" leader's identity read and the decision
+ * whether it is the leader's row: 50 ms in which the exec'er it dies for
+ * finishes de_thread() (the old leader read with the leader's pid, then
+ * found not to be the leader any more), its 20 ms above included.
+ */
+static void test_ident_window(struct task_struct *t)
+{
+	char comm[TASK_COMM_LEN];
+
+	get_task_comm(comm, t);
+	if (!strcmp(comm, "tsload") && thread_group_leader(t) &&
+	    (READ_ONCE(t->flags) & PF_EXITING))
+		mdelay(50);
+}
 #else
 static inline void test_leader_window(struct task_struct *t) { }
+static inline void test_ident_window(struct task_struct *t) { }
 #endif
 
 #ifdef PTOP_TS_TEST_EXIT_WINDOW
@@ -373,25 +390,33 @@ static inline void test_thread_window(struct task_struct *t) { }
 #endif
 
 /*
- * Is t's row the group leader's identity (pid = tgid, the leader's
- * start)? The leader's, and a non-leader exec'er's from the moment
- * de_thread() gives it the leader's start: then the leader's pid
+ * Is r, just read from t, the group leader's row (pid = tgid, the
+ * leader's start)? The leader's, and a non-leader exec'er's from the
+ * moment de_thread() gives it the leader's start: then the leader's pid
  * (exchange_tids()), then the leadership, all under tasklist_lock, which
- * the walk does not take. Read in between (its vCPU stopped there), the
- * exec'er is not the leader yet but has the leader's start, and pid too
- * after the exchange: until 2026-12-06 it was added as a thread of its
- * own next to the old leader's record, two live THREAD records of one
- * (pid, start) (test_kmod_late_exec, CI on a busy host; test builds:
- * test_exchange_ret()). The old leader, dead (exit_state), keeps its
- * start: only a live thread takes the identity over.
+ * the walk does not take; the old leader, dead (exit_state), gets the
+ * exec'er's old pid and loses the leadership. So decided on what r has,
+ * read before: a record with the leader's pid is the leader's row,
+ * whatever t is now. Until 2026-12-06 the walk asked t, later than it
+ * read r: an exec'er read inside de_thread() was added as a thread of its
+ * own next to the old leader's record, and an old leader read with the
+ * leader's pid just before the exchange, then found not to be the leader,
+ * next to the exec'er's: two live THREAD records of one (pid, start)
+ * (test_kmod_late_exec, CI on a quiet host; test builds:
+ * test_exchange_ret(), test_ident_window()).
  */
-static bool leader_identity(struct task_struct *t)
+static bool leader_row(struct task_struct *t, const struct ptop_ts_record *r)
 {
 	const struct task_struct *leader = READ_ONCE(t->group_leader);
 
-	return leader == t ||
-	       (!READ_ONCE(t->exit_state) &&
-		t->start_boottime == leader->start_boottime);
+	/*
+	 * else the leader's start: the leader (an exec'er that became it
+	 * after r was read has its old start in r: its own row), or an
+	 * exec'er on its way to it, alive
+	 */
+	return r->pid == r->tgid ||
+	       (r->start_ns == leader->start_boottime &&
+		(leader == t || !READ_ONCE(t->exit_state)));
 }
 
 /* In threads mode, thread t's record, unless it is not wanted. */
@@ -417,7 +442,8 @@ static void walk_thread(struct walk *w, struct task_struct *leader,
 	/* its group reported dead before the instant: as the report has it */
 	if (READ_ONCE(t->flags) & PF_EXITING)
 		ptop_ts_acct_thread_at_report(t, &r);
-	if (!leader_identity(t)) {
+	test_ident_window(t);	/* test builds only */
+	if (!leader_row(t, &r)) {
 		add(w, &r);
 		/*
 		 * the group's sum and x* count it live, as its row (beyond

@@ -671,6 +671,7 @@ static int read_span(struct span *sp)
 struct ident {
 	uint32_t pid;
 	uint64_t start;
+	long at;		/* its index in the answer (dup_threads()) */
 };
 
 static int ident_cmp(const void *a, const void *b)
@@ -721,7 +722,7 @@ static long late_missing(const struct buf *pb, const struct span *ps,
 	qsort(live, nlive, sizeof(*live), ident_cmp);
 	for (i = 0; i < na->count; i++) {
 		const struct ptop_ts_record *r = rec_at(nb, i);
-		struct ident id = { r->pid, r->start_ns };
+		struct ident id = { r->pid, r->start_ns, i };
 
 		if (!(r->flags & PTOP_TS_RECF_EXIT))
 			continue;
@@ -746,6 +747,25 @@ static long late_missing(const struct buf *pb, const struct span *ps,
 	return miss;
 }
 
+/* one THREAD record of a twin, for the test's log */
+static void print_twin_rec(const struct buf *b, long at)
+{
+	const struct ptop_ts_answer *a = (const void *)b->p;
+	const struct ptop_ts_record *r = rec_at(b, at);
+	/* walked records come in tgid order, the late ones after them */
+	int late = at && rec_at(b, at - 1)->tgid > r->tgid;
+	long i;
+
+	for (i = at; !late && i > 0; i--)
+		late = rec_at(b, i - 1)->tgid > rec_at(b, i)->tgid;
+	printf("late twin:   [%ld of %u%s] pid %u tgid %u start %llu state %c flags 0x%x comm %.16s exec_old %u/%llu own %.3f ms\n",
+	       at, a->count, late ? ", late part" : "", r->pid, r->tgid,
+	       (unsigned long long)r->start_ns, r->state ? r->state : '?',
+	       r->flags, r->comm, r->exec_old_pid,
+	       (unsigned long long)r->exec_old_start_ns,
+	       (r->utime_ns + r->stime_ns) / 1e6);
+}
+
 /* live THREAD records of one (pid, start) twice in the answer */
 static long dup_threads(const struct buf *b)
 {
@@ -761,15 +781,19 @@ static long dup_threads(const struct buf *b)
 		if (r->kind == PTOP_TS_KIND_THREAD &&
 		    !(r->flags & PTOP_TS_RECF_EXIT)) {
 			ids[n].pid = r->pid;
-			ids[n++].start = r->start_ns;
+			ids[n].start = r->start_ns;
+			ids[n++].at = i;
 		}
 	}
 	qsort(ids, n, sizeof(*ids), ident_cmp);
 	for (i = 1; i < n; i++)
 		if (!ident_cmp(&ids[i - 1], &ids[i])) {
-			if (dups < 3)
+			if (dups < 3) {
 				printf("late twin: answer seq=%llu thread %u twice\n",
 				       (unsigned long long)a->seq_now, ids[i].pid);
+				print_twin_rec(b, ids[i - 1].at);
+				print_twin_rec(b, ids[i].at);
+			}
 			dups++;
 		}
 	free(ids);
