@@ -299,12 +299,17 @@ static struct task_struct *current_leader(const struct walk *w,
  * other threads' in most passes, as a host that stops the walking vCPU
  * there makes it now and then.
  */
-static void test_leader_window(struct task_struct *t)
+static bool test_tsload(struct task_struct *t)
 {
 	char comm[TASK_COMM_LEN];
 
 	get_task_comm(comm, t);
-	if (!strcmp(comm, "tsload") && get_nr_threads(t) > 1)
+	return !strcmp(comm, "tsload");
+}
+
+static void test_leader_window(struct task_struct *t)
+{
+	if (test_tsload(t) && get_nr_threads(t) > 1)
 		mdelay(20);
 }
 
@@ -319,10 +324,7 @@ static void test_leader_window(struct task_struct *t)
 static int test_exchange_ret(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	char comm[TASK_COMM_LEN];
-
-	get_task_comm(comm, current);
-	if (!strcmp(comm, "tsload"))
+	if (test_tsload(current))
 		mdelay(20);
 	return 0;
 }
@@ -331,11 +333,14 @@ static struct kretprobe test_exchange_probe = {
 	.kp.symbol_name = "exchange_tids",
 	.handler = test_exchange_ret,
 };
+/* a kretprobe whose registration failed must not be unregistered */
+static bool test_exchange_on;
 
 void ptop_ts_snap_test_init(void)
 {
 	int ret = register_kretprobe(&test_exchange_probe);
 
+	test_exchange_on = !ret;
 	if (ret)
 		pr_warn("test build: no kretprobe on exchange_tids: %d\n", ret);
 	else
@@ -344,7 +349,7 @@ void ptop_ts_snap_test_init(void)
 
 void ptop_ts_snap_test_exit(void)
 {
-	if (test_exchange_probe.kp.addr)
+	if (test_exchange_on)
 		unregister_kretprobe(&test_exchange_probe);
 }
 
@@ -356,10 +361,7 @@ void ptop_ts_snap_test_exit(void)
  */
 static void test_ident_window(struct task_struct *t)
 {
-	char comm[TASK_COMM_LEN];
-
-	get_task_comm(comm, t);
-	if (!strcmp(comm, "tsload") && thread_group_leader(t) &&
+	if (test_tsload(t) && thread_group_leader(t) &&
 	    (READ_ONCE(t->flags) & PF_EXITING))
 		mdelay(50);
 }

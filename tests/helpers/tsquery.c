@@ -722,7 +722,7 @@ static long late_missing(const struct buf *pb, const struct span *ps,
 	qsort(live, nlive, sizeof(*live), ident_cmp);
 	for (i = 0; i < na->count; i++) {
 		const struct ptop_ts_record *r = rec_at(nb, i);
-		struct ident id = { r->pid, r->start_ns, i };
+		struct ident id = { .pid = r->pid, .start = r->start_ns };
 
 		if (!(r->flags & PTOP_TS_RECF_EXIT))
 			continue;
@@ -753,7 +753,7 @@ static void print_twin_rec(const struct buf *b, long at)
 	const struct ptop_ts_answer *a = (const void *)b->p;
 	const struct ptop_ts_record *r = rec_at(b, at);
 	/* walked records come in tgid order, the late ones after them */
-	int late = at && rec_at(b, at - 1)->tgid > r->tgid;
+	int late = 0;
 	long i;
 
 	for (i = at; !late && i > 0; i--)
