@@ -10,8 +10,8 @@
  *
  * A snapshot has two phases: the walk reads every task; then, in a tight
  * window with the system counters (lib/src/rt_window.h), the threads that may
- * have run (running or runnable, their times moved since the previous
- * read, or new) are read again, with their groups' x* and c*. The open
+ * have run (running or runnable, or their times moved at this read or at
+ * the previous one) are read again, with their groups' x* and c*. The open
  * walks once, so that the first read already knows who moved.
  *
  * A parent's c* is read in the walk at its place, but a child that dies
@@ -45,6 +45,7 @@ struct pfs_seen {
 	uint32_t tid;
 	uint64_t start_ns;
 	uint64_t own_ns;
+	int moved;	/* since the read before it */
 };
 
 struct pfs_seen_set {
@@ -85,6 +86,7 @@ struct procfs_scan {
 	uint32_t nthreads;
 	uint64_t sum_u, sum_s;	/* ns, live threads */
 	int any_hot;		/* a thread of this group may have run */
+	int moved;		/* a thread of this group moved at this read */
 	int use_marks;		/* skip the groups that did not run */
 	uint64_t ino;		/* of the group's /proc directory */
 	unsigned int nquiet;	/* groups not read again */
@@ -102,7 +104,7 @@ static int seen_cmp(const void *a, const void *b)
 }
 
 static int seen_add(struct pfs_seen_set *set, uint32_t tid, uint64_t start,
-		    uint64_t own)
+		    uint64_t own, int moved)
 {
 	if (set->n == set->cap) {
 		size_t ncap = set->cap ? set->cap * 2 : 1024;
@@ -113,27 +115,33 @@ static int seen_add(struct pfs_seen_set *set, uint32_t tid, uint64_t start,
 		set->v = n;
 		set->cap = ncap;
 	}
-	set->v[set->n++] = (struct pfs_seen){ tid, start, own };
+	set->v[set->n++] = (struct pfs_seen){ tid, start, own, moved };
 	return 0;
 }
 
 /*
- * May the thread run before the window? Running or runnable now, or its
- * time moved since the previous read (it ran lately). A sleeping one, new
- * or not, stays at its walk value unless it wakes meanwhile (what it
- * runs then goes to the next interval).
+ * Note the thread's time for the next read; may it run before the
+ * window? Running or runnable now, or its time moved at this read or at
+ * the previous one (it ran lately: one that wakes once per interval may
+ * have been asleep at this read). A sleeping one, new or not, stays at
+ * its walk value unless it wakes meanwhile (what it runs then goes to
+ * the next interval).
  */
-static int thread_is_hot(struct procfs_priv *pp, const struct ptop_rec *r)
+static int thread_seen(struct procfs_priv *pp, const struct ptop_rec *r,
+		       int *hot, int *any_moved)
 {
 	const struct pfs_seen_set *prev = &pp->seen[!pp->cur];
-	struct pfs_seen key = { r->pid, r->start_ns, 0 };
+	struct pfs_seen key = { r->pid, r->start_ns, 0, 0 };
 	const struct pfs_seen *was;
+	uint64_t own = r->utime_ns + r->stime_ns;
+	int moved;
 
-	if (r->state == 'R')
-		return 1;
 	was = prev->n ? bsearch(&key, prev->v, prev->n, sizeof(key), seen_cmp) :
 			NULL;
-	return was && was->own_ns != r->utime_ns + r->stime_ns;
+	moved = was && was->own_ns != own;
+	*hot = r->state == 'R' || moved || (was && was->moved);
+	*any_moved |= moved;
+	return seen_add(&pp->seen[pp->cur], r->pid, r->start_ns, own, moved);
 }
 
 /* struct procfs_priv.hot_thread: per record */
@@ -190,7 +198,7 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	struct ptop_rec *r;
 	uint64_t run, delay;
 	ssize_t n;
-	int ret;
+	int ret, hot;
 
 	ret = ptop_pfs_read_stat(p, dfd, &st);
 	if (ret <= 0)
@@ -212,9 +220,8 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	sc->sum_u += r->utime_ns;
 	sc->sum_s += r->stime_ns;
 	sc->nthreads++;
-	ret = seen_add(&sc->pp->seen[sc->pp->cur], r->pid, r->start_ns,
-		       r->utime_ns + r->stime_ns);
-	if (!ret && thread_is_hot(sc->pp, r)) {
+	ret = thread_seen(sc->pp, r, &hot, &sc->moved);
+	if (!ret && hot) {
 		sc->any_hot = 1;
 		ret = mark_hot_thread(sc->pp, sc->out->nrecs - 1);
 	}
@@ -278,6 +285,7 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	sc->sum_u = 0;
 	sc->sum_s = 0;
 	sc->any_hot = 0;
+	sc->moved = 0;
 	ret = ptop_pfs_for_each_thread(p, dfd, procfs_thread, sc);
 	if (ret == -ENOENT || (!ret && !sc->nthreads)) {
 		sc->out->nrecs = mark;	/* the group died meanwhile */
@@ -309,9 +317,13 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	r->rss_kb = st.rss_pages * p->page_kb;
 	r->hiwater_rss_kb = status.vmhwm_kb;
 	if (have_mark) {
-		/* single-threaded: [mark] its thread, [mark + 1] the group */
+		/*
+		 * single-threaded: [mark] its thread, [mark + 1] the group;
+		 * not when its time moved at this read: at the next, it ran
+		 * lately (thread_seen())
+		 */
 		mk.quiet_ok = sc->nthreads == 1 && sc->out->recs[mark].pid ==
-			      (uint32_t)tgid;
+			      (uint32_t)tgid && !sc->moved;
 		mk.data = mark;
 		ret = ptop_pfs_marks_add(&sc->pp->marks, &mk);
 		if (ret)
@@ -353,8 +365,9 @@ static int procfs_quiet(void *arg, int tgid, uint64_t ino)
 		*r = pp->last[was->data + i];
 	}
 	r = &sc->out->recs[mk.data];
+	/* it did not run since its last read */
 	ret = seen_add(&pp->seen[pp->cur], r->pid, r->start_ns,
-		       r->utime_ns + r->stime_ns);
+		       r->utime_ns + r->stime_ns, 0);
 	if (!ret)
 		ret = ptop_pfs_marks_add(&pp->marks, &mk);
 	sc->nquiet++;

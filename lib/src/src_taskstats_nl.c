@@ -233,8 +233,9 @@ struct tn_scan {
 /*
  * Phase one of the snapshot (the walk) notes the threads that may run
  * before the window: running or runnable when read, or their runtime
- * moved since the previous read (a task that ran lately is likely to run
- * again). A sleeping one's counter stays at its walk value unless it
+ * moved at this read or at one of the previous snapshot's
+ * (ptop_tsacct_thread_ran_lately(): a task that ran lately is likely to
+ * run again). A sleeping one's counter stays at its walk value unless it
  * wakes meanwhile (what it runs then goes to the next interval).
  */
 static int tn_note_hot(struct tn_priv *p, uint32_t tid)
@@ -260,7 +261,6 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	struct ptop_tsacct_thread *t;
 	struct ptop_tsnl_stats st;
 	struct ptop_pfs_stat ps;
-	uint64_t before;
 	int ret, unread;
 
 	ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
@@ -279,12 +279,12 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 		return 0;	/* died meanwhile: its exit record follows */
 	if (ret)
 		return ret;
-	before = ptop_tsacct_thread_own(t);
 	unread = t->seen_gen + 1 != p->acct.gen;
 	tn_counters(p, &st, &c);
 	ptop_tsacct_scan_counters(&p->acct, t, &c);
 	/* a new sleeper moves no more than an old one: by state only */
-	if (ps.state == 'R' || (!unread && ptop_tsacct_thread_own(t) != before))
+	if (ps.state == 'R' ||
+	    (!unread && ptop_tsacct_thread_ran_lately(&p->acct, t)))
 		return tn_note_hot(p, tid);
 	return 0;
 }
@@ -396,14 +396,18 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 			ptop_pfs_ticks_ns(&p->pfs, ps.stime > sc->ticks_s ?
 					  ps.stime - sc->ticks_s : 0));
 	if (!ret && have_mark) {
-		/* one live thread, the leader, met by this scan, not running */
+		/*
+		 * one live thread, the leader, met by this scan, not running,
+		 * its time not moved at this read (at the next, it ran lately)
+		 */
 		struct ptop_tsacct_thread *t =
 			ptop_tsacct_thread_find(&p->acct, tgid);
 
 		mk.quiet_ok = !g->dead && g->nlive == 1 && g->nseen == 1 &&
 			      t && t->g == g && !t->dead &&
 			      t->seen_gen == p->acct.gen &&
-			      sc->last_state != 'R' && ps.state != 'R';
+			      sc->last_state != 'R' && ps.state != 'R' &&
+			      t->moved_gen != p->acct.gen;
 		ret = ptop_pfs_marks_add(&p->marks, &mk);
 	}
 	ptop_tsacct_scan_group_end(&p->acct, sc->g);

@@ -661,14 +661,23 @@ int ptop_tsacct_scan_thread(struct ptop_tsacct *a, group_t *g, uint32_t tid,
 	return 0;
 }
 
-void ptop_tsacct_scan_counters(struct ptop_tsacct *a, thread_t *t,
-			       const struct ptop_tsacct_counters *c)
+/* A live thread's counters; was_read: not its first read */
+static void ta_read_counters(struct ptop_tsacct *a, thread_t *t,
+			     const struct ptop_tsacct_counters *c, int was_read)
 {
-	uint64_t u, s;
+	uint64_t before = ptop_tsacct_thread_own(t), u, s;
 
 	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
 			    &u, &s);
 	ta_take_counters(t, c);
+	if (was_read && ptop_tsacct_thread_own(t) != before)
+		t->moved_gen = a->gen;
+}
+
+void ptop_tsacct_scan_counters(struct ptop_tsacct *a, thread_t *t,
+			       const struct ptop_tsacct_counters *c)
+{
+	ta_read_counters(a, t, c, t->seen_gen != 0);
 	t->g->uid = c->uid;
 	t->seen_gen = a->gen;
 	t->g->nseen++;
@@ -677,11 +686,7 @@ void ptop_tsacct_scan_counters(struct ptop_tsacct *a, thread_t *t,
 void ptop_tsacct_reread_counters(struct ptop_tsacct *a, thread_t *t,
 				 const struct ptop_tsacct_counters *c)
 {
-	uint64_t u, s;
-
-	ptop_cputime_adjust(&t->split, c->runtime_ns, c->raw_user, c->raw_sys,
-			    &u, &s);
-	ta_take_counters(t, c);
+	ta_read_counters(a, t, c, 1);
 }
 
 void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,

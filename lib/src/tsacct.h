@@ -109,6 +109,7 @@ struct ptop_tsacct_thread {
 	struct ptop_cputime_prev split;	/* own user/sys as last reported */
 	struct ptop_rec_counts counts;	/* as last reported */
 	uint64_t seen_gen, dead_gen, born_gen;
+	uint64_t moved_gen;	/* the last read that saw its own time move */
 	char comm[PTOP_COMM_LEN];
 	char state;
 	/* closed_lost: closed without final counters, which may still come */
@@ -197,6 +198,19 @@ void ptop_tsacct_reread_counters(struct ptop_tsacct *a,
 static inline uint64_t ptop_tsacct_thread_own(const struct ptop_tsacct_thread *t)
 {
 	return t->split.user_ns + t->split.sys_ns;
+}
+/*
+ * Did a read of this generation or of the previous one see t's own time
+ * move (its first read aside)? A task that ran in the last interval is
+ * likely to run before this snapshot's window: one that wakes once per
+ * interval (a 1 Hz timer beside `-d 1`) was asleep at its walk read and
+ * unchanged since the last window, and ran between the walk and the
+ * window (a whole interval's run shifted to the next one).
+ */
+static inline int ptop_tsacct_thread_ran_lately(const struct ptop_tsacct *a,
+					const struct ptop_tsacct_thread *t)
+{
+	return t->moved_gen && t->moved_gen + 1 >= a->gen;
 }
 /*
  * At open, for a group that was running before: the time of its threads

@@ -84,13 +84,27 @@ EOF
 	start bash -c "cd '$work/noise' && while :; do make -s -B -j4 >/dev/null 2>&1; done"
 }
 
+wait_started() {	# SECS: until ptop_sleepers says all its children are up
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		grep -q '^started' "$work/bg.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "FAIL: the sleepers were not all up after $1 s"
+	fail=1
+}
+
 setup_case() {	# CASE: start its workload; the busy ones start before ptop
 	case $1 in
 	sleepers[0-9]*) start "$H/ptop_sleepers" -w 1.5 -k 3 "${1#sleepers}" ;;
 	steady[0-9]*)
+		: >"$work/bg.log"
 		start "$H/ptop_sleepers" "${1#steady}"
 		start "$H/ptop_workload" spin 2
-		sleep 3 ;;	# all of them up before the first snapshot
+		# all of them up before the first snapshot (on a busy
+		# machine 5,000 forks take longer than the 3 s it once was)
+		wait_started 120
+		sleep 1 ;;
 	churn)
 		start "$H/ptop_workload" spin 2
 		start "$H/ptop_churn" -p ign,orphan 60 ;;
@@ -170,9 +184,11 @@ done
 # the first interval, as `top -bn1` users see it
 if [ "$ones" -gt 0 ]; then
 	for s in "${srcs[@]}"; do
+		: >"$work/bg.log"
 		start "$H/ptop_sleepers" "$nsleep1"
 		start "$H/ptop_workload" spin 2
-		sleep 3
+		wait_started 120
+		sleep 1
 		: >"$work/one.$s.json"
 		for _ in $(seq "$ones"); do
 			"$PTOP" -b --format=json -n 1 -d 1 --source="$s" -p 1 -o PID >>"$work/one.$s.json" 2>"$work/err" ||

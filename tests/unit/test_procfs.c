@@ -389,8 +389,12 @@ static void test_quiet_groups(void **state)
 	/* ran (pcount moved, run the same): read */
 	put(f->root, "200/schedstat", "100 200 4\n");
 	assert_int_equal(utime_200(f, src), 9);
+	/* its time moved at that read: it ran lately, read once more */
+	stat_200(f, 'S', 10);
+	assert_int_equal(utime_200(f, src), 10);
+	assert_int_equal(utime_200(f, src), 10);
 	stat_200(f, 'S', 11);
-	assert_int_equal(utime_200(f, src), 9);
+	assert_int_equal(utime_200(f, src), 10);
 	/* ran (run moved) */
 	put(f->root, "200/schedstat", "101 200 4\n");
 	assert_int_equal(utime_200(f, src), 11);
@@ -399,6 +403,7 @@ static void test_quiet_groups(void **state)
 	put(f->root, "200/schedstat", "102 200 4\n");
 	assert_int_equal(utime_200(f, src), 12);
 	stat_200(f, 'S', 13);
+	assert_int_equal(utime_200(f, src), 13);
 	assert_int_equal(utime_200(f, src), 13);
 	stat_200(f, 'S', 14);
 	assert_int_equal(utime_200(f, src), 13);
@@ -471,6 +476,61 @@ static void test_live_proc(void **state)
 	assert_non_null(r);
 	assert_true(s.ncpu >= 1);
 	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
+/*
+ * 200 wakes once per interval (a 1 Hz timer beside `-d 1`): at the walk's
+ * read it has not run since the last one, then it runs before the window.
+ * It ran lately (its time moved at the previous read): the window reads
+ * it again, so that run is in this interval, not the next.
+ */
+struct late_run {
+	struct fx *f;
+	unsigned int ut;	/* 200's utime after the walk (0: no run) */
+	const char *sched;	/* and its schedstat */
+};
+
+static void run_200_late(void *arg)
+{
+	struct late_run *l = arg;
+
+	if (!l->ut)
+		return;
+	stat_200(l->f, 'S', l->ut);
+	put(l->f->root, "200/schedstat", l->sched);
+	l->ut = 0;
+}
+
+static void test_ran_lately_read_again(void **state)
+{
+	struct fx *f = *state;
+	struct late_run l = { .f = f };
+	struct ptop_src_cfg cfg = {
+		.proc_root = f->root,
+		.between_phases = run_200_late,
+		.arg = &l,
+	};
+	struct ptop_src *src = NULL;
+	char err[300];
+
+	put(f->root, "200/schedstat", "100 200 3\n");
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	assert_int_equal(utime_200(f, src), 4);
+	stat_200(f, 'S', 6);
+	put(f->root, "200/schedstat", "150 200 4\n");
+	assert_int_equal(utime_200(f, src), 6);	/* moved at this read */
+	l.ut = 8;
+	l.sched = "200 200 5\n";
+	assert_int_equal(utime_200(f, src), 8);	/* the window's */
+	assert_int_equal(utime_200(f, src), 8);
+	assert_int_equal(utime_200(f, src), 8);
+	/* two reads without a move: quiet, a late run shows at the next */
+	l.ut = 9;
+	l.sched = "250 200 6\n";
+	assert_int_equal(utime_200(f, src), 8);
+	assert_int_equal(utime_200(f, src), 9);
 	ptop_src_close(src);
 }
 
@@ -597,6 +657,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_quiet_groups, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_ran_lately_read_again,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reaped_in_walk, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reaped_before_window,

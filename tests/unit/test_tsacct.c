@@ -281,6 +281,48 @@ static void test_scan_same(void **state)
 	assert_int_equal(ptop_tsacct_scan_same(&f->a, 100), 0);
 }
 
+/*
+ * The window reads again the threads that ran lately: a thread seen to
+ * move at the previous snapshot's window but not since (asleep at this
+ * walk's read: a 1 Hz timer beside `-d 1`) is one of them; its first
+ * read is no move, and two quiet snapshots in a row drop it.
+ */
+static void test_ran_lately(void **state)
+{
+	static const struct task at[3][1] = {
+		{ { 300, 300, 1, 5 * TICK, 7000, 1, 1, 0 } },
+		{ { 300, 300, 1, 5 * TICK, 9000, 1, 1, 0 } },
+		{ { 300, 300, 1, 5 * TICK, 9500, 1, 1, 0 } },
+	};
+	struct fx *f = *state;
+	struct ptop_tsacct_counters c = cnt(9000, 1, 1);
+	struct ptop_tsacct_thread *t;
+
+	open_and_first(f);
+	gen(f);
+	scan(f, at[0], 1);	/* first read: no move */
+	t = ptop_tsacct_thread_find(&f->a, 300);
+	assert_non_null(t);
+	assert_false(ptop_tsacct_thread_ran_lately(&f->a, t));
+	gen(f);
+	scan_walk(f, at[0], 1, NULL, 0, 0);
+	assert_false(ptop_tsacct_thread_ran_lately(&f->a, t));
+	ptop_tsacct_reread_counters(&f->a, t, &c);	/* ran before the window */
+	assert_true(ptop_tsacct_thread_ran_lately(&f->a, t));
+	scan_finish(f);
+	gen(f);
+	scan_walk(f, at[1], 1, NULL, 0, 0);	/* as the window left it */
+	assert_true(ptop_tsacct_thread_ran_lately(&f->a, t));
+	scan_finish(f);
+	gen(f);
+	scan(f, at[1], 1);
+	assert_false(ptop_tsacct_thread_ran_lately(&f->a, t));
+	gen(f);
+	scan(f, at[2], 1);	/* moved at the walk's read */
+	assert_true(ptop_tsacct_thread_ran_lately(&f->a, t));
+	assert_int_equal(own(rec(f, PTOP_REC_THREAD, 300, 0)), 9500);
+}
+
 static void test_thread_exit_x(void **state)
 {
 	struct fx *f = *state;
@@ -1024,6 +1066,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_live_records),
 		T(test_scan_same),
+		T(test_ran_lately),
 		T(test_thread_exit_x),
 		T(test_group_exit_folds),
 		T(test_orphan_through_dead_middle),
