@@ -180,4 +180,20 @@ int ptop_pfs_kconfig(const char *proc_root, unsigned int *sys_apart);
 uint64_t ptop_pfs_mono_ns(void);
 uint64_t ptop_pfs_boot_ns(void);
 
+/*
+ * At the open a single reading cannot show a thread's time moving, so the
+ * first snapshot's window would read again only the threads running then.
+ * One that spent at least 1/PTOP_PFS_BUSY_SHARE of a life of a second or
+ * more on a CPU (a poller on a timer, a daemon at work) counts as having
+ * run lately; thousands of sleepers do not.
+ */
+#define PTOP_PFS_BUSY_SHARE	200	/* 0.5% */
+static inline int ptop_pfs_busy_life(uint64_t own_ns, uint64_t start_ns,
+				     uint64_t now_ns)
+{
+	uint64_t age = now_ns > start_ns ? now_ns - start_ns : 0;
+
+	return age >= 1000000000ULL && own_ns >= age / PTOP_PFS_BUSY_SHARE;
+}
+
 #endif /* PTOP_PROCFS_READ_H */

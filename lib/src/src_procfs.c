@@ -45,7 +45,7 @@ struct pfs_seen {
 	uint32_t tid;
 	uint64_t start_ns;
 	uint64_t own_ns;
-	int moved;	/* since the read before it */
+	int moved;	/* since the read before (at the open: a busy life) */
 };
 
 struct pfs_seen_set {
@@ -65,6 +65,8 @@ struct procfs_priv {
 	int has_schedstat;
 	struct pfs_seen_set seen[2];	/* previous read, this read */
 	int cur;
+	int opening;		/* the open's walk: no previous read */
+	uint64_t now_ns;	/* CLOCK_BOOTTIME at the walk's start */
 	struct pfs_hot *hot;
 	size_t nhot, hot_cap;
 	uint8_t *hot_thread;	/* per sample record: PFS_* */
@@ -138,7 +140,8 @@ static int thread_seen(struct procfs_priv *pp, const struct ptop_rec *r,
 
 	was = prev->n ? bsearch(&key, prev->v, prev->n, sizeof(key), seen_cmp) :
 			NULL;
-	moved = was && was->own_ns != own;
+	moved = was ? was->own_ns != own :
+		pp->opening && ptop_pfs_busy_life(own, r->start_ns, pp->now_ns);
 	*hot = r->state == 'R' || moved || (was && was->moved);
 	*any_moved |= moved;
 	return seen_add(&pp->seen[pp->cur], r->pid, r->start_ns, own, moved);
@@ -693,7 +696,9 @@ static int procfs_open(struct ptop_src *src)
 	src->priv = pp;
 	/* a first walk, so that the first read knows which threads moved */
 	ptop_sample_init(&scratch);
+	pp->opening = 1;
 	ret = procfs_read(src, &scratch);
+	pp->opening = 0;
 	ptop_sample_free(&scratch);
 	if (ret) {
 		procfs_close(src);
@@ -759,6 +764,7 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;
 	pp->seen[pp->cur].n = 0;
+	pp->now_ns = ptop_pfs_boot_ns();
 	pp->nhot = 0;
 	if (pp->hot_thread)
 		memset(pp->hot_thread, 0, pp->hot_thread_cap);

@@ -282,6 +282,9 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	unread = t->seen_gen + 1 != p->acct.gen;
 	tn_counters(p, &st, &c);
 	ptop_tsacct_scan_counters(&p->acct, t, &c);
+	if (sc->at_open && ptop_pfs_busy_life(ptop_tsacct_thread_own(t),
+					      t->start_ns, p->acct.now_ns))
+		ptop_tsacct_thread_moved(&p->acct, t);
 	/* a new sleeper moves no more than an old one: by state only */
 	if (ps.state == 'R' ||
 	    (!unread && ptop_tsacct_thread_ran_lately(&p->acct, t)))

@@ -212,6 +212,12 @@ static inline int ptop_tsacct_thread_ran_lately(const struct ptop_tsacct *a,
 {
 	return t->moved_gen && t->moved_gen + 1 >= a->gen;
 }
+/* At the open: t counts as moved at this read (ptop_pfs_busy_life()). */
+static inline void ptop_tsacct_thread_moved(const struct ptop_tsacct *a,
+					    struct ptop_tsacct_thread *t)
+{
+	t->moved_gen = a->gen;
+}
 /*
  * At open, for a group that was running before: the time of its threads
  * that died before (the kernel's group sums minus its live threads), so

@@ -361,10 +361,16 @@ static uint64_t utime_200(struct fx *f, struct ptop_src *src)
 	return v;
 }
 
-static void stat_200(struct fx *f, char state, unsigned ut)
+static void stat_200_at(struct fx *f, char state, unsigned ut,
+			unsigned start)
 {
 	stat_file(f->root, "200/task/200/stat", 200, "sh", state, 100, 5, 0,
-		  ut, 2, 0, 0, 1, 5000, 20);
+		  ut, 2, 0, 0, 1, start, 20);
+}
+
+static void stat_200(struct fx *f, char state, unsigned ut)
+{
+	stat_200_at(f, state, ut, 5000);
 }
 
 /*
@@ -489,6 +495,7 @@ struct late_run {
 	struct fx *f;
 	unsigned int ut;	/* 200's utime after the walk (0: no run) */
 	const char *sched;	/* and its schedstat */
+	unsigned int start;	/* 200's start (0: the fixture's) */
 };
 
 static void run_200_late(void *arg)
@@ -497,7 +504,7 @@ static void run_200_late(void *arg)
 
 	if (!l->ut)
 		return;
-	stat_200(l->f, 'S', l->ut);
+	stat_200_at(l->f, 'S', l->ut, l->start ? l->start : 5000);
 	put(l->f->root, "200/schedstat", l->sched);
 	l->ut = 0;
 }
@@ -532,6 +539,40 @@ static void test_ran_lately_read_again(void **state)
 	assert_int_equal(utime_200(f, src), 8);
 	assert_int_equal(utime_200(f, src), 9);
 	ptop_src_close(src);
+}
+
+/*
+ * At the open a single reading shows no move: a thread that spent 10% of
+ * its 10 s on a CPU counts as having run lately (the first read's window
+ * reads it again), one that spent 0.1% does not (ptop_pfs_busy_life()).
+ */
+static void open_busy_or_not(struct fx *f, unsigned ut, unsigned expect)
+{
+	unsigned start = ptop_pfs_boot_ns() / f->tick - 1000;
+	struct late_run l = { .f = f, .start = start };
+	struct ptop_src_cfg cfg = {
+		.proc_root = f->root,
+		.between_phases = run_200_late,
+		.arg = &l,
+	};
+	struct ptop_src *src = NULL;
+	char err[300];
+
+	stat_200_at(f, 'S', ut, start);
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	l.ut = ut + 5;
+	l.sched = "900 200 9\n";
+	assert_int_equal(utime_200(f, src), expect);
+	ptop_src_close(src);
+}
+
+static void test_open_busy_life(void **state)
+{
+	struct fx *f = *state;
+
+	open_busy_or_not(f, 100, 105);
+	open_busy_or_not(f, 1, 1);
 }
 
 /*
@@ -659,6 +700,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_ran_lately_read_again,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_busy_life, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_reaped_in_walk, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reaped_before_window,
