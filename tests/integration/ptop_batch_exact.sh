@@ -221,14 +221,16 @@ done
 read -r c burned _ <"$RESULTS/normal.procfs" &&
 	{ within "$c" "$burned" 5 || { echo "FAIL normal: procfs c* ${c}s vs ${burned}s"; fail=1; }; }
 # what reaches the parent's c* (the burners' own rows, seen while they
-# live, are more the longer a busy machine makes them live)
+# live, are more the longer a busy machine makes them live; the orphans'
+# middle parents, waited for, cost more on a busy machine: 16% of the
+# burned time under a make loop on 2026-12-07): well under half of it
 less_than() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2])*float(sys.argv[3]) else 1)" "$@"; }
 read -r _ burned _ _ _ pc _ <"$RESULTS/selfreap.procfs" &&
-	{ less_than "$pc" 0.1 "$burned" &&
+	{ less_than "$pc" 0.5 "$burned" &&
 	  echo "procfs misses self-reaped children: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
 	  { echo "FAIL selfreap: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
 read -r _ burned _ _ _ pc _ <"$RESULTS/orphan.procfs" &&
-	{ less_than "$pc" 0.1 "$burned" &&
+	{ less_than "$pc" 0.5 "$burned" &&
 	  echo "procfs misses double-forked orphans once they die: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
 	  { echo "FAIL orphan: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
 rm -rf "$RESULTS"

@@ -104,7 +104,11 @@ ts_work = sum(r["cpu_s"] for r in j["tree"] if r["comm"] in work)
 dev = (ts_work - burned) / burned * 100
 print(f"nested: burned {burned:.6f} s; tstime (workload rows) {ts_work:.6f} s ({dev:+.2f}%); "
       f"tstime total {j['cpu_s']:.6f} s, {j['processes']} processes, exact={j['exact']}")
-if abs(dev) > 2:
+# never less than the burners measured of themselves; above it, perf (the
+# kernel's own count) judges: the burners miss each process's start and
+# exit after their last reading (+1.7% quiet, +2.8% under a make loop on
+# 2026-12-07, where tstime and perf agreed within 0.5%)
+if dev < -2 or (dev > 2 and not perf_ok):
     print(f"{label}: tstime differs from the burned amount by {dev:+.2f}% (> 2%)"); bad = 1
 if not j["exact"]:
     print(label + ": tstime says its result is not exact"); bad = 1
@@ -156,8 +160,13 @@ b, j = load("taskstats")
 dev = (j["cpu_s"] - b) / b * 100
 print(f"plain: burned {b:.6f} s; tstime total {j['cpu_s']:.6f} s ({dev:+.2f}%), "
       f"user {j['user_s']:.6f} sys {j['sys_s']:.6f}, {j['processes']} processes")
-if abs(dev) > 2:
-    print(f"FAIL: tstime total differs from the burned amount by {dev:+.2f}% (> 2%)"); bad = 1
+# above: the shell and the workload's parents (fork, exec, wait) and each
+# process's exit after its last reading, which no burner measures: up to
+# 2 ms a process on a loaded machine (+2.51% under a make loop on
+# 2026-12-07); one burner counted twice (100 ms and more) is still over
+extra = j["processes"] * 0.002 / b * 100
+if dev < -2 or dev > 2 + extra:
+    print(f"FAIL: tstime total differs from the burned amount by {dev:+.2f}% (> 2%, + {extra:.2f}% above)"); bad = 1
 if j["processes"] != 1 + 1 + 1 + 10 + 1 + 4 + 4 + 1:
     # sh, 3 workload parents, 1 + 10 burners, 4 middles + 4 orphans
     print(f"FAIL: {j['processes']} processes, expected 23"); bad = 1 if j["processes"] != 23 else 0

@@ -610,11 +610,13 @@ static void test_threads(void **state)
 	assert_int_equal(xb - xa, dead);
 	/*
 	 * Against what the threads measured of themselves: never less, and
-	 * at most 2% more plus each thread's start and exit path, which it
-	 * cannot measure (about 0.5 ms each under ASan).
+	 * at most 2% more plus each dead thread's start and exit up to its
+	 * record, which it cannot measure (about 0.5 ms each under ASan on
+	 * a quiet machine, 2.2 ms under a make loop on 2026-12-07): 5 ms
+	 * each, the bound the product puts on an exit path.
 	 */
 	assert_true(dead >= measured);
-	assert_true(dead <= measured + measured / 50 + 4 * 1000000ULL);
+	assert_true(dead <= measured + measured / 50 + 3 * 5000000ULL);
 
 	/* the last thread goes: the group dies and folds into us */
 	close(go[1]);
