@@ -509,21 +509,29 @@ static void run_200_late(void *arg)
 	l->ut = 0;
 }
 
-static void test_ran_lately_read_again(void **state)
+static struct ptop_src *open_late_run(struct late_run *l)
 {
-	struct fx *f = *state;
-	struct late_run l = { .f = f };
 	struct ptop_src_cfg cfg = {
-		.proc_root = f->root,
+		.proc_root = l->f->root,
 		.between_phases = run_200_late,
-		.arg = &l,
+		.arg = l,
 	};
 	struct ptop_src *src = NULL;
 	char err[300];
 
-	put(f->root, "200/schedstat", "100 200 3\n");
 	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
 				       sizeof(err)), 0);
+	return src;
+}
+
+static void test_ran_lately_read_again(void **state)
+{
+	struct fx *f = *state;
+	struct late_run l = { .f = f };
+	struct ptop_src *src;
+
+	put(f->root, "200/schedstat", "100 200 3\n");
+	src = open_late_run(&l);
 	assert_int_equal(utime_200(f, src), 4);
 	stat_200(f, 'S', 6);
 	put(f->root, "200/schedstat", "150 200 4\n");
@@ -550,17 +558,10 @@ static void open_busy_or_not(struct fx *f, unsigned ut, unsigned expect)
 {
 	unsigned start = ptop_pfs_boot_ns() / f->tick - 1000;
 	struct late_run l = { .f = f, .start = start };
-	struct ptop_src_cfg cfg = {
-		.proc_root = f->root,
-		.between_phases = run_200_late,
-		.arg = &l,
-	};
-	struct ptop_src *src = NULL;
-	char err[300];
+	struct ptop_src *src;
 
 	stat_200_at(f, 'S', ut, start);
-	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
-				       sizeof(err)), 0);
+	src = open_late_run(&l);
 	l.ut = ut + 5;
 	l.sched = "900 200 9\n";
 	assert_int_equal(utime_200(f, src), expect);
