@@ -66,7 +66,7 @@ struct procfs_priv {
 	struct pfs_seen_set seen[2];	/* previous read, this read */
 	int cur;
 	int opening;		/* the open's walk: no previous read */
-	uint64_t now_ns;	/* CLOCK_BOOTTIME at the walk's start */
+	uint64_t now_ns;	/* CLOCK_BOOTTIME at the open's walk */
 	struct pfs_hot *hot;
 	size_t nhot, hot_cap;
 	uint8_t *hot_thread;	/* per sample record: PFS_* */
@@ -697,6 +697,7 @@ static int procfs_open(struct ptop_src *src)
 	/* a first walk, so that the first read knows which threads moved */
 	ptop_sample_init(&scratch);
 	pp->opening = 1;
+	pp->now_ns = ptop_pfs_boot_ns();
 	ret = procfs_read(src, &scratch);
 	pp->opening = 0;
 	ptop_sample_free(&scratch);
@@ -764,7 +765,6 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;
 	pp->seen[pp->cur].n = 0;
-	pp->now_ns = ptop_pfs_boot_ns();
 	pp->nhot = 0;
 	if (pp->hot_thread)
 		memset(pp->hot_thread, 0, pp->hot_thread_cap);

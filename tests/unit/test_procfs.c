@@ -174,11 +174,15 @@ static const struct ptop_rec *find(const struct ptop_sample *s,
 	return NULL;
 }
 
-static struct ptop_src *open_fx(struct fx *f)
+/* the procfs source on the fixture; hook (may be NULL) between phases */
+static struct ptop_src *open_src(struct fx *f, unsigned int need,
+				 void (*hook)(void *), void *arg)
 {
 	struct ptop_src_cfg cfg = {
 		.proc_root = f->root,
-		.need = PTOP_DATA_RDELAY,
+		.need = need,
+		.between_phases = hook,
+		.arg = arg,
 	};
 	struct ptop_src *src = NULL;
 	char err[300];
@@ -186,6 +190,11 @@ static struct ptop_src *open_fx(struct fx *f)
 	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
 				       sizeof(err)), 0);
 	return src;
+}
+
+static struct ptop_src *open_fx(struct fx *f)
+{
+	return open_src(f, PTOP_DATA_RDELAY, NULL, NULL);
 }
 
 static void test_open_caps(void **state)
@@ -334,13 +343,7 @@ static void test_group_vanishes(void **state)
 
 static struct ptop_src *open_fx_need(struct fx *f, unsigned int need)
 {
-	struct ptop_src_cfg cfg = { .proc_root = f->root, .need = need };
-	struct ptop_src *src = NULL;
-	char err[300];
-
-	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
-				       sizeof(err)), 0);
-	return src;
+	return open_src(f, need, NULL, NULL);
 }
 
 /* 200's own utime, in ticks, as a read of src gives it */
@@ -511,17 +514,7 @@ static void run_200_late(void *arg)
 
 static struct ptop_src *open_late_run(struct late_run *l)
 {
-	struct ptop_src_cfg cfg = {
-		.proc_root = l->f->root,
-		.between_phases = run_200_late,
-		.arg = l,
-	};
-	struct ptop_src *src = NULL;
-	char err[300];
-
-	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
-				       sizeof(err)), 0);
-	return src;
+	return open_src(l->f, 0, run_200_late, l);
 }
 
 static void test_ran_lately_read_again(void **state)
@@ -614,20 +607,9 @@ static void reap_200(void *arg)
 
 static struct ptop_src *open_reap(struct fx *f, struct reap *r)
 {
-	struct ptop_src_cfg cfg = {
-		.proc_root = f->root,
-		.need = PTOP_DATA_RDELAY,
-		.between_phases = reap_200,
-		.arg = r,
-	};
-	struct ptop_src *src = NULL;
-	char err[300];
-
 	memset(r, 0, sizeof(*r));
 	r->f = f;
-	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
-				       sizeof(err)), 0);
-	return src;
+	return open_src(f, PTOP_DATA_RDELAY, reap_200, r);
 }
 
 static void read_n(struct ptop_src *src, struct ptop_sample *s, size_t n)
