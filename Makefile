@@ -204,19 +204,24 @@ $(B)/bench/userspace_cost: $(B)/obj/bench/userspace_cost.o $(UI_A) $(LIB_A)
 # tstime's tree accounting lives beside tstime, outside the libraries
 $(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)
 
+unit-check: SHELL := /bin/bash
 unit-check: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
-		echo "== $$t"; $$t || fail=1; \
+		echo "== $$t"; $(call run_logged,unit,$$t); \
 	done; exit $$fail
 
 # each test's output also goes to $(B)/logs/; a failing test's FAIL lines
-# are kept in $(FAILURES) so that `make check` can repeat them at its end
-# (CI shows only the tail of the output)
-FAILURES = $(B)/logs/failures.txt
+# (cmocka's: its [  FAILED  ], [  ERROR   ] and the failed check's
+# "error:" line; a sanitizer's report) are kept in $(FAILURES) so that
+# `make check` can repeat them at its end (CI shows only the tail of the
+# output). A failure that printed none of them is kept by its last lines.
+FAILURES ?= $(B)/logs/failures.txt
+FAIL_LINES := ^(FAIL|not ok)|^\[  (FAILED|ERROR) |: error: |^SUMMARY: |ERROR: [A-Za-z]+Sanitizer|runtime error:
 run_logged = mkdir -p $(B)/logs/$(1); log=$(B)/logs/$(1)/$$(basename $$t).log; \
 	{ $(2); } 2>&1 | tee $$log; rc=$${PIPESTATUS[0]}; \
 	if [ $$rc != 0 ]; then echo "FAIL: $$t (exit $$rc)"; fail=1; \
-		{ echo "-- $$t (exit $$rc):"; grep -E '^(FAIL|not ok)' $$log | head -20; } >>$(FAILURES); fi
+		{ echo "-- $$t (exit $$rc):"; grep -E '$(FAIL_LINES)' $$log | head -20 | grep . || \
+			tail -n 12 $$log; } >>$(FAILURES); fi
 
 integration-check: SHELL := /bin/bash
 integration-check: all $(HELPER_BINS)
@@ -343,7 +348,7 @@ dkms-check:
 # the unit tests once more under AddressSanitizer + UBSan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan-check:
-	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" unit-check
+	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" FAILURES=$(abspath $(FAILURES)) unit-check
 
 # every suite runs even when an earlier one failed; the summary at the end
 # names the failed suites and repeats their FAIL lines
