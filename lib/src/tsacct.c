@@ -274,10 +274,13 @@ static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 	max = PTOP_EXIT_PATH_MAX_NS * g->nexits + (g->kmax - g->ktail);
 	p->kexp += exp;
 	p->kmax += max;
+	p->kn += g->nexits;
+	a->tails_exits += g->nexits;
 	/* after p's reading of this generation: not in it (tsacct.h) */
 	if (p->kc_gen == a->gen && p->kc_rseq && g->die_seq > p->kc_rseq) {
 		p->kexp_late += exp;
 		p->kmax_late += max;
+		p->kn_late += g->nexits;
 	}
 }
 
@@ -698,6 +701,7 @@ void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
 	g->kc_rseq = rseq;
 	g->kexp_late = 0;
 	g->kmax_late = 0;
+	g->kn_late = 0;
 	if (g->kc_known)
 		return;
 	g->kc_known = 1;
@@ -724,27 +728,55 @@ void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a, group_t *g,
 	ptop_tsacct_scan_kernel_c(a, g, kc_ns, seq, 0, never_waited);
 }
 
+/*
+ * What the exits credited to g since the last prediction add to its
+ * ktail at tau each, at most hi (tsacct.h); they are counted as done.
+ */
+static uint64_t ta_tail_predicted(group_t *g, uint64_t tau, uint64_t hi)
+{
+	uint64_t n = g->kn - g->kn_late, pred;
+
+	if (n <= g->kpred_n)
+		return 0;
+	pred = g->ktail + (n - g->kpred_n) * tau;
+	g->kpred_n = n;
+	return pred < hi ? pred : hi;
+}
+
 void ptop_tsacct_tails(struct ptop_tsacct *a)
 {
+	uint64_t tau = 0;
 	size_t i;
 
+	/* the exits credited since the last pass have no paths here yet */
+	if (a->tails_exits_before >= PTOP_TSACCT_TAU_EXITS)
+		tau = a->tails_sum_ns / a->tails_exits_before;
+	a->tails_exits_before = a->tails_exits;
 	for (i = 0; i < PTOP_TSACCT_HASH; i++) {
 		group_t *g;
 
 		for (g = a->groups[i]; g; g = g->next) {
-			uint64_t want, known;
+			uint64_t want, known, cap, hi, pred;
 
 			if (g->kc_gen != a->gen || !g->kc_known || g->k_bad ||
 			    g->tgid == 1)
 				continue;
 			known = g->kc_base + g->kexp - g->kexp_late;
+			cap = g->kmax - g->kmax_late;
 			want = g->kc_ns > known ? g->kc_ns - known : 0;
-			if (want > g->kmax - g->kmax_late)
-				want = g->kmax - g->kmax_late;
+			if (want > cap)
+				want = cap;
+			/* the kernel's c is below its two floors + 2 ticks */
+			hi = g->kc_ns + 2 * a->tick_ns > known ?
+				g->kc_ns + 2 * a->tick_ns - known : 0;
+			pred = ta_tail_predicted(g, tau, hi < cap ? hi : cap);
+			if (pred > want)
+				want = pred;
 			if (want <= g->ktail)
 				continue;
 			g->cs += want - g->ktail;
 			a->tail_ns += want - g->ktail;
+			a->tails_sum_ns += want - g->ktail;
 			g->ktail = want;
 		}
 	}

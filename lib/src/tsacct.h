@@ -52,7 +52,15 @@
  * PTOP_EXIT_PATH_MAX_NS per child thread exit credited (a bound on what
  * one exit path can be).
  * Exit paths show up here late by up to 2 ticks per group (the
- * floors), never twice: the interval math takes c* as it moved. Not for
+ * floors), never twice: the interval math takes c* as it moved.
+ * That reserve of up to 2 ticks per group moves from one interval to
+ * the next (a build: make and each cc driver reap). So once
+ * PTOP_TSACCT_TAU_EXITS exits were credited, each newly credited exit
+ * (kn less kn_late; kpred_n of them done) also advances ktail by tau,
+ * the mean exit path so far (tails_sum_ns / tails_exits_before), but
+ * never past L + 2 ticks (the kernel's c is below its floors + 2 ticks)
+ * nor kmax - kmax_late: ktail stays within the kernel's two floors of
+ * its own number, ahead of L by at most 2 ticks. Not for
  * pid 1 (it reaps orphans whose parent died with them unreaped, whose
  * records named that parent) and not for a group that reaped a child
  * closed without its final record (k_bad: kexp would be short).
@@ -66,6 +74,8 @@
 
 #define PTOP_TSACCT_HASH	4096	/* buckets, power of two */
 #define PTOP_TSACCT_TOMB_GENS	2	/* reads a dead thread is remembered */
+/* exits credited before exit paths are predicted (see above) */
+#define PTOP_TSACCT_TAU_EXITS	64
 
 struct ptop_tsacct_group {
 	struct ptop_tsacct_group *next;		/* live hash chain */
@@ -90,6 +100,8 @@ struct ptop_tsacct_group {
 	 * kexp_late, kmax_late: what children with later records added
 	 */
 	uint64_t kc_rseq, kexp_late, kmax_late;
+	/* child thread exits credited; of them with later records; predicted */
+	uint64_t kn, kn_late, kpred_n;
 	uint64_t die_seq;	/* the record this group died with (its seq) */
 	uint32_t die_live_for;	/* and that record's live_for */
 	unsigned int nexits;	/* own threads that died with their records */
@@ -143,6 +155,11 @@ struct ptop_tsacct {
 	int lost;		/* set when data was lost (caller resets) */
 	unsigned int nlost;	/* threads closed without final counters */
 	uint64_t tail_ns;	/* exit paths put into c* by this read */
+	/*
+	 * all exit paths put into c* so far; the exits credited, and of them
+	 * those credited before the last ptop_tsacct_tails() (tau's)
+	 */
+	uint64_t tails_sum_ns, tails_exits, tails_exits_before;
 	struct ptop_sample *out; /* EXIT records go here */
 };
 

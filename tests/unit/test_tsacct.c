@@ -767,6 +767,62 @@ static void test_tail_forked_parent(void **state)
 	assert_int_equal(f->a.lost, 0);
 }
 
+/* n children of 300, forked and dead, each with a record of 1 ms */
+static void children_of_300(struct fx *f, uint32_t *pid, int n,
+			    uint64_t *seq)
+{
+	for (; n > 0; n--, (*pid)++) {
+		assert_int_equal(ptop_tsacct_fork(&f->a, *pid, *pid, 300,
+						  31 * TICK), 0);
+		assert_int_equal(exit_seq(f, *pid, *pid, 300, 1 * MS, ++*seq,
+					  0), 0);
+	}
+}
+
+/*
+ * Once PTOP_TSACCT_TAU_EXITS exits were credited, each new one advances
+ * its parent's exit paths by the mean so far, though the floored
+ * reading has not moved; never past that reading + 2 ticks. Children of
+ * 1 ms records, each 1.25 ms in the kernel.
+ */
+static void test_tail_predicted(void **state)
+{
+	struct fx *f = *state;
+	uint32_t pid = 400;
+	uint64_t seq = 0;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	/* 64 children: 80 ms in the kernel, read as 80: 16 ms of paths */
+	gen(f);
+	children_of_300(f, &pid, PTOP_TSACCT_TAU_EXITS, &seq);
+	scan_with_300(f, 8 * TICK, seq);
+	assert_int_equal(f->a.tail_ns, 16 * MS);
+	/* 8 more: 90 ms in the kernel, its floors read 80: 8 x 0.25 ms */
+	gen(f);
+	children_of_300(f, &pid, 8, &seq);
+	scan_with_300(f, 8 * TICK, seq);
+	assert_int_equal(f->a.tail_ns, 2 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 72 * MS + 18 * MS);
+	/*
+	 * 40 more, read as 110 ms: 112 ms of records, so the kernel's c
+	 * (under 130) leaves at most 18 ms of paths: the 10 ms predicted
+	 * would be past it; nothing is added
+	 */
+	gen(f);
+	children_of_300(f, &pid, 40, &seq);
+	scan_with_300(f, 11 * TICK, seq);
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 300)), 112 * MS + 18 * MS);
+	/* the floors catch up: 140 ms read, 28 ms of paths */
+	gen(f);
+	scan_with_300(f, 14 * TICK, seq);
+	assert_int_equal(f->a.tail_ns, 10 * MS);
+	assert_int_equal(f->a.lost, 0);
+}
+
 /*
  * A parent older than us: its first reading has the children the kernel
  * had reaped by then; a child whose record came before that reading
@@ -1082,6 +1138,7 @@ int main(void)
 		T(test_late_group_records),
 		T(test_fold_into_reported),
 		T(test_tail_forked_parent),
+		T(test_tail_predicted),
 		T(test_tail_old_parent_reaped_before),
 		T(test_tail_old_parent_reaped_after),
 		T(test_tail_lost_child),
