@@ -30,6 +30,20 @@
  * clock (charged past the instant: high is its counter's due), nor for
  * the walker itself; a wait that runs out takes high, as the plain
  * reading did, and is counted (the state file's walk_pending_unsettled).
+ *
+ * The walker may wait with interrupts off and the task's siglock held
+ * (walk_group()), which the task itself may be spinning on, interrupts
+ * off too (exit_signals(), a signal): then its switch never comes and
+ * only the wait's end frees both. That end is measured with
+ * ktime_get_mono_fast_ns() (the clocksource, read directly), not
+ * local_clock(): with an unstable sched_clock (a guest whose TSC is not
+ * trusted: the 6.1 VM's "Unstable clock detected") local_clock() stops
+ * one tick past this CPU's last tick while interrupts are off, and a
+ * 2 ms wait that began after half of that tick never ran out: both CPUs
+ * spun with interrupts off for good (test_kmod_cpu_pad, 2 of 5 runs
+ * under multi-threaded TCG: one in the wait's pause, the other in
+ * native_queued_spin_lock_slowpath). RAN_SETTLE_SPINS bounds the loop
+ * whatever the clocksource does.
  * One record per CPU, written only by its CPU, interrupts off: at its
  * instant and at its next switch.
  */
@@ -38,11 +52,12 @@
 #include <linux/percpu.h>
 #include <linux/processor.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/time64.h>
+#include <linux/timekeeping.h>
 #include "pass_pending.h"
 
 #define RAN_SETTLE_NS	(2 * NSEC_PER_MSEC)
+#define RAN_SETTLE_SPINS	(1U << 20)	/* well past 2 ms of pauses */
 
 enum { PENDING_NONE, PENDING_OPEN, PENDING_SETTLED };
 
@@ -112,6 +127,7 @@ u64 ptop_ts_pending_settle(const struct task_struct *t, u64 gen, int cpu,
 	const struct pending_run *p = per_cpu_ptr(&pending_run, cpu);
 	u64 until = 0, v, t0;
 	bool waited = false;
+	u32 spins = 0;
 
 	for (;;) {
 		/* the record complete, its fields after it */
@@ -138,10 +154,12 @@ u64 ptop_ts_pending_settle(const struct task_struct *t, u64 gen, int cpu,
 				return high;
 			continue;
 		}
+		/* not local_clock(): it may stand still here (see above) */
 		if (!until) {
-			until = local_clock() + RAN_SETTLE_NS;
+			until = ktime_get_mono_fast_ns() + RAN_SETTLE_NS;
 			waited = true;
-		} else if (local_clock() > until) {
+		} else if (ktime_get_mono_fast_ns() > until ||
+			   ++spins > RAN_SETTLE_SPINS) {
 			atomic_long_inc(&pending_unsettled);
 			return high;
 		}
