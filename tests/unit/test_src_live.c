@@ -71,17 +71,28 @@ static uint64_t clk(clockid_t id)
 	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
-static void report(int fd, int kind)
+/*
+ * A task's report line: who, then its CPU time by cpu_clock and the boot
+ * clock read after it (tail_ns() bounds what ran after by that instant).
+ */
+static void send_report(int fd, const char *who, clockid_t cpu_clock)
 {
-	char line[64];
+	char line[96];
+	unsigned long long cpu = clk(cpu_clock);
 	int n;
 
-	n = snprintf(line, sizeof(line), "%d %d %llu %llu\n", kind,
-		     (int)getpid(),
-		     (unsigned long long)clk(CLOCK_PROCESS_CPUTIME_ID),
+	n = snprintf(line, sizeof(line), "%s %llu %llu\n", who, cpu,
 		     (unsigned long long)clk(CLOCK_BOOTTIME));
 	if (write(fd, line, n) != n)
 		_exit(99);
+}
+
+static void report(int fd, int kind)
+{
+	char who[32];
+
+	snprintf(who, sizeof(who), "%d %d", kind, (int)getpid());
+	send_report(fd, who, CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static void burn(unsigned int ms)
@@ -470,14 +481,10 @@ static int mt_rep, mt_start, mt_go;
 /* a thread's report: its tid, CPU time (all of its life) and boot clock */
 static void mt_report(void)
 {
-	char line[80];
-	int n;
+	char who[16];
 
-	n = snprintf(line, sizeof(line), "%d %llu %llu\n", (int)gettid(),
-		     (unsigned long long)clk(CLOCK_THREAD_CPUTIME_ID),
-		     (unsigned long long)clk(CLOCK_BOOTTIME));
-	if (write(mt_rep, line, n) != n)
-		_exit(99);
+	snprintf(who, sizeof(who), "%d", (int)gettid());
+	send_report(mt_rep, who, CLOCK_THREAD_CPUTIME_ID);
 }
 
 static void *mt_burner(void *arg)
