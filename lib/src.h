@@ -108,6 +108,11 @@ struct ptop_src_cfg {
 	 * tight window (procfs), to change the tree in between.
 	 */
 	void (*between_phases)(void *arg);
+	/*
+	 * Tests: called with arg after the walk, before its catch-up pass
+	 * (procfs), to fork a process the walk could not meet.
+	 */
+	void (*after_walk)(void *arg);
 };
 
 struct ptop_src;

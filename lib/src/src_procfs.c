@@ -78,6 +78,8 @@ struct procfs_priv {
 	struct ptop_pfs_marks marks;	/* who did not run (procfs_read.h) */
 	struct ptop_rec *last;	/* the last read's records */
 	size_t nlast, last_cap;
+	uint32_t *met;		/* the groups this walk met, sorted */
+	size_t nmet, met_cap;
 };
 
 struct procfs_scan {
@@ -375,6 +377,48 @@ static int procfs_quiet(void *arg, int tgid, uint64_t ino)
 		ret = ptop_pfs_marks_add(&pp->marks, &mk);
 	sc->nquiet++;
 	return ret ? ret : 1;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The groups the walk met (read or quiet), for the catch-up pass. */
+static int note_met(struct procfs_priv *pp, const struct ptop_sample *out)
+{
+	size_t i;
+
+	pp->nmet = 0;
+	for (i = 0; i < out->nrecs; i++) {
+		if (out->recs[i].kind != PTOP_REC_GROUP)
+			continue;
+		if (pp->nmet == pp->met_cap) {
+			size_t ncap = pp->met_cap ? pp->met_cap * 2 : 1024;
+			uint32_t *n = realloc(pp->met, ncap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			pp->met = n;
+			pp->met_cap = ncap;
+		}
+		pp->met[pp->nmet++] = out->recs[i].pid;
+	}
+	if (pp->nmet > 1)
+		qsort(pp->met, pp->nmet, sizeof(*pp->met), u32_cmp);
+	return 0;
+}
+
+static int procfs_met(void *arg, int tgid, uint64_t ino)
+{
+	struct procfs_scan *sc = arg;
+	uint32_t key = tgid;
+
+	sc->ino = ino;
+	return sc->pp->nmet && bsearch(&key, sc->pp->met, sc->pp->nmet,
+				       sizeof(key), u32_cmp);
 }
 
 /* Read a task's stat by path (the walk's directory fds are closed). */
@@ -772,6 +816,20 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	nice = ptop_walk_nice_begin(src->cfg.rt_window);
 	ret = ptop_pfs_for_each_group_q(&pp->pfs, procfs_quiet, procfs_group,
 					&sc);
+	/*
+	 * The catch-up pass: processes forked during the walk behind its
+	 * place (the directory is read in chunks: one forked after the last
+	 * chunk was read is not in it, whatever its pid), read now so that
+	 * what they ran so far goes to this interval.
+	 */
+	if (!ret && src->cfg.after_walk)
+		src->cfg.after_walk(src->cfg.arg);
+	if (!ret)
+		ret = note_met(pp, out);
+	sc.use_marks = 0;
+	if (!ret)
+		ret = ptop_pfs_for_each_group_q(&pp->pfs, procfs_met,
+						procfs_group, &sc);
 	ptop_walk_nice_end(src->cfg.rt_window, nice);
 	if (!ret)
 		ret = procfs_window(src, out);
@@ -798,6 +856,7 @@ static void procfs_close(struct ptop_src *src)
 	ptop_pfs_close(&pp->pfs);
 	free(pp->seen[0].v);
 	free(pp->seen[1].v);
+	free(pp->met);
 	free(pp->hot);
 	free(pp->hot_thread);
 	free(pp->cparents);

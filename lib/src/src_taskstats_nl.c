@@ -130,6 +130,53 @@ static int tn_drain_exits(struct tn_priv *p)
 	return ptop_tsnl_drain(&p->ts, tn_queue_exit, p, &p->acct.lost);
 }
 
+/*
+ * A dead group's leader, its exit record taken: once it is a zombie (its
+ * exit path done, not reaped yet), its exit path and what its reaped
+ * children left, from the zombie itself (ptop_tsacct_zombie()). ps: its
+ * stat as the walk read it, or NULL to read it now.
+ */
+static int tn_zombie(struct tn_priv *p, uint32_t tid,
+		     const struct ptop_pfs_stat *ps)
+{
+	struct ptop_tsacct_thread *t = ptop_tsacct_thread_find(&p->acct, tid);
+	struct ptop_tsacct_counters c;
+	struct ptop_tsnl_stats st;
+	struct ptop_pfs_stat own;
+	char name[16];
+	int ret, dfd;
+
+	if (!t || !t->dead || t->zombie_read || !t->g->dead ||
+	    t->g->tgid != tid)
+		return 0;
+	if (!ps) {
+		snprintf(name, sizeof(name), "%u", tid);
+		dfd = openat(p->pfs.root_fd, name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return 0;	/* reaped: its parent's c has it */
+		ret = ptop_pfs_read_stat(&p->pfs, dfd, &own);
+		close(dfd);
+		if (ret <= 0)
+			return ret;
+		ps = &own;
+	}
+	/* not done with its exit yet (the walk or the next read will see) */
+	if (ps->state != 'Z' || (t->start_exact &&
+	    t->start_ns != ptop_pfs_ticks_ns(&p->pfs, ps->starttime)))
+		return 0;
+	ret = ptop_tsnl_get_pid(&p->ts, tid, &st);
+	if (ret == -ESRCH || ret == -ENOENT)
+		return 0;	/* reaped meanwhile */
+	if (ret)
+		return ret;
+	tn_counters(p, &st, &c);
+	ptop_tsacct_zombie(&p->acct, t, c.runtime_ns,
+			   ptop_pfs_ticks_ns(&p->pfs, ps->cutime) +
+			   ptop_pfs_ticks_ns(&p->pfs, ps->cstime));
+	return 0;
+}
+
 /* One exit listener record: the thread's final counters. */
 static int tn_apply_exit(struct tn_priv *p, struct tn_exit *e,
 			 uint64_t exit_ns)
@@ -137,14 +184,18 @@ static int tn_apply_exit(struct tn_priv *p, struct tn_exit *e,
 	const struct ptop_tsnl_stats *st = &e->st;
 	struct ptop_tsacct_counters c;
 	uint64_t el = st->etime_us * 1000, now = p->acct.now_ns;
+	int ret;
 
 	e->done = 1;
 	tn_counters(p, st, &c);
 	c.seq = e->seq;
 	c.live_for = e->live_for;
 	/* if it was never seen alive: born ac_etime ago */
-	return ptop_tsacct_exit(&p->acct, st->pid, st->tgid, st->ppid,
-				now > el ? now - el : 0, &c, exit_ns);
+	ret = ptop_tsacct_exit(&p->acct, st->pid, st->tgid, st->ppid,
+			       now > el ? now - el : 0, &c, exit_ns);
+	if (!ret && st->pid == st->tgid)
+		ret = tn_zombie(p, st->pid, NULL);
+	return ret;
 }
 
 static struct tn_exit *tn_find_exit(struct tn_priv *p, uint32_t pid)
@@ -267,6 +318,8 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	if (ret <= 0)
 		return ret;
 	sc->last_state = ps.state;
+	if (ps.state == 'Z' && sc->get && sc->g && (uint32_t)tid == sc->g->tgid)
+		return tn_zombie(p, tid, &ps);
 	ret = ptop_tsacct_scan_thread(&p->acct, sc->g, tid,
 				      ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
 				      ps.state, ps.comm, &t);
@@ -488,6 +541,17 @@ static int tn_first_kc_again(struct tn_priv *p)
 	return 0;
 }
 
+/* The catch-up pass: a group this walk met (read or quiet) is skipped. */
+static int tn_met(void *arg, int tgid, uint64_t ino)
+{
+	struct tn_scan *sc = arg;
+	struct ptop_tsacct_group *g =
+		ptop_tsacct_group_find(&sc->p->acct, tgid);
+
+	sc->ino = ino;
+	return g && !g->dead && g->seen_gen == sc->p->acct.gen;
+}
+
 static int tn_scan(struct tn_priv *p, int get, int at_open)
 {
 	struct tn_scan sc = { .p = p, .get = get, .at_open = at_open };
@@ -499,6 +563,16 @@ static int tn_scan(struct tn_priv *p, int get, int at_open)
 	sc.use_marks = get && p->has_schedstat;
 	ptop_pfs_marks_begin(&p->marks);
 	ret = ptop_pfs_for_each_group_q(&p->pfs, tn_quiet, tn_scan_group, &sc);
+	/*
+	 * Processes forked during the walk behind its place: the directory
+	 * is read in chunks (getdents), so one forked after the last chunk
+	 * was read is not in it, whatever its pid. Read now, not at the next
+	 * walk, so that what it ran so far goes to this interval.
+	 */
+	sc.use_marks = 0;
+	if (!ret)
+		ret = ptop_pfs_for_each_group_q(&p->pfs, tn_met, tn_scan_group,
+						&sc);
 	ptop_pfs_marks_end(&p->marks);
 	if (!ret)
 		ptop_tsacct_scan_end(&p->acct);
@@ -544,6 +618,61 @@ static int tn_window(struct ptop_src *src, struct ptop_sample *out)
 	if (!ret)
 		ret = ptop_pfs_sample_end(&p->pfs, out);
 	ptop_rt_window_end(&w);
+	return ret;
+}
+
+/* Is a record of a child of tgid queued, not applied yet? */
+static int tn_child_queued(const struct tn_priv *p, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nexits; i++)
+		if (!p->exits[i].done && p->exits[i].st.ppid == tgid)
+			return 1;
+	return 0;
+}
+
+/*
+ * After the read's last exit records: the kernel c of the parents the
+ * walk read before they reaped a child whose record is in this read
+ * (ptop_tsacct_kernel_c_again()).
+ */
+static int tn_kc_again(struct tn_priv *p)
+{
+	struct ptop_tsacct *a = &p->acct;
+	struct ptop_pfs_stat ps;
+	char name[16];
+	size_t i;
+	int ret = 0, dfd;
+
+	for (i = 0; i < a->nagain && !ret; i++) {
+		struct ptop_tsacct_group *g =
+			ptop_tsacct_group_find(a, a->again[i]);
+
+		if (!g || g->dead)
+			continue;
+		snprintf(name, sizeof(name), "%u", g->tgid);
+		dfd = openat(p->pfs.root_fd, name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			continue;	/* died meanwhile: next read */
+		ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
+		close(dfd);
+		if (ret <= 0 || ptop_pfs_ticks_ns(&p->pfs, ps.starttime) !=
+				g->start_ns)
+			continue;
+		/*
+		 * a child reaped by then has its record in the socket, and
+		 * is not in kexp: then this reading would count all of it
+		 */
+		ret = tn_drain_exits(p);
+		if (!ret && !tn_child_queued(p, g->tgid))
+			ptop_tsacct_kernel_c_again(a, g,
+				ptop_pfs_ticks_ns(&p->pfs, ps.cutime) +
+				ptop_pfs_ticks_ns(&p->pfs, ps.cstime),
+				p->exit_seq);
+	}
+	ptop_tsacct_again_done(a);
 	return ret;
 }
 
@@ -702,6 +831,8 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	/* tasks that died during the walk or the window: closed here too */
 	if (!ret)
 		ret = tn_process_events(p);
+	if (!ret)
+		ret = tn_kc_again(p);
 	if (!ret)
 		ret = ptop_tsacct_sweep(&p->acct);
 	/* after the last exit records: every reaped child's is in */

@@ -178,6 +178,9 @@ void ptop_tsacct_free(struct ptop_tsacct *a)
 	for (i = 0; i < PTOP_TSACCT_HASH; i++)
 		while (a->groups[i])
 			ta_group_drop(a, a->groups[i]);
+	free(a->again);
+	a->again = NULL;
+	a->nagain = a->again_cap = 0;
 }
 
 /* --- records ----------------------------------------------------------- */
@@ -252,6 +255,22 @@ static uint64_t ta_kernel_total(const struct ptop_tsacct *a, const group_t *g)
 	return t;
 }
 
+/* p's kernel c, read already, is to be read again (tsacct.h) */
+static void ta_again_add(struct ptop_tsacct *a, group_t *p)
+{
+	if (a->nagain == a->again_cap) {
+		size_t ncap = a->again_cap ? a->again_cap * 2 : 64;
+		uint32_t *n = realloc(a->again, ncap * sizeof(*n));
+
+		if (!n)
+			return;	/* its reading stands: late, not wrong */
+		a->again = n;
+		a->again_cap = ncap;
+	}
+	a->again[a->nagain++] = p->tgid;
+	p->kc_again = 1;
+}
+
 /* Dead g was a child of ppid (its parent at death): who waits for it. */
 static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 {
@@ -272,6 +291,9 @@ static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 	}
 	exp = ta_kernel_total(a, g);
 	max = PTOP_EXIT_PATH_MAX_NS * g->nexits + (g->kmax - g->ktail);
+	g->kparent = p->tgid;
+	if (p->kc_gen == a->gen && !p->kc_again)
+		ta_again_add(a, p);
 	p->kexp += exp;
 	p->kmax += max;
 	p->kn += g->nexits;
@@ -780,6 +802,74 @@ void ptop_tsacct_tails(struct ptop_tsacct *a)
 			g->ktail = want;
 		}
 	}
+}
+
+void ptop_tsacct_kernel_c_again(struct ptop_tsacct *a, group_t *g,
+				uint64_t kc_ns, uint64_t rseq)
+{
+	if (g->dead || !g->kc_known || g->kc_gen != a->gen || kc_ns < g->kc_ns)
+		return;
+	g->kc_ns = kc_ns;
+	g->kc_rseq = rseq;
+	/* every record taken so far came before this reading */
+	g->kexp_late = 0;
+	g->kmax_late = 0;
+	g->kn_late = 0;
+}
+
+void ptop_tsacct_again_done(struct ptop_tsacct *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nagain; i++) {
+		group_t *g = ptop_tsacct_group_find(a, a->again[i]);
+
+		if (g)
+			g->kc_again = 0;
+	}
+	a->nagain = 0;
+}
+
+void ptop_tsacct_zombie(struct ptop_tsacct *a, thread_t *t,
+			uint64_t runtime_ns, uint64_t kc_ns)
+{
+	group_t *g = t->g, *to, *p;
+	uint64_t own = ptop_tsacct_thread_own(t), add = 0, want;
+
+	if (!t->dead || t->zombie_read || t->closed_lost || !g->dead ||
+	    t->tid != g->tgid)
+		return;
+	t->zombie_read = 1;
+	if (runtime_ns > own)
+		add = runtime_ns - own < PTOP_EXIT_PATH_MAX_NS ?
+		      runtime_ns - own : PTOP_EXIT_PATH_MAX_NS;
+	/* its children's exit paths, as ptop_tsacct_tails() takes them */
+	if (g->kc_known && !g->k_bad && g->tgid != 1 &&
+	    kc_ns > g->kc_base + g->kexp) {
+		want = kc_ns - g->kc_base - g->kexp;
+		if (want > g->kmax)
+			want = g->kmax;
+		if (want > g->ktail) {
+			add += want - g->ktail;
+			g->ktail = want;
+		}
+	}
+	if (!add)
+		return;
+	to = ta_fold_target(g);
+	if (!to && g->ppid)
+		to = ptop_tsacct_group_find(a, g->ppid);
+	if (!to)
+		return;
+	to->cs += add;
+	a->tail_ns += add;
+	a->tails_sum_ns += add;
+	p = g->kparent ? ptop_tsacct_group_find(a, g->kparent) : NULL;
+	if (!p)
+		return;
+	p->kexp += add;
+	if (p->kc_gen == a->gen && p->kc_rseq && g->die_seq > p->kc_rseq)
+		p->kexp_late += add;
 }
 
 void ptop_tsacct_scan_end(struct ptop_tsacct *a)

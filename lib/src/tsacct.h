@@ -104,6 +104,7 @@ struct ptop_tsacct_group {
 	uint64_t kn, kn_late, kpred_n;
 	uint64_t die_seq;	/* the record this group died with (its seq) */
 	uint32_t die_live_for;	/* and that record's live_for */
+	uint32_t kparent;	/* the parent whose kexp has it (0: none) */
 	unsigned int nexits;	/* own threads that died with their records */
 	char comm[PTOP_COMM_LEN];
 	char state;
@@ -111,6 +112,7 @@ struct ptop_tsacct_group {
 	unsigned int dead : 1, start_exact : 1, want_parent : 1, reported : 1;
 	/* forked: born under us (FORK event): its kernel c started at 0 */
 	unsigned int forked : 1, kc_known : 1, k_bad : 1, lost_thread : 1;
+	unsigned int kc_again : 1;	/* in ptop_tsacct.again */
 };
 
 struct ptop_tsacct_thread {
@@ -126,6 +128,7 @@ struct ptop_tsacct_thread {
 	char state;
 	/* closed_lost: closed without final counters, which may still come */
 	unsigned int dead : 1, start_exact : 1, reported : 1, closed_lost : 1;
+	unsigned int zombie_read : 1;	/* ptop_tsacct_zombie() took it */
 };
 
 /* A thread's counters (live, or final at exit), as the kernel gave them. */
@@ -160,6 +163,13 @@ struct ptop_tsacct {
 	 * those credited before the last ptop_tsacct_tails() (tau's)
 	 */
 	uint64_t tails_sum_ns, tails_exits, tails_exits_before;
+	/*
+	 * groups read this generation and credited with a child's exit
+	 * after that reading: their kernel c is read again at the end
+	 * (ptop_tsacct_kernel_c_again())
+	 */
+	uint32_t *again;
+	size_t nagain, again_cap;
 	struct ptop_sample *out; /* EXIT records go here */
 };
 
@@ -291,6 +301,37 @@ void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a,
 				      int never_waited);
 void ptop_tsacct_scan_end(struct ptop_tsacct *a);
 
+/*
+ * After the read's last exit records: g's kernel c read once more (g in
+ * a->again), then rseq records received. A parent read by the walk
+ * before it reaped a child that died before the snapshot's instant (or
+ * a child that reaped its own and died: ptop_sleepers, a cc driver)
+ * has those exit paths in its kernel c only after that reading: without
+ * this one they would go into the next interval, which they do not
+ * belong to (a -X/+X pair). Their final records are in this interval
+ * already. Call ptop_tsacct_again_done() after the list.
+ */
+void ptop_tsacct_kernel_c_again(struct ptop_tsacct *a,
+				struct ptop_tsacct_group *g, uint64_t kc_ns,
+				uint64_t rseq);
+void ptop_tsacct_again_done(struct ptop_tsacct *a);
+/*
+ * A zombie the scan met: the leader t of a dead group, its exit record
+ * taken, not reaped yet. Its exit path is complete but in no kernel c
+ * until its parent reaps it, which may come after the next snapshot: a
+ * parent busy elsewhere (ptop_sleepers killing 2,000 children) or an
+ * interval's instant between the exit and the reap. So it is taken from
+ * the zombie itself, in this interval: runtime_ns, its runtime now (as
+ * the exit record counts it), less what the record said is its own exit
+ * path (at most PTOP_EXIT_PATH_MAX_NS); kc_ns, its cutime + cstime now,
+ * gives the exit paths of the children it reaped and was not read with
+ * (as ptop_tsacct_tails() would at a reading). Both go into the c* of
+ * where the group was folded, as system time, and into the kexp of the
+ * parent that was credited with it, whose own kernel c has them once it
+ * reaps: never twice. Once per zombie.
+ */
+void ptop_tsacct_zombie(struct ptop_tsacct *a, struct ptop_tsacct_thread *t,
+			uint64_t runtime_ns, uint64_t kc_ns);
 /*
  * End of a generation: close threads that vanished without an exit record
  * (lost), forget old dead ones, then append the live THREAD and GROUP

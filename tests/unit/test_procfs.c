@@ -671,6 +671,65 @@ static void test_reaped_before_window(void **state)
 	ptop_src_close(src);
 }
 
+/* 400, forked during the walk after the walk's last directory chunk */
+static void fork_400(void *arg)
+{
+	struct reap *r = arg;
+
+	if (!r->armed)
+		return;
+	r->armed = 0;
+	dir(r->f->root, "400");
+	dir(r->f->root, "400/task");
+	dir(r->f->root, "400/task/400");
+	stat_file(r->f->root, "400/stat", 400, "cc1", 'R', 200, 9, 0, 6, 3,
+		  0, 0, 1, 7000, 30);
+	status_file(r->f->root, "400/status", 0, 900, 0, 0);
+	stat_file(r->f->root, "400/task/400/stat", 400, "cc1", 'R', 200, 9,
+		  0, 6, 3, 0, 0, 1, 7000, 30);
+	status_file(r->f->root, "400/task/400/status", 0, 900, 1, 0);
+	put(r->f->root, "400/task/400/schedstat", "90000000 100 2\n");
+}
+
+/*
+ * The catch-up pass: what 400 ran before the snapshot is in this one, not
+ * all of it in the next (which would have this interval short by that
+ * and the next one over by as much).
+ */
+static void test_forked_behind_walk(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_src_cfg cfg = {
+		.proc_root = f->root, .need = PTOP_DATA_RDELAY,
+		.after_walk = fork_400,
+	};
+	struct ptop_src *src = NULL;
+	const struct ptop_rec *g, *t;
+	struct ptop_sample s;
+	struct reap r = { .f = f };
+	char err[300];
+
+	cfg.arg = &r;
+	assert_int_equal(ptop_src_open(&src, "procfs", &cfg, err,
+				       sizeof(err)), 0);
+	ptop_sample_init(&s);
+	read_n(src, &s, 5);
+	assert_null(find(&s, PTOP_REC_GROUP, 400));
+	r.armed = 1;
+	read_n(src, &s, 7);
+	g = find(&s, PTOP_REC_GROUP, 400);
+	t = find(&s, PTOP_REC_THREAD, 400);
+	assert_non_null(g);
+	assert_non_null(t);
+	assert_int_equal(t->utime_ns, 6 * f->tick);
+	assert_int_equal(t->stime_ns, 3 * f->tick);
+	assert_int_equal(g->ppid, 200);
+	/* met once: the catch-up pass skips what the walk read */
+	read_n(src, &s, 7);
+	ptop_sample_free(&s);
+	ptop_src_close(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +747,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reaped_in_walk, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reaped_before_window,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forked_behind_walk,
 						setup, teardown),
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_live_proc),

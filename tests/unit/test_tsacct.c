@@ -1116,6 +1116,106 @@ static void test_tail_before_rseq_unreaped(void **state)
 	assert_int_equal(f->a.tail_ns, 5 * MS);
 }
 
+/*
+ * A parent read by the walk before it reaped a child whose record came
+ * later in the read: its kernel c read again at the end has that exit
+ * path in this interval (not the next); in the again list once.
+ */
+static void test_tail_kc_again(void **state)
+{
+	struct fx *f = *state;
+	struct task t[5];
+	struct kcr r = { 300, 3 * TICK, 1, 0 };
+	struct ptop_tsacct_group *g;
+
+	open_and_first(f);
+	memcpy(t, base, sizeof(base));
+	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 31 * TICK), 0);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 402, 402, 300, 31 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	assert_int_equal(f->a.nagain, 0);
+	gen(f);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	assert_int_equal(f->a.nagain, 0);	/* before the reading */
+	scan_walk(f, t, 5, &r, 1, 0);
+	/* after it: 401 and 402 die, 200 + 3 ms in their records */
+	assert_int_equal(exit_seq(f, 401, 401, 300, 200 * MS, 2, 0), 0);
+	assert_int_equal(exit_seq(f, 402, 402, 300, 3 * MS, 3, 0), 0);
+	assert_int_equal(f->a.nagain, 1);
+	assert_int_equal(f->a.again[0], 300);
+	/* both reaped by then: 229 ms of records, 236 in the kernel's c */
+	g = ptop_tsacct_group_find(&f->a, 300);
+	ptop_tsacct_kernel_c_again(&f->a, g, 23 * TICK + 6 * MS, 3);
+	ptop_tsacct_again_done(&f->a);
+	assert_int_equal(f->a.nagain, 0);
+	scan_finish(f);
+	assert_int_equal(f->a.tail_ns, 7 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 229 * MS + 7 * MS);
+	/* the same again at the next walk: nothing twice */
+	r.kc = 23 * TICK + 6 * MS;
+	r.rseq = 3;
+	gen(f);
+	scan_kc(f, t, 5, &r, 1, 0);
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 300)), 236 * MS);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/*
+ * A child that is a zombie at the read (its parent has not reaped it):
+ * its exit path, from its runtime now less its record's, goes into its
+ * parent's c* in this interval; what the parent's kernel c shows of it
+ * once reaped is not counted again. A zombie parent that reaped its own
+ * children: what its kernel c has beyond their records, likewise.
+ */
+static void test_tail_zombie(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_tsacct_thread *z;
+	const struct ptop_rec *r;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	z = ptop_tsacct_thread_find(&f->a, 400);
+	assert_non_null(z);
+	/* its exit path so far: 1.5 ms */
+	ptop_tsacct_zombie(&f->a, z, 27 * MS + MS / 2, 0);
+	ptop_tsacct_zombie(&f->a, z, 28 * MS, 0);	/* once */
+	scan_with_300(f, 0, 1);
+	r = live_group(f, 300);
+	assert_int_equal(ct(r), 27 * MS + MS / 2);
+	assert_int_equal(f->a.tail_ns, 0);	/* the zombie's is apart */
+	/* reaped: 300's kernel c reads 30 ms: 2.5 ms more, not 4 */
+	gen(f);
+	scan_with_300(f, 3 * TICK, 1);
+	assert_int_equal(f->a.tail_ns, 2 * MS + MS / 2);
+	assert_int_equal(ct(live_group(f, 300)), 30 * MS);
+
+	/* 300 reaps 401 (9 ms + its exit path 1 ms), dies, is a zombie */
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 32 * TICK), 0);
+	assert_int_equal(exit_seq(f, 401, 401, 300, 9 * MS, 2, 0), 0);
+	assert_int_equal(exit_seq(f, 300, 300, 100, 1 * MS, 3, 0), 0);
+	z = ptop_tsacct_thread_find(&f->a, 300);
+	assert_non_null(z);
+	/* 40 ms in its kernel c (30 + 10), 0.5 ms of its own exit path */
+	ptop_tsacct_zombie(&f->a, z, 1 * MS + MS / 2, 4 * TICK);
+	scan(f, base, 4);
+	/* 100 got 300's 1 + 39 ms + its paths: 1 + 0.5 ms */
+	r = live_group(f, 100);
+	assert_int_equal(ct(r), 1 * MS + 30 * MS + 9 * MS + 1 * MS + MS / 2);
+	assert_int_equal(f->a.lost, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1138,6 +1238,8 @@ int main(void)
 		T(test_late_group_records),
 		T(test_fold_into_reported),
 		T(test_tail_forked_parent),
+		T(test_tail_kc_again),
+		T(test_tail_zombie),
 		T(test_tail_predicted),
 		T(test_tail_old_parent_reaped_before),
 		T(test_tail_old_parent_reaped_after),
