@@ -130,6 +130,22 @@ static int tn_drain_exits(struct tn_priv *p)
 	return ptop_tsnl_drain(&p->ts, tn_queue_exit, p, &p->acct.lost);
 }
 
+/* /proc/<pid>/stat by pid: >0 read, 0 gone, <0 error */
+static int tn_read_stat_of(struct tn_priv *p, uint32_t pid,
+			   struct ptop_pfs_stat *ps)
+{
+	char name[16];
+	int ret, dfd;
+
+	snprintf(name, sizeof(name), "%u", pid);
+	dfd = openat(p->pfs.root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	ret = ptop_pfs_read_stat(&p->pfs, dfd, ps);
+	close(dfd);
+	return ret;
+}
+
 /*
  * A dead group's leader, its exit record taken: once it is a zombie (its
  * exit path done, not reaped yet), its exit path and what its reaped
@@ -143,20 +159,14 @@ static int tn_zombie(struct tn_priv *p, uint32_t tid,
 	struct ptop_tsacct_counters c;
 	struct ptop_tsnl_stats st;
 	struct ptop_pfs_stat own;
-	char name[16];
-	int ret, dfd;
+	int ret;
 
 	if (!t || !t->dead || t->zombie_read || !t->g->dead ||
 	    t->g->tgid != tid)
 		return 0;
 	if (!ps) {
-		snprintf(name, sizeof(name), "%u", tid);
-		dfd = openat(p->pfs.root_fd, name,
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return 0;	/* reaped: its parent's c has it */
-		ret = ptop_pfs_read_stat(&p->pfs, dfd, &own);
-		close(dfd);
+		/* gone: reaped, its parent's c has it */
+		ret = tn_read_stat_of(p, tid, &own);
 		if (ret <= 0)
 			return ret;
 		ps = &own;
@@ -318,7 +328,10 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	if (ret <= 0)
 		return ret;
 	sc->last_state = ps.state;
-	if (ps.state == 'Z' && sc->get && sc->g && (uint32_t)tid == sc->g->tgid)
+	/* a zombie leader whose record was taken (else read as before) */
+	t = ptop_tsacct_thread_find(&p->acct, tid);
+	if (ps.state == 'Z' && sc->get && t && t->dead &&
+	    (uint32_t)tid == sc->g->tgid)
 		return tn_zombie(p, tid, &ps);
 	ret = ptop_tsacct_scan_thread(&p->acct, sc->g, tid,
 				      ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
@@ -496,7 +509,6 @@ static int tn_quiet(void *arg, int tgid, uint64_t ino)
  */
 static int tn_first_kc_again(struct tn_priv *p)
 {
-	char name[16];
 	size_t i, k;
 	int ret;
 
@@ -506,7 +518,6 @@ static int tn_first_kc_again(struct tn_priv *p)
 		for (g = p->acct.groups[i]; g; g = g->next) {
 			struct ptop_pfs_stat ps;
 			uint64_t seq;
-			int dfd;
 
 			if (g->forked || !g->kc_known || g->dead)
 				continue;
@@ -514,13 +525,8 @@ static int tn_first_kc_again(struct tn_priv *p)
 			if (ret)
 				return ret;
 			seq = p->exit_seq;
-			snprintf(name, sizeof(name), "%u", g->tgid);
-			dfd = openat(p->pfs.root_fd, name,
-				     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (dfd < 0)
-				continue;	/* gone: its first reading stands */
-			ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
-			close(dfd);
+			/* gone: its first reading stands */
+			ret = tn_read_stat_of(p, g->tgid, &ps);
 			if (ret < 0)
 				return ret;
 			/* gone, or another process with that pid */
@@ -641,9 +647,8 @@ static int tn_kc_again(struct tn_priv *p)
 {
 	struct ptop_tsacct *a = &p->acct;
 	struct ptop_pfs_stat ps;
-	char name[16];
 	size_t i;
-	int ret = 0, dfd;
+	int ret = 0;
 
 	for (i = 0; i < a->nagain && !ret; i++) {
 		struct ptop_tsacct_group *g =
@@ -651,16 +656,15 @@ static int tn_kc_again(struct tn_priv *p)
 
 		if (!g || g->dead)
 			continue;
-		snprintf(name, sizeof(name), "%u", g->tgid);
-		dfd = openat(p->pfs.root_fd, name,
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			continue;	/* died meanwhile: next read */
-		ret = ptop_pfs_read_stat(&p->pfs, dfd, &ps);
-		close(dfd);
-		if (ret <= 0 || ptop_pfs_ticks_ns(&p->pfs, ps.starttime) !=
-				g->start_ns)
+		ret = tn_read_stat_of(p, g->tgid, &ps);
+		if (ret < 0)
+			break;
+		/* gone (died meanwhile: next read), or another process */
+		if (!ret || ptop_pfs_ticks_ns(&p->pfs, ps.starttime) !=
+			    g->start_ns) {
+			ret = 0;
 			continue;
+		}
 		/*
 		 * a child reaped by then has its record in the socket, and
 		 * is not in kexp: then this reading would count all of it
