@@ -239,19 +239,36 @@ static struct ptop_rec *ta_thread_rec(struct ptop_tsacct *a, thread_t *t,
 /* --- deaths and folding --------------------------------------------------- */
 
 /*
+ * A kernel c reading is cutime + cstime, each floored to a tick: the
+ * kernel's figure is below the reading + ta_floors_max() and, on
+ * average, the reading + ta_floors_mean() (half a tick each).
+ */
+static uint64_t ta_floors_max(const struct ptop_tsacct *a)
+{
+	return 2 * a->tick_ns;
+}
+
+static uint64_t ta_floors_mean(const struct ptop_tsacct *a)
+{
+	return a->tick_ns;
+}
+
+/*
  * What the kernel adds to the c of dead group g's parent for it, less
- * the exit paths that are not in g's c* yet: an upper bound (tsacct.h).
+ * the exit paths that are not in g's c* yet: expected (tsacct.h).
  */
 static uint64_t ta_kernel_total(const struct ptop_tsacct *a, const group_t *g)
 {
 	uint64_t t = g->xu + g->xs + g->kexp + g->ktail;
 
 	/*
-	 * Older than us: kc_base has the slack of its own reading; x_base
-	 * (its threads that died before) was read in ticks too, < 2 short
+	 * Older than us: kc_base is its own reading's expected figure;
+	 * x_base (its threads that died before) was read in ticks too,
+	 * the differences of floors: as often over as under
 	 */
+	(void)a;
 	if (!g->forked)
-		t += 2 * a->tick_ns + g->kc_base;
+		t += g->kc_base;
 	return t;
 }
 
@@ -729,15 +746,15 @@ void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a, group_t *g,
 	g->kc_known = 1;
 	g->kc_seq = seq;
 	/*
-	 * floored: the kernel had up to a tick more in each of the two;
-	 * none when it never waited for a child (no fault of one in its
-	 * stat): an older leaf (a compiler under a build) that dies then
-	 * hands its parent no slack of its base (tsacct.h)
+	 * floored: the kernel had up to a tick more in each of the two,
+	 * half a tick on average; none when it never waited for a child
+	 * (no fault of one in its stat): an older leaf (a compiler under
+	 * a build) that dies then hands its parent nothing of its base
 	 */
 	if (g->forked || (never_waited && !kc_ns))
 		g->kc_base = 0;
 	else
-		g->kc_base = kc_ns + 2 * a->tick_ns;
+		g->kc_base = kc_ns + ta_floors_mean(a);
 }
 
 void ptop_tsacct_first_kernel_c_again(struct ptop_tsacct *a, group_t *g,
@@ -789,8 +806,8 @@ void ptop_tsacct_tails(struct ptop_tsacct *a)
 			if (want > cap)
 				want = cap;
 			/* the kernel's c is below its two floors + 2 ticks */
-			hi = g->kc_ns + 2 * a->tick_ns > known ?
-				g->kc_ns + 2 * a->tick_ns - known : 0;
+			hi = g->kc_ns + ta_floors_max(a) > known ?
+				g->kc_ns + ta_floors_max(a) - known : 0;
 			pred = ta_tail_predicted(g, tau, hi < cap ? hi : cap);
 			if (pred > want)
 				want = pred;

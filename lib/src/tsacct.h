@@ -33,20 +33,27 @@
  * whole runtime). Per live group, from its /proc stat read each scan
  * (ptop_tsacct_scan_kernel_c()) and what its children's records said:
  *   L = kernel c now - kc_base - (kexp - kexp_late)
- * kc_base: an upper bound of the kernel's c when we started (0 for a
- * group forked under us or one that never waited for a child, else the
- * first reading + 2 ticks: cutime and cstime are each floored to a tick); kexp: per child that died with
- * this group as its parent, an upper bound of what the kernel adds for
- * it less its exit paths (its own final records, its own kernel c as
- * counted here, slack for what was read in ticks), for the children
+ * kc_base: the kernel's c when we started, expected (0 for a group
+ * forked under us or one that never waited for a child, else the first
+ * reading + 1 tick: cutime and cstime are each floored to a tick, half
+ * a tick short on average); kexp: per child that died with this group
+ * as its parent, what the kernel adds for it less its exit paths,
+ * expected (its own final records, its own kernel c as counted here;
+ * for a child older than us its x base, read in ticks, is as often over
+ * as under), for the children
  * that the kernel had not added before that first reading; kexp_late:
  * the part of it for children whose records came after this reading's
  * (ptop_tsacct_scan_kernel_c()): they are not in it yet. The source
  * numbers the exit records as they come (seq) and gives the reading the
  * number of records received before it (kc_seq); a child whose record
  * came before and that was still in /proc after the reading (not reaped
- * yet: live_for) counts too. The kernel's c is
- * floored too, so L never exceeds the exit paths of the waited children:
+ * yet: live_for) counts too. The kernel's c is floored too, so L is
+ * below the exit paths of the waited children, but for what the
+ * expected bases of groups older than us miss either way (a tick or two
+ * per such group, once: with upper bounds instead, each older child of
+ * a build (make's cc drivers) held back 2-4 ticks of its parent's exit
+ * paths until later exits made up for them, so the first intervals
+ * after ptop started were inexact):
  * ktail = max(ktail, min(L, kmax - kmax_late)) goes into the group's c*
  * as system time (exit paths are kernel code), kmax =
  * PTOP_EXIT_PATH_MAX_NS per child thread exit credited (a bound on what

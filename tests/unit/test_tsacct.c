@@ -866,19 +866,19 @@ static void test_tail_old_parent_reaped_before(void **state)
 
 /*
  * sh (100) older than ptop, app (its child, older too) has died: with
- * sh's kernel c at 10 ticks + its slack + e, no exit path shows; 3 ms
- * more are the exit paths of app's 2 threads. leaf: app's stat showed
- * no waited child.
+ * sh's kernel c at 10 ticks + the mean of its floors (a tick) + e (what
+ * app is expected to add), no exit path shows; 3 ms more are the exit
+ * paths of app's 2 threads. leaf: app's stat showed no waited child.
  */
 static void check_tail_old_parent(struct fx *f, uint64_t e, int leaf)
 {
-	struct kcr kc = { 100, 10 * TICK + 2 * TICK + e, 0, 0 };
+	struct kcr kc = { 100, 10 * TICK + TICK + e, 0, 0 };
 
 	if (leaf)
 		old_parent_of(f, 100, 1);
 	else
 		old_parent(f, 100);
-	/* 110 ms < 100 + 2 ticks + e: nothing */
+	/* 110 ms < 100 + 1 tick + e: nothing */
 	assert_int_equal(f->a.tail_ns, 0);
 	gen(f);
 	scan_kc(f, base, 2, &kc, 1, 2);
@@ -892,21 +892,21 @@ static void check_tail_old_parent(struct fx *f, uint64_t e, int leaf)
 
 static void test_tail_old_parent_reaped_after(void **state)
 {
-	/* app: 5 ms of records, its kc (0, + 2 ticks), 2 ticks for its x */
-	check_tail_old_parent(*state, 5 * MS + 2 * TICK + 2 * TICK, 0);
+	/* app: 5 ms of records, its kc (0, + the mean of its floors) */
+	check_tail_old_parent(*state, 5 * MS + TICK, 0);
 }
 
 /*
  * The same when app's stat showed no fault of a waited child (cminflt
  * and cmajflt 0, c 0): it never reaped one, its c was 0 when we started,
- * not up to 2 ticks, so its death hands sh no slack of its base (only
- * the 2 ticks of its x). Under a parallel build the compilers older than
- * ptop are such leaves: 2 ticks each kept sh's (make's, the loop's)
- * exit paths from showing until later exits had made up for them.
+ * not a tick on average, so its death hands sh nothing of its base.
+ * Under a parallel build the compilers older than ptop are such leaves:
+ * a tick each would keep sh's (make's, the loop's) exit paths from
+ * showing until later exits had made up for them.
  */
 static void test_tail_old_parent_leaf_child(void **state)
 {
-	check_tail_old_parent(*state, 5 * MS + 2 * TICK, 1);
+	check_tail_old_parent(*state, 5 * MS, 1);
 }
 
 /*
@@ -939,7 +939,7 @@ static void test_tail_old_child_dies_in_open_walk(void **state)
 	gen(f);
 	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
 	assert_int_equal(exit_seq(f, 300, 300, 100, 5 * MS, 2, 0), 0);
-	kc.kc = 11 * TICK + 2 * TICK + 5 * MS + 3 * MS;
+	kc.kc = 11 * TICK + TICK + 5 * MS + 3 * MS;
 	scan_kc(f, base, 2, &kc, 1, 2);
 	assert_int_equal(f->a.tail_ns, 3 * MS);
 	assert_int_equal(ct(live_group(f, 100)), 3 * MS + 5 * MS + 3 * MS);
