@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src.h"
+#include "reserve.h"
 
 /* Best first: the module, then the stock kernel's taskstats, then /proc. */
 static const struct ptop_src_ops *const src_list[] = {
@@ -175,15 +176,9 @@ struct ptop_rec *ptop_sample_add(struct ptop_sample *s,
 {
 	struct ptop_rec *r;
 
-	if (s->nrecs == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 1024;
-		struct ptop_rec *n = realloc(s->recs, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->recs = n;
-		s->cap = ncap;
-	}
+	if (ptop_reserve(&s->recs, &s->cap, s->nrecs + 1, sizeof(*s->recs),
+			 1024))
+		return NULL;
 	r = &s->recs[s->nrecs++];
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tstime.h"
+#include "lib/reserve.h"
 
 #define KMOD_PATH	"/proc/" PTOP_TS_PROC_NAME
 
@@ -27,15 +28,8 @@ static ssize_t kmod_query(int fd, const struct ptop_ts_cmd *cmd,
 	if (write(fd, cmd, sizeof(*cmd)) != (ssize_t)sizeof(*cmd))
 		return -errno;
 	for (;;) {
-		if (len == *cap) {
-			size_t ncap = *cap ? 2 * *cap : 256 * 1024;
-			unsigned char *nb = realloc(*buf, ncap);
-
-			if (!nb)
-				return -ENOMEM;
-			*buf = nb;
-			*cap = ncap;
-		}
+		if (ptop_reserve(buf, cap, len + 1, 1, 256 * 1024))
+			return -ENOMEM;
 		n = read(fd, *buf + len, *cap - len);
 		if (n < 0) {
 			if (errno == EINTR)

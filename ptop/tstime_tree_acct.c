@@ -6,6 +6,7 @@
 
 #include "lib/cputime.h"
 #include "tstime_tree_acct.h"
+#include "lib/reserve.h"
 
 #define TA_HASH		1024	/* buckets, power of two */
 
@@ -119,15 +120,9 @@ static struct ptop_tree_comm *ta_comm(struct ptop_tree_acct *ta,
 	for (i = 0; i < ta->ncomms; i++)
 		if (!strncmp(ta->comms[i].comm, comm, PTOP_TS_COMM_LEN))
 			return &ta->comms[i];
-	if (ta->ncomms == ta->comms_cap) {
-		size_t cap = ta->comms_cap ? 2 * ta->comms_cap : 16;
-
-		c = realloc(ta->comms, cap * sizeof(*c));
-		if (!c)
-			return NULL;
-		ta->comms = c;
-		ta->comms_cap = cap;
-	}
+	if (ptop_reserve(&ta->comms, &ta->comms_cap, ta->ncomms + 1,
+			 sizeof(*ta->comms), 16))
+		return NULL;
 	c = &ta->comms[ta->ncomms++];
 	memset(c, 0, sizeof(*c));
 	memcpy(c->comm, comm, strnlen(comm, PTOP_TS_COMM_LEN - 1));
@@ -210,15 +205,9 @@ int ptop_tree_acct_event(struct ptop_tree_acct *ta,
 		ta->nrecs--;
 		return 0;
 	}
-	if (ta->nwaits == ta->waits_cap) {
-		size_t cap = ta->waits_cap ? 2 * ta->waits_cap : 64;
-
-		w = realloc(ta->waits, cap * sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-		ta->waits = w;
-		ta->waits_cap = cap;
-	}
+	if (ptop_reserve(&ta->waits, &ta->waits_cap, ta->nwaits + 1,
+			 sizeof(*ta->waits), 64))
+		return -ENOMEM;
 	w = &ta->waits[ta->nwaits++];
 	w->pid = ev->pid;
 	w->desc = desc;
@@ -228,7 +217,6 @@ int ptop_tree_acct_event(struct ptop_tree_acct *ta,
 int ptop_tree_acct_exit(struct ptop_tree_acct *ta,
 			const struct ptop_tsnl_stats *st)
 {
-	struct ptop_tsnl_stats *r;
 	size_t i;
 
 	for (i = 0; i < ta->nwaits; i++) {
@@ -242,15 +230,9 @@ int ptop_tree_acct_exit(struct ptop_tree_acct *ta,
 		ta->paired++;
 		return desc ? ta_count(ta, st) : 0;
 	}
-	if (ta->nrecs == ta->recs_cap) {
-		size_t cap = ta->recs_cap ? 2 * ta->recs_cap : 64;
-
-		r = realloc(ta->recs, cap * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		ta->recs = r;
-		ta->recs_cap = cap;
-	}
+	if (ptop_reserve(&ta->recs, &ta->recs_cap, ta->nrecs + 1,
+			 sizeof(*ta->recs), 64))
+		return -ENOMEM;
 	ta->recs[ta->nrecs++] = *st;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/reserve.h"
 #include "lib/verdict.h"
 #include "filter.h"
 #include "tree.h"
@@ -126,15 +127,8 @@ int ui_pidset_add(struct ui_pidset *s, uint32_t pid)
 
 	if (i < s->n && s->pid[i] == pid)
 		return 0;
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 16;
-		uint32_t *p = realloc(s->pid, ncap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->pid = p;
-		s->cap = ncap;
-	}
+	if (ptop_reserve(&s->pid, &s->cap, s->n + 1, sizeof(*s->pid), 16))
+		return -ENOMEM;
 	memmove(s->pid + i + 1, s->pid + i, (s->n - i) * sizeof(*s->pid));
 	s->pid[i] = pid;
 	s->n++;

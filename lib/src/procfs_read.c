@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "procfs_read.h"
+#include "../reserve.h"
 
 #define PFS_BUF_INIT	4096
 
@@ -544,15 +545,9 @@ int ptop_pfs_marks_add(struct ptop_pfs_marks *m, const struct ptop_pfs_mark *mk)
 {
 	int c = m->cur;
 
-	if (m->n[c] == m->cap[c]) {
-		size_t ncap = m->cap[c] ? m->cap[c] * 2 : 1024;
-		struct ptop_pfs_mark *n = realloc(m->v[c], ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		m->v[c] = n;
-		m->cap[c] = ncap;
-	}
+	if (ptop_reserve(&m->v[c], &m->cap[c], m->n[c] + 1, sizeof(*m->v[c]),
+			 1024))
+		return -ENOMEM;
 	if (m->n[c] && m->v[c][m->n[c] - 1].tgid >= mk->tgid)
 		m->unsorted = 1;
 	m->v[c][m->n[c]++] = *mk;

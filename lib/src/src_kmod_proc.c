@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../reserve.h"
 #include "kmod_answer.h"
 #include "../src.h"
 
@@ -98,16 +99,9 @@ static ssize_t kp_ask(struct ptop_src *src, const struct ptop_ts_cmd *cmd)
 		return n;
 	}
 	for (;;) {
-		if (len == p->cap) {
-			size_t ncap = p->cap ? p->cap * 2 : 1 << 20;
-			char *nb = realloc(p->buf, ncap);
-
-			if (!nb) {
-				ptop_src_set_err(src, "out of memory");
-				return -ENOMEM;
-			}
-			p->buf = nb;
-			p->cap = ncap;
+		if (ptop_reserve(&p->buf, &p->cap, len + 1, 1, 1 << 20)) {
+			ptop_src_set_err(src, "out of memory");
+			return -ENOMEM;
 		}
 		n = read(p->fd, p->buf + len, p->cap - len);
 		if (n < 0) {

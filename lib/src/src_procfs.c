@@ -39,6 +39,7 @@
 #include "procfs_read.h"
 #include "rt_window.h"
 #include "../src.h"
+#include "../reserve.h"
 
 /* A thread's own time as the previous read saw it. */
 struct pfs_seen {
@@ -110,15 +111,8 @@ static int seen_cmp(const void *a, const void *b)
 static int seen_add(struct pfs_seen_set *set, uint32_t tid, uint64_t start,
 		    uint64_t own, int moved)
 {
-	if (set->n == set->cap) {
-		size_t ncap = set->cap ? set->cap * 2 : 1024;
-		struct pfs_seen *n = realloc(set->v, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		set->v = n;
-		set->cap = ncap;
-	}
+	if (ptop_reserve(&set->v, &set->cap, set->n + 1, sizeof(*set->v), 1024))
+		return -ENOMEM;
 	set->v[set->n++] = (struct pfs_seen){ tid, start, own, moved };
 	return 0;
 }
@@ -181,15 +175,9 @@ static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
 static int note_hot_group(struct procfs_priv *pp, size_t first, size_t group,
 			  int tgid)
 {
-	if (pp->nhot == pp->hot_cap) {
-		size_t ncap = pp->hot_cap ? pp->hot_cap * 2 : 256;
-		struct pfs_hot *n = realloc(pp->hot, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		pp->hot = n;
-		pp->hot_cap = ncap;
-	}
+	if (ptop_reserve(&pp->hot, &pp->hot_cap, pp->nhot + 1,
+			 sizeof(*pp->hot), 256))
+		return -ENOMEM;
 	pp->hot[pp->nhot++] = (struct pfs_hot){ first, group, tgid };
 	return 0;
 }
@@ -395,15 +383,9 @@ static int note_met(struct procfs_priv *pp, const struct ptop_sample *out)
 	for (i = 0; i < out->nrecs; i++) {
 		if (out->recs[i].kind != PTOP_REC_GROUP)
 			continue;
-		if (pp->nmet == pp->met_cap) {
-			size_t ncap = pp->met_cap ? pp->met_cap * 2 : 1024;
-			uint32_t *n = realloc(pp->met, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			pp->met = n;
-			pp->met_cap = ncap;
-		}
+		if (ptop_reserve(&pp->met, &pp->met_cap, pp->nmet + 1,
+				 sizeof(*pp->met), 1024))
+			return -ENOMEM;
 		pp->met[pp->nmet++] = out->recs[i].pid;
 	}
 	if (pp->nmet > 1)
@@ -553,15 +535,9 @@ static int add_cparent(struct procfs_priv *pp, size_t idx)
 {
 	if (pp->hot_thread_cap > idx && (pp->hot_thread[idx] & PFS_CREAD))
 		return 0;
-	if (pp->ncparents == pp->cparents_cap) {
-		size_t ncap = pp->cparents_cap ? 2 * pp->cparents_cap : 64;
-		size_t *n = realloc(pp->cparents, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		pp->cparents = n;
-		pp->cparents_cap = ncap;
-	}
+	if (ptop_reserve(&pp->cparents, &pp->cparents_cap, pp->ncparents + 1,
+			 sizeof(*pp->cparents), 64))
+		return -ENOMEM;
 	pp->cparents[pp->ncparents++] = idx;
 	return mark_rec(pp, idx, PFS_CREAD);
 }

@@ -48,6 +48,7 @@
 #include "../src.h"
 #include "tsacct.h"
 #include "tsnl.h"
+#include "../reserve.h"
 
 #define TN_RCVBUF	(8 << 20)
 
@@ -108,15 +109,9 @@ static int tn_queue_exit(void *arg, const struct ptop_tsnl_stats *st,
 {
 	struct tn_priv *p = arg;
 
-	if (p->nexits == p->exits_cap) {
-		size_t ncap = p->exits_cap ? p->exits_cap * 2 : 256;
-		struct tn_exit *n = realloc(p->exits, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->exits = n;
-		p->exits_cap = ncap;
-	}
+	if (ptop_reserve(&p->exits, &p->exits_cap, p->nexits + 1,
+			 sizeof(*p->exits), 256))
+		return -ENOMEM;
 	p->exits[p->nexits].st = *st;
 	p->exits[p->nexits].seq = ++p->exit_seq;
 	p->exits[p->nexits].live_for = 0;
@@ -301,15 +296,9 @@ struct tn_scan {
  */
 static int tn_note_hot(struct tn_priv *p, uint32_t tid)
 {
-	if (p->nhot == p->hot_cap) {
-		size_t ncap = p->hot_cap ? p->hot_cap * 2 : 256;
-		uint32_t *n = realloc(p->hot, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->hot = n;
-		p->hot_cap = ncap;
-	}
+	if (ptop_reserve(&p->hot, &p->hot_cap, p->nhot + 1, sizeof(*p->hot),
+			 256))
+		return -ENOMEM;
 	p->hot[p->nhot++] = tid;
 	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "tsacct.h"
 #include "../verdict.h"
+#include "../reserve.h"
 
 typedef struct ptop_tsacct_group group_t;
 typedef struct ptop_tsacct_thread thread_t;
@@ -275,15 +276,9 @@ static uint64_t ta_kernel_total(const struct ptop_tsacct *a, const group_t *g)
 /* p's kernel c, read already, is to be read again (tsacct.h) */
 static void ta_again_add(struct ptop_tsacct *a, group_t *p)
 {
-	if (a->nagain == a->again_cap) {
-		size_t ncap = a->again_cap ? a->again_cap * 2 : 64;
-		uint32_t *n = realloc(a->again, ncap * sizeof(*n));
-
-		if (!n)
-			return;	/* its reading stands: late, not wrong */
-		a->again = n;
-		a->again_cap = ncap;
-	}
+	if (ptop_reserve(&a->again, &a->again_cap, a->nagain + 1,
+			 sizeof(*a->again), 64))
+		return;	/* its reading stands: late, not wrong */
 	a->again[a->nagain++] = p->tgid;
 	p->kc_again = 1;
 }
