@@ -1026,19 +1026,31 @@ static void test_tail_parent_dies(void **state)
  * interval (before rseq, it waited for a reading with no child dying
  * after it).
  */
-static void late_child(struct fx *f, uint64_t rseq)
+/*
+ * Parent 300 (the walk's fifth task, t[4]) forks nkids children 400,
+ * 401, ... and is read with no kernel c yet.
+ */
+static void parent_of(struct fx *f, struct task t[5], int nkids)
 {
-	struct task t[5];
-	struct kcr r = { 300, 3 * TICK, rseq, 0 };
+	int i;
 
 	open_and_first(f);
 	memcpy(t, base, sizeof(base));
 	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
 	gen(f);
 	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 31 * TICK), 0);
+	for (i = 0; i < nkids; i++)
+		assert_int_equal(ptop_tsacct_fork(&f->a, 400 + i, 400 + i, 300,
+						  31 * TICK), 0);
 	scan_with_300(f, 0, 0);
+}
+
+static void late_child(struct fx *f, uint64_t rseq)
+{
+	struct task t[5];
+	struct kcr r = { 300, 3 * TICK, rseq, 0 };
+
+	parent_of(f, t, 2);
 	/* 400 died and was reaped: 26 ms in its record, 30 in 300's c */
 	gen(f);
 	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
@@ -1094,14 +1106,7 @@ static void test_tail_before_rseq_unreaped(void **state)
 	struct task t[5];
 	struct kcr r = { 300, 3 * TICK, 2, 0 };
 
-	open_and_first(f);
-	memcpy(t, base, sizeof(base));
-	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
-	gen(f);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 31 * TICK), 0);
-	scan_with_300(f, 0, 0);
+	parent_of(f, t, 2);
 	gen(f);
 	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
 	/* 401's record came before the drain; 401 is not reaped yet */
@@ -1128,15 +1133,7 @@ static void test_tail_kc_again(void **state)
 	struct kcr r = { 300, 3 * TICK, 1, 0 };
 	struct ptop_tsacct_group *g;
 
-	open_and_first(f);
-	memcpy(t, base, sizeof(base));
-	t[4] = (struct task){ 300, 300, 100, 30 * TICK, 1 * MS, 1, 1, 0 };
-	gen(f);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 401, 401, 300, 31 * TICK), 0);
-	assert_int_equal(ptop_tsacct_fork(&f->a, 402, 402, 300, 31 * TICK), 0);
-	scan_with_300(f, 0, 0);
+	parent_of(f, t, 3);
 	assert_int_equal(f->a.nagain, 0);
 	gen(f);
 	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
