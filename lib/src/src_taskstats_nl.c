@@ -142,10 +142,13 @@ static int tn_read_stat_of(struct tn_priv *p, uint32_t pid,
 }
 
 /*
- * A dead group's leader, its exit record taken: once it is a zombie (its
- * exit path done, not reaped yet), its exit path and what its reaped
- * children left, from the zombie itself (ptop_tsacct_zombie()). ps: its
- * stat as the walk read it, or NULL to read it now.
+ * A dead group's leader, its exit record taken: its exit path and what
+ * its reaped children left, from the task itself (ptop_tsacct_zombie()):
+ * all of it once it is a zombie (not reaped yet); while it is still on
+ * its exit path (its record is sent before: 2,000 children killed at once
+ * are in state D for a while), what it ran so far, and a later reading
+ * takes the rest. ps: its stat as the walk read it, or NULL to read it
+ * now.
  */
 static int tn_zombie(struct tn_priv *p, uint32_t tid,
 		     const struct ptop_pfs_stat *ps)
@@ -166,10 +169,9 @@ static int tn_zombie(struct tn_priv *p, uint32_t tid,
 			return ret;
 		ps = &own;
 	}
-	/* not done with its exit yet (the walk or the next read will see) */
-	if (ps->state != 'Z' || (t->start_exact &&
-	    t->start_ns != ptop_pfs_ticks_ns(&p->pfs, ps->starttime)))
-		return 0;
+	if (t->start_exact &&
+	    t->start_ns != ptop_pfs_ticks_ns(&p->pfs, ps->starttime))
+		return 0;	/* the pid is another task's now */
 	ret = ptop_tsnl_get_pid(&p->ts, tid, &st);
 	if (ret == -ESRCH || ret == -ENOENT)
 		return 0;	/* reaped meanwhile */
@@ -178,7 +180,8 @@ static int tn_zombie(struct tn_priv *p, uint32_t tid,
 	tn_counters(p, &st, &c);
 	ptop_tsacct_zombie(&p->acct, t, c.runtime_ns,
 			   ptop_pfs_ticks_ns(&p->pfs, ps->cutime) +
-			   ptop_pfs_ticks_ns(&p->pfs, ps->cstime));
+			   ptop_pfs_ticks_ns(&p->pfs, ps->cstime),
+			   ps->state == 'Z');
 	return 0;
 }
 
@@ -317,10 +320,14 @@ static int tn_scan_thread(void *arg, int tid, int dfd)
 	if (ret <= 0)
 		return ret;
 	sc->last_state = ps.state;
-	/* a zombie leader whose record was taken (else read as before) */
+	/*
+	 * a leader whose record was taken, a zombie or still on its exit path
+	 * (else read as before)
+	 */
 	t = ptop_tsacct_thread_find(&p->acct, tid);
-	if (ps.state == 'Z' && sc->get && t && t->dead &&
-	    (uint32_t)tid == sc->g->tgid)
+	if (sc->get && t && t->dead && (uint32_t)tid == sc->g->tgid &&
+	    (ps.state == 'Z' || (t->start_exact && t->start_ns ==
+	     ptop_pfs_ticks_ns(&p->pfs, ps.starttime))))
 		return tn_zombie(p, tid, &ps);
 	ret = ptop_tsacct_scan_thread(&p->acct, sc->g, tid,
 				      ptop_pfs_ticks_ns(&p->pfs, ps.starttime),
@@ -617,19 +624,39 @@ static int tn_window(struct ptop_src *src, struct ptop_sample *out)
 }
 
 /* Is a record of a child of tgid queued, not applied yet? */
-static int tn_child_queued(const struct tn_priv *p, uint32_t tgid)
+/* Is tgid in /proc (a pid is not reused within an interval)? */
+static int tn_in_proc(void *arg, uint32_t tgid)
+{
+	const struct tn_priv *p = arg;
+	char name[16];
+
+	snprintf(name, sizeof(name), "%u", tgid);
+	return !faccessat(p->pfs.root_fd, name, F_OK, 0);
+}
+
+/*
+ * A child of tgid whose record is queued (not in this read) and that is
+ * gone from /proc, so may be in tgid's kernel c as read before: one
+ * still there (on its exit path, or a zombie) was not reaped then.
+ */
+static int tn_child_reaped_queued(struct tn_priv *p, uint32_t tgid)
 {
 	size_t i;
 
-	for (i = 0; i < p->nexits; i++)
-		if (!p->exits[i].done && p->exits[i].st.ppid == tgid)
+	for (i = 0; i < p->nexits; i++) {
+		const struct ptop_tsnl_stats *st = &p->exits[i].st;
+
+		if (!p->exits[i].done && st->ppid == tgid &&
+		    !tn_in_proc(p, st->tgid))
 			return 1;
+	}
 	return 0;
 }
 
 /*
- * After the read's last exit records: the kernel c of the parents the
- * walk read before they reaped a child whose record is in this read
+ * After the read's last exit records: the kernel c of the parents
+ * credited with a child whose record is in this read, the walk having
+ * read them before they reaped it, or not at all
  * (ptop_tsacct_kernel_c_again()).
  */
 static int tn_kc_again(struct tn_priv *p)
@@ -657,15 +684,17 @@ static int tn_kc_again(struct tn_priv *p)
 		/*
 		 * a child reaped by then has its record in the socket, and
 		 * is not in kexp: then this reading would count all of it
+		 * (a kill storm always has children on their exit paths, with
+		 * records in the socket: those still in /proc are not in it)
 		 */
 		ret = tn_drain_exits(p);
-		if (!ret && !tn_child_queued(p, g->tgid))
+		if (!ret && !tn_child_reaped_queued(p, g->tgid))
 			ptop_tsacct_kernel_c_again(a, g,
 				ptop_pfs_ticks_ns(&p->pfs, ps.cutime) +
 				ptop_pfs_ticks_ns(&p->pfs, ps.cstime),
-				p->exit_seq);
+				p->exit_seq, tn_in_proc, p);
 	}
-	ptop_tsacct_again_done(a);
+	ptop_tsacct_again_done(a, tn_in_proc, p);
 	return ret;
 }
 

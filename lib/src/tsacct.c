@@ -182,6 +182,9 @@ void ptop_tsacct_free(struct ptop_tsacct *a)
 	free(a->again);
 	a->again = NULL;
 	a->nagain = a->again_cap = 0;
+	free(a->unreaped);
+	a->unreaped = NULL;
+	a->nunreaped = a->unreaped_cap = 0;
 }
 
 /* --- records ----------------------------------------------------------- */
@@ -283,6 +286,29 @@ static void ta_again_add(struct ptop_tsacct *a, group_t *p)
 	p->kc_again = 1;
 }
 
+/* g, credited to p's kexp: not in p's kernel c until reaped */
+static void ta_unreaped_add(struct ptop_tsacct *a, group_t *g, group_t *p,
+			    uint64_t exp, uint64_t max)
+{
+	if (ptop_reserve(&a->unreaped, &a->unreaped_cap, a->nunreaped + 1,
+			 sizeof(*a->unreaped), 64))
+		return;	/* held back until reaped: late, not wrong */
+	a->unreaped[a->nunreaped++] = (struct ptop_tsacct_unreaped){
+		g->tgid, p->tgid, exp, max, g->nexits };
+}
+
+static struct ptop_tsacct_unreaped *ta_unreaped_find(struct ptop_tsacct *a,
+						     uint32_t tgid)
+{
+	size_t i;
+
+	/* the newest first: a zombie is read right after its record */
+	for (i = a->nunreaped; i-- > 0;)
+		if (a->unreaped[i].tgid == tgid)
+			return &a->unreaped[i];
+	return NULL;
+}
+
 /* Dead g was a child of ppid (its parent at death): who waits for it. */
 static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 {
@@ -304,7 +330,8 @@ static void ta_credit_parent(struct ptop_tsacct *a, group_t *g, uint32_t ppid)
 	exp = ta_kernel_total(a, g);
 	max = PTOP_EXIT_PATH_MAX_NS * g->nexits + (g->kmax - g->ktail);
 	g->kparent = p->tgid;
-	if (p->kc_gen == a->gen && !p->kc_again)
+	ta_unreaped_add(a, g, p, exp, max);
+	if (p->kc_known && !p->kc_again)
 		ta_again_add(a, p);
 	p->kexp += exp;
 	p->kmax += max;
@@ -817,21 +844,38 @@ void ptop_tsacct_tails(struct ptop_tsacct *a)
 }
 
 void ptop_tsacct_kernel_c_again(struct ptop_tsacct *a, group_t *g,
-				uint64_t kc_ns, uint64_t rseq)
+				uint64_t kc_ns, uint64_t rseq,
+				int (*in_proc)(void *arg, uint32_t tgid),
+				void *arg)
 {
-	if (g->dead || !g->kc_known || g->kc_gen != a->gen || kc_ns < g->kc_ns)
+	size_t i;
+
+	if (g->dead || !g->kc_known || kc_ns < g->kc_ns)
 		return;
 	g->kc_ns = kc_ns;
+	g->kc_gen = a->gen;	/* the walk may not have read it */
 	g->kc_rseq = rseq;
-	/* every record taken so far came before this reading */
+	/* every record taken so far came before this reading... */
 	g->kexp_late = 0;
 	g->kmax_late = 0;
 	g->kn_late = 0;
+	/* ...but a child not reaped by then is not in it */
+	for (i = 0; i < a->nunreaped; i++) {
+		const struct ptop_tsacct_unreaped *u = &a->unreaped[i];
+
+		if (u->parent != g->tgid || !in_proc(arg, u->tgid))
+			continue;
+		g->kexp_late += u->exp_ns;
+		g->kmax_late += u->max_ns;
+		g->kn_late += u->nexits;
+	}
 }
 
-void ptop_tsacct_again_done(struct ptop_tsacct *a)
+void ptop_tsacct_again_done(struct ptop_tsacct *a,
+			    int (*in_proc)(void *arg, uint32_t tgid),
+			    void *arg)
 {
-	size_t i;
+	size_t i, n = 0;
 
 	for (i = 0; i < a->nagain; i++) {
 		group_t *g = ptop_tsacct_group_find(a, a->again[i]);
@@ -840,21 +884,35 @@ void ptop_tsacct_again_done(struct ptop_tsacct *a)
 			g->kc_again = 0;
 	}
 	a->nagain = 0;
+	for (i = 0; i < a->nunreaped; i++) {
+		const struct ptop_tsacct_unreaped *u = &a->unreaped[i];
+		group_t *p = ptop_tsacct_group_find(a, u->parent);
+
+		if (p && !p->dead && in_proc(arg, u->tgid))
+			a->unreaped[n++] = *u;
+	}
+	a->nunreaped = n;
 }
 
 void ptop_tsacct_zombie(struct ptop_tsacct *a, thread_t *t,
-			uint64_t runtime_ns, uint64_t kc_ns)
+			uint64_t runtime_ns, uint64_t kc_ns, int zombie)
 {
 	group_t *g = t->g, *to, *p;
-	uint64_t own = ptop_tsacct_thread_own(t), add = 0, want;
+	struct ptop_tsacct_unreaped *u;
+	uint64_t own = ptop_tsacct_thread_own(t), add = 0, want, path;
 
 	if (!t->dead || t->zombie_read || t->closed_lost || !g->dead ||
 	    t->tid != g->tgid)
 		return;
-	t->zombie_read = 1;
-	if (runtime_ns > own)
-		add = runtime_ns - own < PTOP_EXIT_PATH_MAX_NS ?
-		      runtime_ns - own : PTOP_EXIT_PATH_MAX_NS;
+	t->zombie_read = zombie;
+	if (runtime_ns > own) {
+		path = runtime_ns - own < PTOP_EXIT_PATH_MAX_NS ?
+		       runtime_ns - own : PTOP_EXIT_PATH_MAX_NS;
+		if (path > t->exit_path_ns) {
+			add = path - t->exit_path_ns;
+			t->exit_path_ns = path;
+		}
+	}
 	/* its children's exit paths, as ptop_tsacct_tails() takes them */
 	if (g->kc_known && !g->k_bad && g->tgid != 1 &&
 	    kc_ns > g->kc_base + g->kexp) {
@@ -882,6 +940,9 @@ void ptop_tsacct_zombie(struct ptop_tsacct *a, thread_t *t,
 	p->kexp += add;
 	if (p->kc_gen == a->gen && p->kc_rseq && g->die_seq > p->kc_rseq)
 		p->kexp_late += add;
+	u = ta_unreaped_find(a, g->tgid);
+	if (u && u->parent == p->tgid)
+		u->exp_ns += add;
 }
 
 void ptop_tsacct_scan_end(struct ptop_tsacct *a)

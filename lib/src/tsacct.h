@@ -131,11 +131,12 @@ struct ptop_tsacct_thread {
 	struct ptop_rec_counts counts;	/* as last reported */
 	uint64_t seen_gen, dead_gen, born_gen;
 	uint64_t moved_gen;	/* the last read that saw its own time move */
+	uint64_t exit_path_ns;	/* given by ptop_tsacct_zombie() so far */
 	char comm[PTOP_COMM_LEN];
 	char state;
 	/* closed_lost: closed without final counters, which may still come */
 	unsigned int dead : 1, start_exact : 1, reported : 1, closed_lost : 1;
-	unsigned int zombie_read : 1;	/* ptop_tsacct_zombie() took it */
+	unsigned int zombie_read : 1;	/* ptop_tsacct_zombie() took all */
 };
 
 /* A thread's counters (live, or final at exit), as the kernel gave them. */
@@ -155,6 +156,12 @@ struct ptop_tsacct_counters {
 	uint32_t live_for;
 };
 
+/* A child in its parent's kexp, not known to be reaped (kernel c). */
+struct ptop_tsacct_unreaped {
+	uint32_t tgid, parent;
+	uint64_t exp_ns, max_ns, nexits;	/* its part of kexp, kmax, kn */
+};
+
 struct ptop_tsacct {
 	struct ptop_tsacct_thread *threads[PTOP_TSACCT_HASH];
 	struct ptop_tsacct_group *groups[PTOP_TSACCT_HASH]; /* live only */
@@ -171,12 +178,18 @@ struct ptop_tsacct {
 	 */
 	uint64_t tails_sum_ns, tails_exits, tails_exits_before;
 	/*
-	 * groups read this generation and credited with a child's exit
-	 * after that reading: their kernel c is read again at the end
-	 * (ptop_tsacct_kernel_c_again())
+	 * groups credited with a child's exit this generation, their kernel
+	 * c known: it is read again at the end (ptop_tsacct_kernel_c_again())
 	 */
 	uint32_t *again;
 	size_t nagain, again_cap;
+	/*
+	 * children credited to a parent's kexp and maybe not reaped yet:
+	 * what a reading of the parent's kernel c cannot have while the
+	 * child is still in /proc (ptop_tsacct_kernel_c_again())
+	 */
+	struct ptop_tsacct_unreaped *unreaped;
+	size_t nunreaped, unreaped_cap;
 	struct ptop_sample *out; /* EXIT records go here */
 };
 
@@ -316,12 +329,27 @@ void ptop_tsacct_scan_end(struct ptop_tsacct *a);
  * has those exit paths in its kernel c only after that reading: without
  * this one they would go into the next interval, which they do not
  * belong to (a -X/+X pair). Their final records are in this interval
- * already. Call ptop_tsacct_again_done() after the list.
+ * already. Likewise a parent the walk did not read (quiet when met:
+ * ptop_sleepers asleep until it kills its 2,000 children, then reaps
+ * them): this is its reading of this generation. A child credited to
+ * g that in_proc() says is still in /proc after this reading (a zombie,
+ * or on its exit path: 2,000 killed children reaped one by one) is not
+ * in it: its part of kexp counts as late, else it would hide the exit
+ * paths of the children reaped before it. Call ptop_tsacct_again_done()
+ * after the list.
  */
 void ptop_tsacct_kernel_c_again(struct ptop_tsacct *a,
 				struct ptop_tsacct_group *g, uint64_t kc_ns,
-				uint64_t rseq);
-void ptop_tsacct_again_done(struct ptop_tsacct *a);
+				uint64_t rseq,
+				int (*in_proc)(void *arg, uint32_t tgid),
+				void *arg);
+/*
+ * Forget the children in a->unreaped that in_proc() says are gone
+ * (reaped: in their parent's kernel c from now on) or whose parent died.
+ */
+void ptop_tsacct_again_done(struct ptop_tsacct *a,
+			    int (*in_proc)(void *arg, uint32_t tgid),
+			    void *arg);
 /*
  * A zombie the scan met: the leader t of a dead group, its exit record
  * taken, not reaped yet. Its exit path is complete but in no kernel c
@@ -335,10 +363,13 @@ void ptop_tsacct_again_done(struct ptop_tsacct *a);
  * (as ptop_tsacct_tails() would at a reading). Both go into the c* of
  * where the group was folded, as system time, and into the kexp of the
  * parent that was credited with it, whose own kernel c has them once it
- * reaps: never twice. Once per zombie.
+ * reaps: never twice. Once per zombie. zombie = 0: t is still on its
+ * exit path (the record is sent before it ends: 2,000 children killed at
+ * once wait in state D for their turn); what it ran so far is taken the
+ * same way, and a later call takes only what it ran since.
  */
 void ptop_tsacct_zombie(struct ptop_tsacct *a, struct ptop_tsacct_thread *t,
-			uint64_t runtime_ns, uint64_t kc_ns);
+			uint64_t runtime_ns, uint64_t kc_ns, int zombie);
 /*
  * End of a generation: close threads that vanished without an exit record
  * (lost), forget old dead ones, then append the live THREAD and GROUP

@@ -22,7 +22,20 @@
 struct fx {
 	struct ptop_tsacct a;
 	struct ptop_sample s;
+	uint32_t in_proc[8];	/* dead children still in /proc (0: none) */
 };
+
+/* /proc as a test scripts it: the children listed in f->in_proc */
+static int in_proc(void *arg, uint32_t tgid)
+{
+	const struct fx *f = arg;
+	size_t i;
+
+	for (i = 0; i < sizeof(f->in_proc) / sizeof(f->in_proc[0]); i++)
+		if (f->in_proc[i] == tgid)
+			return 1;
+	return 0;
+}
 
 /* one scripted task for a scan */
 struct task {
@@ -1137,7 +1150,7 @@ static void test_tail_kc_again(void **state)
 	assert_int_equal(f->a.nagain, 0);
 	gen(f);
 	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
-	assert_int_equal(f->a.nagain, 0);	/* before the reading */
+	assert_int_equal(f->a.nagain, 1);	/* its kernel c is known */
 	scan_walk(f, t, 5, &r, 1, 0);
 	/* after it: 401 and 402 die, 200 + 3 ms in their records */
 	assert_int_equal(exit_seq(f, 401, 401, 300, 200 * MS, 2, 0), 0);
@@ -1146,8 +1159,8 @@ static void test_tail_kc_again(void **state)
 	assert_int_equal(f->a.again[0], 300);
 	/* both reaped by then: 229 ms of records, 236 in the kernel's c */
 	g = ptop_tsacct_group_find(&f->a, 300);
-	ptop_tsacct_kernel_c_again(&f->a, g, 23 * TICK + 6 * MS, 3);
-	ptop_tsacct_again_done(&f->a);
+	ptop_tsacct_kernel_c_again(&f->a, g, 23 * TICK + 6 * MS, 3, in_proc, f);
+	ptop_tsacct_again_done(&f->a, in_proc, f);
 	assert_int_equal(f->a.nagain, 0);
 	scan_finish(f);
 	assert_int_equal(f->a.tail_ns, 7 * MS);
@@ -1159,6 +1172,75 @@ static void test_tail_kc_again(void **state)
 	scan_kc(f, t, 5, &r, 1, 0);
 	assert_int_equal(f->a.tail_ns, 0);
 	assert_int_equal(ct(live_group(f, 300)), 236 * MS);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/*
+ * A parent the walk met but did not read (quiet: asleep until it killed
+ * and reaped its children after the walk): the reading at the end is
+ * its reading of this generation, so the exit path is in this interval.
+ */
+static void test_tail_kc_again_unread(void **state)
+{
+	struct fx *f = *state;
+	struct task t[5];
+	struct ptop_tsacct_group *g;
+
+	parent_of(f, t, 1);
+	gen(f);
+	scan_walk(f, t, 5, NULL, 0, 0);	/* 300 met, its kernel c not read */
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	assert_int_equal(f->a.nagain, 1);
+	g = ptop_tsacct_group_find(&f->a, 300);
+	ptop_tsacct_kernel_c_again(&f->a, g, 3 * TICK, 1, in_proc, f);
+	ptop_tsacct_again_done(&f->a, in_proc, f);
+	scan_finish(f);
+	assert_int_equal(f->a.tail_ns, 4 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 30 * MS);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/*
+ * 2,000 children killed at once, reaped one by one: at the parent's last
+ * reading some are reaped (in its kernel c), some still zombies (not in
+ * it). Those still in /proc count as late, so the exit paths of those
+ * reaped are in this interval; the zombies' come from themselves, and
+ * once reaped they are not counted again.
+ */
+static void test_tail_kc_again_unreaped(void **state)
+{
+	struct fx *f = *state;
+	struct task t[5];
+	struct ptop_tsacct_group *g;
+	struct ptop_tsacct_thread *z;
+
+	parent_of(f, t, 2);
+	gen(f);
+	scan_walk(f, t, 5, NULL, 0, 0);
+	/* 400 reaped (26 ms + 4 ms of exit path), 401 a zombie (50 ms + 1) */
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	assert_int_equal(exit_seq(f, 401, 401, 300, 50 * MS, 2, 0), 0);
+	z = ptop_tsacct_thread_find(&f->a, 401);
+	assert_non_null(z);
+	ptop_tsacct_zombie(&f->a, z, 51 * MS, 0, 1);
+	f->in_proc[0] = 401;
+	g = ptop_tsacct_group_find(&f->a, 300);
+	ptop_tsacct_kernel_c_again(&f->a, g, 3 * TICK, 2, in_proc, f);
+	ptop_tsacct_again_done(&f->a, in_proc, f);
+	assert_int_equal(f->a.nunreaped, 1);	/* 400 is in the kernel c */
+	scan_finish(f);
+	assert_int_equal(f->a.tail_ns, 4 * MS);
+	assert_int_equal(ct(live_group(f, 300)), 26 * MS + 4 * MS + 51 * MS);
+	/* 401 reaped: 300's kernel c reads 80 ms, nothing more to add */
+	f->in_proc[0] = 0;
+	gen(f);
+	{
+		struct kcr r = { 300, 8 * TICK, 2, 0 };
+
+		scan_kc(f, t, 5, &r, 1, 0);
+	}
+	assert_int_equal(f->a.tail_ns, 0);
+	assert_int_equal(ct(live_group(f, 300)), 81 * MS);
 	assert_int_equal(f->a.lost, 0);
 }
 
@@ -1185,8 +1267,8 @@ static void test_tail_zombie(void **state)
 	z = ptop_tsacct_thread_find(&f->a, 400);
 	assert_non_null(z);
 	/* its exit path so far: 1.5 ms */
-	ptop_tsacct_zombie(&f->a, z, 27 * MS + MS / 2, 0);
-	ptop_tsacct_zombie(&f->a, z, 28 * MS, 0);	/* once */
+	ptop_tsacct_zombie(&f->a, z, 27 * MS + MS / 2, 0, 1);
+	ptop_tsacct_zombie(&f->a, z, 28 * MS, 0, 1);	/* once */
 	scan_with_300(f, 0, 1);
 	r = live_group(f, 300);
 	assert_int_equal(ct(r), 27 * MS + MS / 2);
@@ -1205,11 +1287,52 @@ static void test_tail_zombie(void **state)
 	z = ptop_tsacct_thread_find(&f->a, 300);
 	assert_non_null(z);
 	/* 40 ms in its kernel c (30 + 10), 0.5 ms of its own exit path */
-	ptop_tsacct_zombie(&f->a, z, 1 * MS + MS / 2, 4 * TICK);
+	ptop_tsacct_zombie(&f->a, z, 1 * MS + MS / 2, 4 * TICK, 1);
 	scan(f, base, 4);
 	/* 100 got 300's 1 + 39 ms + its paths: 1 + 0.5 ms */
 	r = live_group(f, 100);
 	assert_int_equal(ct(r), 1 * MS + 30 * MS + 9 * MS + 1 * MS + MS / 2);
+	assert_int_equal(f->a.lost, 0);
+}
+
+/*
+ * A child still on its exit path when its record is taken (2,000 killed
+ * at once wait in state D for their turn): what it ran so far goes into
+ * its parent's c* now, the rest when it is a zombie, and its parent's
+ * kernel c once reaped adds only what is beyond both.
+ */
+static void test_tail_exiting(void **state)
+{
+	struct fx *f = *state;
+	struct ptop_tsacct_thread *z;
+
+	open_and_first(f);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 300, 300, 100, 30 * TICK), 0);
+	scan_with_300(f, 0, 0);
+	gen(f);
+	assert_int_equal(ptop_tsacct_fork(&f->a, 400, 400, 300, 31 * TICK), 0);
+	assert_int_equal(exit_seq(f, 400, 400, 300, 26 * MS, 1, 0), 0);
+	z = ptop_tsacct_thread_find(&f->a, 400);
+	assert_non_null(z);
+	/* on its exit path: 0.5 ms so far, then 0.5 ms again (no more) */
+	ptop_tsacct_zombie(&f->a, z, 26 * MS + MS / 2, 0, 0);
+	ptop_tsacct_zombie(&f->a, z, 26 * MS + MS / 2, 0, 0);
+	assert_false(z->zombie_read);
+	scan_with_300(f, 0, 1);
+	assert_int_equal(ct(live_group(f, 300)), 26 * MS + MS / 2);
+	/* a zombie at the next read: 1.5 ms in all, 1 ms more; then once */
+	gen(f);
+	ptop_tsacct_zombie(&f->a, z, 27 * MS + MS / 2, 0, 1);
+	assert_true(z->zombie_read);
+	ptop_tsacct_zombie(&f->a, z, 29 * MS, 0, 1);
+	scan_with_300(f, 0, 1);
+	assert_int_equal(ct(live_group(f, 300)), 27 * MS + MS / 2);
+	/* reaped: 300's kernel c reads 30 ms: 2.5 ms more, not 4 */
+	gen(f);
+	scan_with_300(f, 3 * TICK, 1);
+	assert_int_equal(f->a.tail_ns, 2 * MS + MS / 2);
+	assert_int_equal(ct(live_group(f, 300)), 30 * MS);
 	assert_int_equal(f->a.lost, 0);
 }
 
@@ -1236,7 +1359,10 @@ int main(void)
 		T(test_fold_into_reported),
 		T(test_tail_forked_parent),
 		T(test_tail_kc_again),
+		T(test_tail_kc_again_unread),
+		T(test_tail_kc_again_unreaped),
 		T(test_tail_zombie),
+		T(test_tail_exiting),
 		T(test_tail_predicted),
 		T(test_tail_old_parent_reaped_before),
 		T(test_tail_old_parent_reaped_after),
