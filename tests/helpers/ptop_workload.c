@@ -14,15 +14,22 @@
  *                                        orphan 4 100
  * Options (before the mode): -w SECS wait before starting, -l SECS linger
  * after the tree is gone (so a monitor sees the parent's c* grow while it
- * is alive).
+ * is alive), -t twins of the orphans (below).
  *
  * Every burner measures its own CPU time with CLOCK_PROCESS_CPUTIME_ID
  * right before _exit() and reports it over a pipe; the parent prints
  * "burned_ns=<sum> tasks=<n> parent=<pid> pids=<burner pids,...>
- * middles_ns=<ns>" on stdout when all are gone. middles_ns: what the
- * middle parents of orphan mode used, which fork and exit without
- * burning (the kernel's wait4 rusage of them, exit paths included): not
- * in burned_ns, but a monitor rightly adds it to the parent's c*.
+ * middles_ns=<ns> twins_ns=<ns> twins_self_ns=<ns>" on stdout when all
+ * are gone. middles_ns: what the middle parents of orphan mode used,
+ * which fork and exit without burning (the kernel's wait4 rusage of
+ * them, exit paths included): not in burned_ns, but a monitor rightly
+ * adds it to the parent's c*.
+ * -t (orphan mode): as many twins of the orphans ("wl-twin"), burning
+ * the same at the same time, but waited for: twins_ns is their wait4
+ * rusage (exit paths included), twins_self_ns what they measured of
+ * themselves before exiting, so the difference is what exit paths like
+ * the orphans' cost now, which a burner cannot measure of itself and a
+ * monitor that sees them rightly adds to the parent's c*.
  * Process names: the parent is "wl-parent", burners "wl-burn", middle
  * parents "wl-middle".
  */
@@ -41,6 +48,8 @@
 #include "burn.h"
 
 static int report_fd = -1;
+
+#define TAG_TWIN 1	/* a report of a twin, not of a burner */
 
 /* burn, report what this process used in total, exit */
 static void burner(unsigned int ms)
@@ -81,7 +90,8 @@ static void run_selfreap(unsigned int n, unsigned int ms)
 	free(kids);
 }
 
-static uint64_t middles_ns;
+static uint64_t middles_ns, twins_ns;
+static int twins;	/* -t */
 
 static uint64_t tv_ns(struct timeval tv)
 {
@@ -126,6 +136,19 @@ static void run_orphan(unsigned int n, unsigned int ms)
 	middles_ns += waited_ns() - before;
 	close(go[0]);
 	close(go[1]);	/* EOF: every orphan starts */
+	if (!twins)
+		return;
+	before = waited_ns();
+	for (i = 0; i < n; i++) {
+		if (!fork_or_die()) {
+			prctl(PR_SET_NAME, "wl-twin");
+			burn_ms(CLOCK_PROCESS_CPUTIME_ID, ms);
+			report_exit_tagged(report_fd, TAG_TWIN);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	twins_ns += waited_ns() - before;
 }
 
 int main(int argc, char **argv)
@@ -133,23 +156,25 @@ int main(int argc, char **argv)
 	double wait_s = 0, linger_s = 0;
 	unsigned int tasks = 0;
 	struct burn_report r;
-	uint64_t sum = 0;
+	uint64_t sum = 0, twins_self_ns = 0;
 	char *pids = NULL;
 	size_t pids_len = 0;
 	FILE *pids_f = open_memstream(&pids, &pids_len);
 	int fds[2], opt;
 	const char *mode;
 
-	while ((opt = getopt(argc, argv, "+w:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "+w:l:t")) != -1) {
 		if (opt == 'w')
 			wait_s = atof(optarg);
 		else if (opt == 'l')
 			linger_s = atof(optarg);
+		else if (opt == 't')
+			twins = 1;
 		else
 			return 2;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: ptop_workload [-w s] [-l s] spin|normal|selfreap|orphan|mixed ...\n");
+		fprintf(stderr, "usage: ptop_workload [-w s] [-l s] [-t] spin|normal|selfreap|orphan|mixed ...\n");
 		return 2;
 	}
 	mode = argv[optind];
@@ -186,6 +211,10 @@ int main(int argc, char **argv)
 	close(fds[1]);
 	/* every burner wrote before exiting: read until all writers closed */
 	while (read(fds[0], &r, sizeof(r)) == sizeof(r)) {
+		if (r.tag == TAG_TWIN) {
+			twins_self_ns += r.used_ns;
+			continue;
+		}
 		sum += r.used_ns;
 		fprintf(pids_f, "%s%llu", tasks ? "," : "", (unsigned long long)r.pid);
 		tasks++;
@@ -193,9 +222,10 @@ int main(int argc, char **argv)
 	fclose(pids_f);
 	/* orphans still exiting hold no write end; give them a moment */
 	usleep(50000);
-	printf("burned_ns=%llu tasks=%u parent=%d pids=%s middles_ns=%llu\n",
+	printf("burned_ns=%llu tasks=%u parent=%d pids=%s middles_ns=%llu twins_ns=%llu twins_self_ns=%llu\n",
 	       (unsigned long long)sum, tasks, getpid(), pids,
-	       (unsigned long long)middles_ns);
+	       (unsigned long long)middles_ns, (unsigned long long)twins_ns,
+	       (unsigned long long)twins_self_ns);
 	free(pids);
 	fflush(stdout);
 	if (linger_s > 0)
