@@ -294,7 +294,7 @@ static void ta_unreaped_add(struct ptop_tsacct *a, group_t *g, group_t *p,
 			 sizeof(*a->unreaped), 64))
 		return;	/* held back until reaped: late, not wrong */
 	a->unreaped[a->nunreaped++] = (struct ptop_tsacct_unreaped){
-		g->tgid, p->tgid, exp, max, g->nexits };
+		g->tgid, p->tgid, exp, max, g->nexits, a->gen };
 }
 
 static struct ptop_tsacct_unreaped *ta_unreaped_find(struct ptop_tsacct *a,
@@ -888,7 +888,8 @@ void ptop_tsacct_again_done(struct ptop_tsacct *a,
 		const struct ptop_tsacct_unreaped *u = &a->unreaped[i];
 		group_t *p = ptop_tsacct_group_find(a, u->parent);
 
-		if (p && !p->dead && in_proc(arg, u->tgid))
+		if (p && !p->dead && u->gen + 1 >= a->gen &&
+		    in_proc(arg, u->tgid))
 			a->unreaped[n++] = *u;
 	}
 	a->nunreaped = n;

@@ -160,6 +160,7 @@ struct ptop_tsacct_counters {
 struct ptop_tsacct_unreaped {
 	uint32_t tgid, parent;
 	uint64_t exp_ns, max_ns, nexits;	/* its part of kexp, kmax, kn */
+	uint64_t gen;				/* credited then */
 };
 
 struct ptop_tsacct {
@@ -345,7 +346,11 @@ void ptop_tsacct_kernel_c_again(struct ptop_tsacct *a,
 				void *arg);
 /*
  * Forget the children in a->unreaped that in_proc() says are gone
- * (reaped: in their parent's kernel c from now on) or whose parent died.
+ * (reaped: in their parent's kernel c from now on), whose parent died,
+ * or credited before the last generation: a zombie its parent leaves
+ * unreaped that long holds back the parent's exit paths until reaped
+ * (as before the list), rather than risk its pid being another
+ * process's by then (which would count it as late for good).
  */
 void ptop_tsacct_again_done(struct ptop_tsacct *a,
 			    int (*in_proc)(void *arg, uint32_t tgid),

@@ -1231,6 +1231,13 @@ static void test_tail_kc_again_unreaped(void **state)
 	scan_finish(f);
 	assert_int_equal(f->a.tail_ns, 4 * MS);
 	assert_int_equal(ct(live_group(f, 300)), 26 * MS + 4 * MS + 51 * MS);
+	/* kept while still there, for two generations at most */
+	gen(f);
+	ptop_tsacct_again_done(&f->a, in_proc, f);
+	assert_int_equal(f->a.nunreaped, 1);
+	gen(f);
+	ptop_tsacct_again_done(&f->a, in_proc, f);
+	assert_int_equal(f->a.nunreaped, 0);
 	/* 401 reaped: 300's kernel c reads 80 ms, nothing more to add */
 	f->in_proc[0] = 0;
 	gen(f);
