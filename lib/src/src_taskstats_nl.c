@@ -623,8 +623,10 @@ static int tn_window(struct ptop_src *src, struct ptop_sample *out)
 	return ret;
 }
 
-/* Is a record of a child of tgid queued, not applied yet? */
-/* Is tgid in /proc (a pid is not reused within an interval)? */
+/*
+ * Is tgid in /proc? (Its pid is not another process's yet: the unreaped
+ * list keeps a child two generations at most, ptop_tsacct_again_done().)
+ */
 static int tn_in_proc(void *arg, uint32_t tgid)
 {
 	const struct tn_priv *p = arg;
