@@ -8,9 +8,11 @@
 # its total within 1% of the kernel's own count of the tree (a cgroup's
 # usage), its burners (--tree) not below what they measured themselves,
 # and its total at least the stock taskstats source's for the same run
-# (which misses each exit path). Until 2026-12-06 the upper bounds were
-# those estimates (+2% of the burners, +5% of taskstats): exit paths that
-# a loaded host stretches broke them, whatever the module.
+# (which misses each exit path); the stock source's burners between what
+# they measured and the module's count of them. Until 2026-12-06 the
+# upper bounds were estimates (+2% of the burners, +5% of taskstats):
+# exit paths that a loaded host stretches broke them, whatever the
+# module; the stock burners' +2% broke the same way on 2026-12-07.
 # Exit status: 0 passed; 2 the module has no c* yet; 1 anything else.
 set -uo pipefail
 B=${PTOP_REPO:-.}/build
@@ -84,10 +86,17 @@ if abs(cdev) > 1:
     print("FAIL: kmod total not within 1% of the kernel's count of the tree"); bad = 1
 if k["source"] != "kmod" or k["exact"] is not True:
     print("FAIL: not an exact kmod result"); bad = 1
+# the stock exit record is written after a burner measured itself: not
+# below that; above it by what the burner ran from its measurement to the
+# record (its report's write, the exit up to the record), stretched on a
+# loaded host: +2.04% once in a CI rehearsal (2026-12-07), so the upper
+# bound is the module's count of the same processes (whole), below
 tdev = (row(t, "wl-burn") - b) / b * 100
-if abs(tdev) > 2:
-    print(f"FAIL: taskstats wl-burn differs from burned by {tdev:+.2f}%"); bad = 1
+if tdev < -2:
+    print(f"FAIL: taskstats wl-burn below burned by {tdev:+.2f}%"); bad = 1
 if k["tree"] is None:
+    if t["cpu_s"] > cg * 1.01:
+        print("FAIL: taskstats total above the kernel's count of the tree"); bad = 1
     # the inner tstime's own CPU is in the kmod total only
     dev = (k["cpu_s"] - t["cpu_s"]) / t["cpu_s"] * 100
     print(f"kmod --tree not available; kmod total vs taskstats total {dev:+.2f}% (inner tstime included)")
@@ -97,7 +106,12 @@ else:
     kdev = (row(k, "wl-burn") - b) / b * 100
     work = k["cpu_s"] - row(k, "tstime")
     dev = (work - t["cpu_s"]) / t["cpu_s"] * 100
-    print(f"kmod wl-burn vs burned {kdev:+.2f}%; kmod (without the inner tstime) vs taskstats {dev:+.2f}%")
+    print(f"kmod wl-burn vs burned {kdev:+.2f}%; kmod (without the inner tstime) vs taskstats {dev:+.2f}%; "
+          f"taskstats wl-burn vs burned {tdev:+.2f}%")
+    # the module counts each burner whole: the stock record, written
+    # before the exit path, cannot have more of it
+    if row(t, "wl-burn") > row(k, "wl-burn") * 1.005:
+        print("FAIL: taskstats wl-burn above the module's"); bad = 1
     # the burners measure themselves without their exit paths, which
     # the module counts: not below what they burned
     if kdev < -1:
