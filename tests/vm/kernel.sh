@@ -90,6 +90,7 @@ km_apt() {
 		-o Dir::Cache="$d/cache" -o Debug::NoLocking=1 \
 		-o APT::Architecture=amd64 -o APT::Architectures::=amd64 \
 		-o APT::Get::AllowUnauthenticated=false \
+		-o Acquire::Check-Valid-Until=false \
 		-o APT::Sandbox::User=root "$@"
 }
 
@@ -114,7 +115,9 @@ km_apt_setup() {
 		rm -f "$d/sources.list.new"; return 0
 	fi
 	mv "$d/sources.list.new" "$d/sources.list"
-	km_say "apt-get update for $rel ($suites) in build/apt/$rel"
+	# a snapshot mirror's Release files are past their Valid-Until date;
+	# they are still signed, and the signature is checked
+	km_say "apt-get update for $rel ($suites) in build/apt/$rel (Acquire::Check-Valid-Until=false: the mirror may be a snapshot)"
 	km_apt "$rel" apt-get update >&2 || { km_say "apt-get update for $rel failed"; return 1; }
 }
 
@@ -232,15 +235,32 @@ km_chroot() {
 }
 
 # km_in_chroot KVER CMD...: run CMD in build/vm/KVER/chroot with /proc, /sys
-# and /dev mounted in a private mount namespace (gone when CMD ends)
+# and /dev mounted in a private mount namespace (gone when CMD ends).
+# Where / is not a mount point (inside a chroot, some containers) no mount
+# namespace can be made private: the mounts are then made for CMD and
+# undone after it, each a slave of the host's so that undoing them cannot
+# reach back into /dev or /sys.
 km_in_chroot() {
 	local c=$build/vm/$1/chroot
 	shift
-	unshare --mount --propagation private -- sh -c '
+	if unshare --mount --propagation private true 2>/dev/null; then
+		unshare --mount --propagation private -- sh -c '
+			c=$1; shift
+			mount -t proc proc "$c/proc" && mount --rbind /sys "$c/sys" &&
+			mount --rbind /dev "$c/dev" || exit 125
+			exec chroot "$c" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"' \
+			sh "$c" "$@"
+		return
+	fi
+	km_say "no private mount namespace here (/ is not a mount point): /proc, /sys and /dev mounted in the chroot for the command, unmounted after"
+	sh -c '
 		c=$1; shift
-		mount -t proc proc "$c/proc" && mount --rbind /sys "$c/sys" &&
-		mount --rbind /dev "$c/dev" || exit 125
-		exec chroot "$c" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"' \
+		undo() { umount -R "$c/dev" 2>/dev/null; umount -R "$c/sys" 2>/dev/null; umount "$c/proc" 2>/dev/null; }
+		trap undo EXIT
+		mount -t proc proc "$c/proc" &&
+		mount --rbind /sys "$c/sys" && mount --make-rslave "$c/sys" &&
+		mount --rbind /dev "$c/dev" && mount --make-rslave "$c/dev" || exit 125
+		chroot "$c" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"' \
 		sh "$c" "$@"
 }
 
