@@ -2,7 +2,9 @@
 #
 #   make            build everything into build/ (B=dir for another place)
 #   make run        install missing Debian packages (as root), build, start ptop
-#   make check      install what tests need (as root), build, run every test
+#   make check      install what tests need (as root, once), build, run the
+#                   tests that find most per minute (tests/check.mk: check-all,
+#                   unit, integration, vm T=test_name...; docs/testing.md)
 #   make install    PREFIX=/usr/local DESTDIR=   (uninstall: the same files)
 #   make dkms-install / dkms-uninstall   the module's sources + contrib/ files
 #   make V=1        show the commands
@@ -70,12 +72,12 @@ TEST_PKGS := cmocka:libcmocka-dev
 # Debian packages: building, running, testing
 DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
+# (check-all's own: DEB_CHECK_ALL in tests/check.mk)
 DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
-	busybox-static cpio linux-headers-amd64 dkms kmod gnuplot-nox \
+	busybox-static cpio linux-headers-amd64 dkms kmod \
 	python3 groff-base mandoc dpkg-dev binutils zsh fish \
 	clang-14 libclang-rt-14-dev valgrind sparse \
 	python3-prometheus-client \
-	debootstrap debian-archive-keyring atop \
 	flex bison bc libelf-dev libssl-dev
 
 pc_name = $(firstword $(subst :, ,$(1)))
@@ -127,12 +129,9 @@ BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
-.PHONY: all run check unit-check asan-check integration-check vm-check bench \
-	bench-vm \
+.PHONY: all run bench bench-vm \
 	vm-check-debug vm-attack vm-reaper-race vm-exit-pos vm-report-window vm-window-check vm-pass-pairs vm-leader-window vm-clock-pair \
-	check-loaded \
-	dkms-check deps test-deps install uninstall clean kmod dkms-install \
-	dkms-uninstall
+	deps install uninstall clean kmod dkms-install dkms-uninstall hooks
 .DEFAULT_GOAL := all
 # keep objects that pattern rules made on the way (no rebuilds, no rm noise)
 .SECONDARY:
@@ -204,31 +203,6 @@ $(B)/bench/userspace_cost: $(B)/obj/bench/userspace_cost.o $(UI_A) $(LIB_A)
 # tstime's tree accounting lives beside tstime, outside the libraries
 $(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)
 
-unit-check: SHELL := /bin/bash
-unit-check: $(UNIT_BINS)
-	@fail=0; for t in $(UNIT_BINS); do \
-		echo "== $$t"; $(call run_logged,unit,$$t); \
-	done; exit $$fail
-
-# each test's output also goes to $(B)/logs/; a failing test's FAIL lines
-# (cmocka's: its [  FAILED  ], [  ERROR   ] and the failed check's
-# "error:" line; a sanitizer's report) are kept in $(FAILURES) so that
-# `make check` can repeat them at its end (CI shows only the tail of the
-# output). A failure that printed none of them is kept by its last lines.
-FAILURES ?= $(B)/logs/failures.txt
-FAIL_LINES := ^(FAIL|not ok)|^\[  (FAILED|ERROR) |: error: |^SUMMARY: |ERROR: [A-Za-z]+Sanitizer|runtime error:
-run_logged = mkdir -p $(B)/logs/$(1); log=$(B)/logs/$(1)/$$(basename $$t).log; \
-	{ $(2); } 2>&1 | tee $$log; rc=$${PIPESTATUS[0]}; \
-	if [ $$rc != 0 ]; then echo "FAIL: $$t (exit $$rc)"; fail=1; \
-		{ echo "-- $$t (exit $$rc):"; grep -E '$(FAIL_LINES)' $$log | head -20 | grep . || \
-			tail -n 12 $$log; } >>$(FAILURES); fi
-
-integration-check: SHELL := /bin/bash
-integration-check: all $(HELPER_BINS)
-	@fail=0; for t in $(sort $(wildcard tests/integration/*.sh)); do \
-		echo "== $$t"; $(call run_logged,integration,B=$(B) bash $$t); \
-	done; exit $$fail
-
 # not part of check: minutes per N (bench/run --help)
 bench: all $(HELPER_BINS) $(BENCH_BINS)
 	python3 bench/run $(BENCH_ARGS)
@@ -239,14 +213,6 @@ BENCH_VM_ARGS ?= --sources=kmod,kmod_nl
 bench-vm: all $(HELPER_BINS)
 	PTOP_VM_TIMEOUT=$${PTOP_VM_TIMEOUT:-5400} PTOP_VM_MEM=$${PTOP_VM_MEM:-4096} \
 		tests/vm/run bench/run_vm.sh $(BENCH_VM_ARGS)
-
-# every VM test on the default kernel, the smoke list on the other kernels of
-# tests/vm/kernels (KVERS=all: everything everywhere; KVERS="5.10 sid": those)
-KVERS ?=
-vm-check: SHELL := /bin/bash
-vm-check: all $(HELPER_BINS)
-	@if [ -x tests/vm/matrix ]; then B=$(B) tests/vm/matrix $(KVERS); \
-	else echo "vm-check: tests/vm/matrix missing"; exit 1; fi
 
 # not part of check (docs/reliability.md): the stress/attack VM tests on the
 # debug kernel (KASAN, KFENCE, lockdep; built once by
@@ -336,49 +302,8 @@ vm-leader-window: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_LEADER_WINDOW,kmod-leaderwin)
 	$(call kmod_window_ko,kmod-leaderwin) tests/vm/run tests/vm/test_kmod_late_exec.sh
 
-# on the host, then dkms add/build/install in each kernel's chroot (root)
-dkms-check:
-	@if [ -f kmod/dkms.conf ]; then fail=0; bash tests/dkms/check.sh || fail=1; \
-		if [ "$$(id -u)" = 0 ]; then for k in $$(awk '!/^#/ && NF >= 4 { print $$1 }' tests/vm/kernels); do \
-			bash tests/dkms/chroot.sh $$k || fail=1; done; \
-		else echo "dkms-check: not root: the chroot checks (tests/dkms/chroot.sh) skipped"; fail=1; fi; \
-		exit $$fail; \
-	else echo "dkms-check: kmod/dkms.conf missing"; exit 1; fi
-
-# the unit tests once more under AddressSanitizer + UBSan
-ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-asan-check:
-	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" FAILURES=$(abspath $(FAILURES)) unit-check
-
-# every suite runs even when an earlier one failed; the summary at the end
-# names the failed suites and repeats their FAIL lines
-CHECK_SUITES := unit-check asan-check fuzz-check integration-check \
-	$(if $(wildcard kmod/Kbuild),kmod-lint vm-check vm-window-check) $(if $(wildcard kmod/dkms.conf),dkms-check)
-check: test-deps
-	$(MAKE) all
-	@mkdir -p $(B)/logs && rm -f $(FAILURES); failed=; \
-	for s in $(CHECK_SUITES); do $(MAKE) $$s || failed="$$failed $$s"; done; \
-	if [ -n "$$failed" ]; then \
-		echo "make check: FAILED:$$failed"; cat $(FAILURES) 2>/dev/null; exit 1; \
-	fi; echo "make check: all suites passed"
-
-# `make check` while a parallel build keeps the CPUs busy (issue 8; the
-# runs are in docs/reliability.md, "make check under load"):
-# tests/load/busy loops `make -B -j$(LOAD_JOBS)` of a copy of this tree's
-# sources at normal priority for as long as the suites run. Not the VM
-# suites (LOADED_SUITES="..." to choose).
-LOAD_JOBS ?= 4
-LOADED_SUITES ?= unit-check asan-check fuzz-check integration-check
-check-loaded: SHELL := /bin/bash
-check-loaded: all
-	@mkdir -p $(B)/logs && rm -f $(FAILURES); \
-	tests/load/busy -j $(LOAD_JOBS) -l $(B)/logs/load.log -- bash -c '\
-	failed=; for s in $(LOADED_SUITES); do $(MAKE) $$s || failed="$$failed $$s"; done; \
-	if [ -n "$$failed" ]; then echo "make check-loaded: FAILED:$$failed"; \
-		cat $(FAILURES) 2>/dev/null; exit 1; fi; \
-	echo "make check-loaded: all suites passed"'
-
 include tests/fuzz/fuzz.mk
+include tests/check.mk
 
 # --- Debian packages --------------------------------------------------------
 missing_debs = $(shell for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)
@@ -391,16 +316,6 @@ deps:
 			apt-get install -y --no-install-recommends $$m || \
 			{ apt-get update && apt-get install -y --no-install-recommends $$m; }; \
 		else echo "missing Debian packages: $$m (run 'make deps' as root)"; exit 1; fi; \
-	fi
-
-test-deps: deps
-	@m="$(call missing_debs,$(DEB_TEST))"; \
-	if [ -n "$$m" ]; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			echo "installing: $$m"; \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$m || \
-			{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$m; }; \
-		else echo "missing Debian packages: $$m (run 'make test-deps' as root)"; exit 1; fi; \
 	fi
 
 run: deps
@@ -482,6 +397,11 @@ uninstall:
 install-setcap:
 	setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/ptop"
 	$(if $(wildcard ptop/tstime.c),setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/tstime")
+
+# the repository's git hooks (.githooks/: commit-msg checks the subject)
+hooks:
+	git config core.hooksPath .githooks
+	@echo "hooks: git now runs .githooks/ (commit-msg: subjects of at most 72 characters)"
 
 clean:
 	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen

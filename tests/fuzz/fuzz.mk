@@ -3,7 +3,8 @@
 #   make fuzz               every target for FUZZ_SECONDS (default 60) each
 #   make fuzz FUZZ_TARGETS=config FUZZ_SECONDS=600
 #   make fuzz-check         (in make check) the regression inputs once, then
-#                           every target for FUZZ_CHECK_SECONDS (default 60)
+#                           every target for FUZZ_CHECK_SECONDS (default 10;
+#                           make check-all fuzzes each for 300 s: fuzz-long)
 #
 # tests/fuzz/fuzz_<t>.c is target <t>; tests/fuzz/corpus/<t>/ its seeds
 # (committed, small, real); what a run finds goes to $(B)/fuzz/corpus/<t>/
@@ -12,7 +13,7 @@
 
 FUZZ_CC ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
 FUZZ_SECONDS ?= 60
-FUZZ_CHECK_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 10
 FUZZ_ALL := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FB := $(B)/fuzz
