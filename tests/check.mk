@@ -53,13 +53,17 @@ CHECK_ALL_SUITES := $(CHECK_SUITES) slow fuzz-long \
 	vm-races fuzz-long check-loaded dkms-check test-deps test-deps-all \
 	unit-check asan-check integration-check vm-check
 
+# builds use every CPU unless the caller chose -j (the tests themselves
+# run one after the other)
+SUITE_MAKE = $(MAKE)$(if $(filter -j%,$(MAKEFLAGS)),, -j$(shell nproc))
+
 check: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory all
-	@B=$(B) MAKE="$(MAKE)" tests/suites check $(CHECK_SUITES)
+	@$(SUITE_MAKE) --no-print-directory all
+	@B=$(B) MAKE="$(SUITE_MAKE)" tests/suites check $(CHECK_SUITES)
 
 check-all: test-deps-all
-	@$(MAKE) --no-print-directory all
-	@B=$(B) MAKE="$(MAKE)" tests/suites check-all $(CHECK_ALL_SUITES)
+	@$(SUITE_MAKE) --no-print-directory all
+	@B=$(B) MAKE="$(SUITE_MAKE)" tests/suites check-all $(CHECK_ALL_SUITES)
 
 # each test's output also goes to $(B)/logs/; a failing test's FAIL lines
 # (cmocka's: its [  FAILED  ], [  ERROR   ] and the failed check's
