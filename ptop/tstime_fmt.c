@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tstime.h"
+#include "ui/emit.h"
 
 static uint64_t cpu_ns(const struct tstime_result *r)
 {
@@ -291,20 +292,8 @@ void tstime_print_tree(FILE *f, const struct tstime_result *r)
 
 void tstime_json_str(FILE *f, const char *s, size_t max)
 {
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	/* ptop's writer: bytes that are not UTF-8 become the text \xNN */
+	ui_emit_strn(f, s, max, UI_Q_JSON);
 }
 
 static void json_int(FILE *f, const char *key, int64_t v)

@@ -803,6 +803,15 @@ void ui_emit_str(FILE *out, const char *s, enum ui_quote q)
 	ui_buf_flush(&b);
 }
 
+void ui_emit_strn(FILE *out, const char *s, size_t max, enum ui_quote q)
+{
+	struct ui_buf b;
+
+	ui_buf_init(&b, out);
+	put_quoted(&b, (const unsigned char *)s, strnlen(s, max), q);
+	ui_buf_flush(&b);
+}
+
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q)
 {
 	struct ui_buf b;

@@ -37,6 +37,7 @@ struct ui_encoder {
 	int order;		/* place in --help and the list: lower first */
 	size_t default_top;	/* rows without --top (0: all) */
 	bool folds_rest;	/* gets every row, folds those past --top */
+	bool one_interval;	/* one document per output: -n 1 only */
 	void (*begin)(struct ui_emit *e);
 	void (*interval)(struct ui_emit *e);
 	void (*row)(struct ui_emit *e, const struct ptop_row *r);
@@ -189,6 +190,11 @@ void ui_emit_line_keep(struct ui_emit *e, const struct ptop_row *r,
 
 /* the same, straight to a stream */
 void ui_emit_str(FILE *out, const char *s, enum ui_quote q);
+/*
+ * At most max bytes of s (a comm need not end in NUL): the one JSON
+ * string writer of ptop and tstime.
+ */
+void ui_emit_strn(FILE *out, const char *s, size_t max, enum ui_quote q);
 void ui_emit_value(FILE *out, const struct ui_field *f, enum ui_quote q);
 
 #endif /* UI_EMIT_H */

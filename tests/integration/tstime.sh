@@ -308,5 +308,14 @@ awk '/^COMMAND/{h=1; next} h && NR>1 {print $1; exit}' "$tmp/t.txt" | grep -qx w
 [ "$(cat /proc/sys/kernel/task_delayacct)" = "$delayacct0" ] &&
 	ok "kernel.task_delayacct untouched ($delayacct0)" || bad "kernel.task_delayacct changed although not needed"
 
+# an argument that is not UTF-8: the JSON stays valid UTF-8, the byte
+# written as the text \xff (as ptop's JSON writes it)
+"$T" -q --source=rusage --json -o "$tmp/utf8.json" true "$(printf 'a\377b')"
+python3 - "$tmp/utf8.json" <<'EOF' && ok "--json: a non-UTF-8 argument as \\xff, valid UTF-8" || bad "--json, a non-UTF-8 argument"
+import json, sys
+j = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", errors="strict"))
+assert j["command"] == ["true", "a\\xffb"], j["command"]
+EOF
+
 [ $fail = 0 ] && echo "tstime: all passed" || echo "tstime: FAILED"
 exit $fail

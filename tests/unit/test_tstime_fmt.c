@@ -202,6 +202,23 @@ static void test_json(void **state)
 	free(buf);
 }
 
+/* tstime's JSON strings are ptop's: bytes that are not UTF-8 as \\xNN */
+static void test_json_str_utf8(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	tstime_json_str(f, "a\377b \xc3\xa9 \xc3", (size_t)-1);
+	fputc(' ', f);
+	tstime_json_str(f, "cc1\xe2\x82", 4);	/* a comm cut mid-character */
+	fclose(f);
+	/* the text \xNN, its backslash escaped as JSON wants */
+	assert_string_equal(buf, "\"a\\\\xffb \xc3\xa9 \\\\xc3\" \"cc1\\\\xe2\"");
+	free(buf);
+}
+
 static void test_default_and_tree(void **state)
 {
 	struct tstime_result r = sample();
@@ -357,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_posix),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_str_utf8),
 		cmocka_unit_test(test_default_and_tree),
 		cmocka_unit_test(test_verbose),
 		cmocka_unit_test(test_stat_of),
