@@ -25,7 +25,7 @@ _ptop()
 		-s --sort= -p --pid= --threads --source= --tree --events --format= --top=
 		-c --config= --no-config --drop-capabilities= --list-columns --list-sources --list-formats
 		-h --help -V --version"
-	local sources="auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs"
+	local sources="auto kmod_proc kmod_nl taskstats_nl procfs"
 
 	command -v "$cmd" >/dev/null 2>&1 || cmd=ptop
 	# "--opt=value": bash splits at '=' (COMP_WORDBREAKS)

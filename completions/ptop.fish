@@ -37,7 +37,7 @@ complete -c ptop -s o -l columns -x -a '(__ptop_column_list)' -d 'columns to sho
 complete -c ptop -s s -l sort -x -a '(__ptop_sort_columns)' -d 'sort column, -COL ascending'
 complete -c ptop -s p -l pid -x -a '(__fish_complete_pids)' -d 'show only these processes'
 complete -c ptop -l threads -d 'one row per thread'
-complete -c ptop -l source -x -a 'auto kmod kmod_proc kmod_nl taskstats taskstats_nl procfs' -d 'where the numbers come from'
+complete -c ptop -l source -x -a 'auto kmod_proc kmod_nl taskstats_nl procfs' -d 'where the numbers come from'
 complete -c ptop -l tree -d 'start the interactive view in tree mode'
 complete -c ptop -l events -d 'log process events with ns timestamps (module)'
 complete -c ptop -l format -x -a '(__ptop_formats)' -d 'batch output format'

@@ -349,13 +349,36 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 	return cfg_load_warn(path, out, err, errlen, NULL, 0);
 }
 
+/*
+ * The next line of f into buf (CFG_MAX_LINE + 2 bytes), its '\n' kept,
+ * NUL-terminated; never more than CFG_MAX_LINE + 1 bytes are read, so a
+ * file without newlines (/dev/zero) costs no memory. Its length, 0 at the
+ * end of the file, or -errno (errno of the read; -EIO if none).
+ */
+static ssize_t read_line(FILE *f, char *buf)
+{
+	size_t n = 0;
+	int c;
+
+	errno = 0;
+	while (n <= CFG_MAX_LINE && (c = getc(f)) != EOF) {
+		buf[n++] = c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	if (ferror(f))
+		return errno ? -errno : -EIO;
+	return n;
+}
+
 int cfg_load_warn(const char *path, struct cfg *out, char *err, size_t errlen,
 		  char *warn, size_t warnlen)
 {
 	struct cfg tmp = *out;
-	char why[256] = "", *line = NULL;
-	size_t cap = 0;
+	char why[256] = "", line[CFG_MAX_LINE + 2];
 	ssize_t n;
+	size_t total = 0;
 	unsigned int lineno = 0;
 	FILE *f;
 	int ret = 0;
@@ -367,17 +390,24 @@ int cfg_load_warn(const char *path, struct cfg *out, char *err, size_t errlen,
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
+	while ((n = read_line(f, line)) > 0) {
 		char *s, *eq;
 
 		lineno++;
+		if (!is_text(line, n)) {
+			snprintf(why, sizeof(why), "binary data (not a ptoprc text file)");
+			goto err_parse;
+		}
 		if (n > CFG_MAX_LINE) {
 			snprintf(why, sizeof(why), "line too long (over %d bytes)",
 				 CFG_MAX_LINE);
 			goto err_parse;
 		}
-		if (!is_text(line, n)) {
-			snprintf(why, sizeof(why), "binary data (not a ptoprc text file)");
+		/* short lines without end (yes(1) in a pipe) end too */
+		total += n;
+		if (total > CFG_MAX_SIZE) {
+			snprintf(why, sizeof(why), "file too long (over %d bytes)",
+				 CFG_MAX_SIZE);
 			goto err_parse;
 		}
 		s = trim(line);
@@ -396,9 +426,10 @@ int cfg_load_warn(const char *path, struct cfg *out, char *err, size_t errlen,
 			add_warning(warn, warnlen, path, lineno, why);
 		ret = 0;
 	}
-	if (ferror(f)) {
-		ret = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
+	if (n < 0) {
+		/* a directory says EISDIR here, not at fopen() */
+		ret = n;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 		goto out;
 	}
 	*out = tmp;	/* all or nothing */
@@ -408,7 +439,6 @@ err_parse:
 	ret = -EINVAL;
 	snprintf(err, errlen, "%s:%u: %s", path, lineno, why);
 out:
-	free(line);
 	fclose(f);
 	return ret;
 }

@@ -35,6 +35,7 @@
 
 #define CFG_VERSION	1
 #define CFG_MAX_LINE	4096
+#define CFG_MAX_SIZE	(1024 * 1024)	/* a whole file */
 #define CFG_MAX_COLS	(PTOP_COL__COUNT * 2)
 #define CFG_PATH_MAX	4096
 

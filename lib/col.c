@@ -129,7 +129,13 @@ int ptop_col_find(const char *name)
 			return -1;	/* ambiguous */
 		found = i;
 	}
-	return found;
+	if (found >= 0)
+		return found;
+	/* the header's title ("S", "THR", "c*"), as the user sees it */
+	for (i = 0; i < PTOP_COL__COUNT; i++)
+		if (!strcmp(ptop_cols[i].title, name))
+			return i;
+	return -1;
 }
 
 int ptop_col_parse_list(const char *list, int *ids, int max, char *bad,

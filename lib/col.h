@@ -72,7 +72,10 @@ struct ptop_col {
 
 extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
 
-/* By name, case-insensitive; -1 if unknown. */
+/*
+ * By name (exact, then case-insensitive), else by its header title
+ * ("S", "THR", "c*"); -1 if unknown or ambiguous.
+ */
 int ptop_col_find(const char *name);
 /*
  * Parse "PID,user,COMMAND" into ids[] (at most max). Returns the count,

@@ -23,10 +23,28 @@ const struct ptop_src_ops *const *ptop_src_list(void)
 	return src_list;
 }
 
+size_t ptop_src_names(char *buf, size_t len, const char *sep)
+{
+	size_t i, used = 0;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; src_list[i] && used < len; i++) {
+		n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
+			     src_list[i]->name);
+		if (n < 0)
+			break;
+		used += n;
+	}
+	return used;
+}
+
 const struct ptop_src_ops *ptop_src_find(const char *name)
 {
 	size_t i;
 
+	/* the short names of older releases, still in configs and scripts */
 	if (!strcmp(name, "kmod"))
 		name = "kmod_proc";
 	else if (!strcmp(name, "taskstats"))
@@ -78,10 +96,12 @@ int ptop_src_open(struct ptop_src **out, const char *name,
 {
 	const struct ptop_src_ops *ops = ptop_src_find(name);
 
+	char names[128];
+
 	if (!ops) {
-		snprintf(err, errlen,
-			 "unknown source '%s' (auto, kmod, kmod_nl, taskstats, procfs)",
-			 name);
+		ptop_src_names(names, sizeof(names), ", ");
+		snprintf(err, errlen, "unknown source '%s' (auto, %s)", name,
+			 names);
 		return -EINVAL;
 	}
 	return ptop_src_open_ops(out, ops, cfg, err, errlen);

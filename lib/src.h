@@ -158,11 +158,17 @@ extern const struct ptop_src_ops ptop_src_kmod_nl_ops;
 const struct ptop_src_ops *ptop_src_find(const char *name);
 /* All known sources, best first, NULL terminated. */
 const struct ptop_src_ops *const *ptop_src_list(void);
+/*
+ * Their names, best first, sep between them, in buf (cut to len): the one
+ * set of names --help, --list-sources, the headline and errors use.
+ * Returns the length it wanted.
+ */
+size_t ptop_src_names(char *buf, size_t len, const char *sep);
 
-/* Open one source by name ("kmod" means kmod_proc). */
+/* Open one source by name (also the older "kmod" and "taskstats"). */
 int ptop_src_open(struct ptop_src **out, const char *name,
 		  const struct ptop_src_cfg *cfg, char *err, size_t errlen);
-/* kmod_proc, kmod_nl, taskstats, procfs: first that opens. */
+/* kmod_proc, kmod_nl, taskstats_nl, procfs: first that opens. */
 int ptop_src_open_best(struct ptop_src **out, const struct ptop_src_cfg *cfg,
 		       char *err, size_t errlen);
 /* Open a source with explicit ops (tests use a fake source). */

@@ -4,6 +4,7 @@
  * in ui/, the data in lib/.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -66,6 +67,9 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *f)
 {
+	char sources[128];
+
+	ptop_src_names(sources, sizeof(sources), ", ");
 	fprintf(f,
 "Usage: ptop [options]\n"
 "A precise top: every interval, the rows plus idle add up to ncpu x 100%%,\n"
@@ -78,7 +82,7 @@ static void usage(FILE *f)
 "  -s, --sort=COL         sort by COL, descending; -s -COL sorts ascending\n"
 "  -p, --pid=PID,...      show only these processes (rows; sums stay global)\n"
 "      --threads          one row per thread instead of per process\n"
-"      --source=NAME      auto, kmod, kmod_nl, taskstats, procfs\n"
+"      --source=NAME      auto, %s\n"
 "      --tree             children under their parent: the interactive view\n"
 "                         starts so, batch rows are indented (COMMAND)\n"
 "      --events           log process events (fork, exec, exit, reparent)\n"
@@ -101,7 +105,8 @@ static void usage(FILE *f)
 "  -V, --version          version\n"
 "\n"
 "Options override the config file. Exit status: 0 ok, 1 runtime error,\n"
-"2 usage error (also a broken config file).\n", ui_format_names(", "));
+"2 usage error (also a broken config file).\n", sources,
+		ui_format_names(", "));
 }
 
 /*
@@ -142,6 +147,7 @@ static int parse_count(const char *s, long *out)
 
 static int parse_pids(struct ui_app *app, const char *list)
 {
+	const size_t max = sizeof(app->pids) / sizeof(app->pids[0]);
 	char *copy = strdup(list), *tok, *save = NULL, *end;
 	size_t n = app->view.npids;
 
@@ -153,12 +159,18 @@ static int parse_pids(struct ui_app *app, const char *list)
 
 		errno = 0;
 		v = strtoul(tok, &end, 10);
-		if (errno || *end || end == tok || !v || v > INT_MAX ||
-		    n == sizeof(app->pids) / sizeof(app->pids[0])) {
-			fprintf(stderr, "ptop: bad pid '%s' (1 to %d, at most %zu)\n",
-				tok, INT_MAX, sizeof(app->pids) / sizeof(app->pids[0]));
+		if (errno || *end || end == tok || !v || v > INT_MAX) {
+			fprintf(stderr, "ptop: bad pid '%s' (1 to %d)\n", tok,
+				INT_MAX);
 			free(copy);
 			return -EINVAL;
+		}
+		if (n == max) {
+			/* the pid is fine: the list is what is too long */
+			fprintf(stderr, "ptop: too many pids (at most %zu)\n",
+				max);
+			free(copy);
+			return -E2BIG;
 		}
 		app->pids[n++] = v;
 	}
@@ -432,6 +444,11 @@ static int load_layer(struct ptop_opts *o, const char *path, struct cfg *rc,
 		*unreadable = true;
 		return 0;
 	}
+	if (ret == -ENOENT && asked) {
+		/* -c names one file: a typo must not fall back to defaults */
+		fprintf(stderr, "ptop: %s: %s\n", path, strerror(ENOENT));
+		return 2;
+	}
 	if (ret && ret != -ENOENT) {
 		/* never overwritten: the user fixes it */
 		fprintf(stderr, "ptop: %s\n", err);
@@ -601,6 +618,37 @@ static int run(struct ui_app *app, const struct ptop_opts *o, struct cfg *rc)
 	return status;
 }
 
+/*
+ * fds 0-2 closed at exec would be taken by the first files ptop opens: a
+ * source's netlink socket as fd 1 would get the output. Each closed one
+ * is held by /dev/null; stdout read-only, so that writing the output
+ * fails with EBADF and ptop says so and exits 1, as for any bad stdout.
+ */
+static int reserve_std_fds(void)
+{
+	static const int mode[3] = { O_RDONLY, O_RDONLY, O_WRONLY };
+	int fd;
+
+	for (fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", mode[fd] | O_CLOEXEC) != fd)
+			return -1;
+	}
+	return 0;
+}
+
+/* A format that writes one document (openmetrics) takes -n 1 only. */
+static int check_format_count(const struct ui_app *app)
+{
+	const struct ui_encoder *enc = app->view.format;
+
+	if (!enc || !enc->one_interval || app->count == 1)
+		return -1;
+	return usage_error("--format=%s writes one exposition: use it with -n 1",
+			   enc->name);
+}
+
 int main(int argc, char **argv)
 {
 	static struct ui_app app = { .delay_s = 2.0 };
@@ -608,7 +656,11 @@ int main(int argc, char **argv)
 	struct ptop_opts o = { .drop_caps = PTOP_CAPS_STRICT };
 	int status;
 
+	if (reserve_std_fds())
+		return 1;	/* no /dev/null: nowhere to say it either */
 	status = parse_options(argc, argv, &o, &app);
+	if (status < 0)
+		status = check_format_count(&app);
 	if (status >= 0)
 		return status;
 	if (o.events) {

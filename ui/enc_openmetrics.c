@@ -262,6 +262,8 @@ const struct ui_encoder ui_enc_openmetrics = {
 	.order = 30,
 	.default_top = 10,
 	.folds_rest = true,
+	/* a second exposition after "# EOF" makes a parser refuse the file */
+	.one_interval = true,
 	.begin = om_begin,
 	.interval = om_interval,
 	.row = om_row,

@@ -8,6 +8,7 @@ PTOP=$B/ptop
 fail=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fail=1; }
+tmp_om=$(mktemp)
 
 # text: headline + system line + header + rows + V:V:S per interval
 out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
@@ -181,6 +182,38 @@ n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
 out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs -p 1 -o PID,total,COMMAND)
 n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
 [ "$n" = 1 ] && ok "-p 1: one row" || bad "-p 1: $n rows: $out"
+
+# fds 0-2 closed at start: the first socket or file ptop opens must not
+# become its stdout. The default source (taskstats_nl as root: a netlink
+# socket) and procfs: exit 1 naming the cause, nothing written elsewhere.
+for src in auto procfs; do
+	o=$("$PTOP" -b -n 1 -d 0.1 --no-config --source=$src 2>&1 >&- <&-)
+	st=$?
+	[ $st = 1 ] && grep -q '^ptop: writing output: Bad file descriptor$' <<<"$o" &&
+		ok "--source=$src, stdin and stdout closed: exit 1, '$(tail -n1 <<<"$o")'" ||
+		bad "--source=$src, stdout closed: exit $st: $o"
+done
+
+# -p: the limit is the number of pids, and the message says so
+o=$("$PTOP" -b -n 1 -p "$(seq -s, 1 257)" 2>&1 >/dev/null)
+st=$?
+[ $st = 2 ] && [ "$o" = "ptop: too many pids (at most 256)" ] && ok "-p 257 pids: '$o'" ||
+	bad "-p 257 pids: exit $st: $o"
+o=$("$PTOP" -b -n 1 -p 0 2>&1 >/dev/null)
+st=$?
+[ $st = 2 ] && [[ $o == "ptop: bad pid '0'"* ]] && ok "-p 0: '$o'" || bad "-p 0: exit $st: $o"
+
+# openmetrics is one exposition ending in "# EOF": -n 1 only
+for n in "-n 2" ""; do
+	o=$(timeout 10 "$PTOP" -b $n -d 0.1 --source=procfs --format=openmetrics 2>&1 >"$tmp_om")
+	st=$?
+	[ $st = 2 ] && [[ $o == *"use it with -n 1"* ]] && [ ! -s "$tmp_om" ] &&
+		ok "openmetrics ${n:-without -n}: exit 2, '$o'" || bad "openmetrics ${n:-without -n}: exit $st: $o"
+done
+"$PTOP" -b -n 1 -d 0.1 --source=procfs --format=openmetrics >"$tmp_om" &&
+	[ "$(grep -c '^# EOF$' "$tmp_om")" = 1 ] && ok "openmetrics -n 1: one # EOF" ||
+	bad "openmetrics -n 1: $(grep -c '^# EOF$' "$tmp_om") # EOF"
+rm -f "$tmp_om"
 
 # unprivileged: procfs works, taskstats is refused with a reason
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

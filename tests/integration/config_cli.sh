@@ -37,8 +37,45 @@ h=$(header --no-config)
 printf 'version=1\ncolumns=PID,USER,COMMAND\n' > "$tmp/other"
 h=$(header -c "$tmp/other")
 [[ $h =~ ^\ *PID\ +USER\ +COMMAND$ ]] && ok "-c FILE" || bad "header '$h'"
-h=$(header --config="$tmp/missing")
-[[ $h == *cuser* ]] && ok "-c with a missing file: defaults" || bad "header '$h'"
+# -c names one file: one it cannot read is an error saying why (a typo
+# must not quietly give the defaults); the default path missing is silent
+cfg_unreadable() {	# path, words, what
+	out=$(timeout 20 "$PTOP" -b -n 1 -d 0.2 --source=procfs -c "$1" 2>&1 >/dev/null)
+	st=$?
+	[ $st = 2 ] && [ "$out" = "ptop: $1$2" ] && ok "-c $3: exit 2, '$out'" ||
+		bad "-c $3: status $st, '$out'"
+}
+cfg_unreadable "$tmp/missing" ": No such file or directory" "a missing file"
+cfg_unreadable "$tmp" ": Is a directory" "a directory"
+# a file without newlines is refused at its first bytes, not read whole
+# into memory (the limit: 256 MB of address space)
+cfg_unreadable /dev/zero ":1: binary data (not a ptoprc text file)" "/dev/zero"
+out=$( (ulimit -v 262144; timeout 20 "$PTOP" -b -n 1 -d 0.2 --source=procfs \
+	-c <(yes columns=PID,COMMAND | tr -d '\n') 2>&1 >/dev/null) )
+st=$?
+[ $st = 2 ] && [[ $out == *":1: line too long (over 4096 bytes)" ]] &&
+	ok "-c an endless line: exit 2, '$out'" || bad "-c an endless line: status $st, '$out'"
+out=$( (ulimit -v 262144; timeout 20 "$PTOP" -b -n 1 -d 0.2 --source=procfs \
+	-c <(yes '# a comment') 2>&1 >/dev/null) )
+st=$?
+[ $st = 2 ] && [[ $out == *": file too long (over 1048576 bytes)" ]] &&
+	ok "-c endless short lines: exit 2, '$out'" || bad "-c endless short lines: status $st, '$out'"
+out=$(env XDG_CONFIG_HOME="$tmp/none" "$PTOP" -b -n 1 -d 0.2 --source=procfs 2>&1 >/dev/null)
+[ $? = 0 ] && [ -z "$out" ] && ok "the default path missing: silent, exit 0" ||
+	bad "the default path missing: '$out'"
+
+# the example's columns line, as a user uncomments it (with S, the
+# header's title of STATE), and -o/-s by the header's titles
+top=$(cd "$(dirname "$0")/../.." && pwd)
+sed 's/^#columns=/columns=/' "$top/config/ptoprc.example" >"$tmp/example"
+grep -q '^columns=.*,S,' "$tmp/example" || bad "the example has no columns line with S"
+h=$(header -c "$tmp/example")
+st=$?
+[[ $h =~ ^\ *PID\ +USER\ +S\ +user ]] && ok "the example's columns line (with S) is accepted" ||
+	bad "the example's columns line: '$h'"
+h=$(header -o PID,S,THR,c*,x*,COMMAND -s S)
+[[ $h =~ ^\ *PID\ +S\ +THR\ +c\*\ +x\*\ +COMMAND$ ]] && ok "-o and -s by the header's titles (S, THR, c*, x*)" ||
+	bad "-o S,THR,c*,x*: '$h'"
 
 check_broken() {	# content, line, words
 	printf "$1" > "$rc"

@@ -54,6 +54,30 @@ static void test_case_rules(void **state)
 	assert_int_equal(ptop_col_find(""), -1);
 }
 
+/* The header's titles name their columns too: the header shows S, c* */
+static void test_find_by_title(void **state)
+{
+	int ids[PTOP_COL__COUNT], i;
+	char bad[32];
+
+	(void)state;
+	assert_int_equal(ptop_col_find("S"), PTOP_COL_STATE);
+	assert_int_equal(ptop_col_find("THR"), PTOP_COL_THREADS);
+	assert_int_equal(ptop_col_find("c*"), PTOP_COL_CSUM);
+	assert_int_equal(ptop_col_find("x*"), PTOP_COL_XSUM);
+	/* a name still wins over a title, and titles are exact */
+	assert_int_equal(ptop_col_find("STATE"), PTOP_COL_STATE);
+	assert_int_equal(ptop_col_find("thr"), -1);
+	for (i = 0; i < PTOP_COL__COUNT; i++)
+		assert_int_equal(ptop_col_find(ptop_cols[i].title), i);
+	/* the example config's line; S and STATE are one column */
+	assert_int_equal(ptop_col_parse_list("PID,USER,S,user,sys,ste,cuser,csys,cste,xuser,xsys,xste,total,TIME,COMMAND",
+					     ids, PTOP_COL__COUNT, bad, sizeof(bad)), 15);
+	assert_int_equal(ids[2], PTOP_COL_STATE);
+	assert_int_equal(ptop_col_parse_list("S,STATE", ids, PTOP_COL__COUNT,
+					     bad, sizeof(bad)), -EEXIST);
+}
+
 static void test_parse_list(void **state)
 {
 	int ids[8];
@@ -343,6 +367,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_complete),
 		cmocka_unit_test(test_case_rules),
+		cmocka_unit_test(test_find_by_title),
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_needs),
 		cmocka_unit_test(test_format),

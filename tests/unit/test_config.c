@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -345,14 +347,51 @@ static void test_unreadable(void **state)
 {
 	struct fixture *f = *state;
 	struct cfg c, before;
+	char want[200];
 
 	/* a directory where the file should be */
 	assert_int_equal(mkdir(f->dir, 0755) == 0 || errno == EEXIST, 1);
 	snprintf(f->path, sizeof(f->path), "%s", f->dir);
 	cfg_defaults(&c);
 	before = c;
-	assert_true(cfg_load(f->path, &c, f->err, sizeof(f->err)) < 0);
+	assert_int_equal(cfg_load(f->path, &c, f->err, sizeof(f->err)), -EISDIR);
 	assert_memory_equal(&c, &before, sizeof(c));
+	/* the message names the file and why, not just "read error" */
+	snprintf(want, sizeof(want), "%s: %s", f->path, strerror(EISDIR));
+	assert_string_equal(f->err, want);
+}
+
+/*
+ * A file without newlines (/dev/zero) is refused at its first line,
+ * without reading it whole: in a child with 256 MB of address space
+ * (not under ASan, whose shadow needs more) and 20 s at most.
+ */
+static void test_endless_line(void **state)
+{
+	char err[512] = "";
+	struct cfg c;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+#ifndef __SANITIZE_ADDRESS__
+		struct rlimit as = { 256 << 20, 256 << 20 };
+
+		setrlimit(RLIMIT_AS, &as);
+#endif
+		alarm(20);
+		cfg_defaults(&c);
+		st = cfg_load("/dev/zero", &c, err, sizeof(err));
+		_exit(st == -EINVAL &&
+		      !strcmp(err, "/dev/zero:1: binary data (not a ptoprc text file)") ?
+		      0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 static void test_atomic_save(void **state)
@@ -423,6 +462,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_newer_keys_warn, setup, teardown),
 		cmocka_unit_test(test_system_paths),
 		cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
+		cmocka_unit_test(test_endless_line),
 		cmocka_unit_test_setup_teardown(test_atomic_save, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_cannot_create_dir, setup, teardown),
 	};
