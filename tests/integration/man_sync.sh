@@ -68,6 +68,35 @@ if command -v fish >/dev/null; then
 	[ "$got" = "$(sort <<<"$fmts" | paste -sd' ')" ] || bad "fish completes --format with '$got'"
 fi
 
+# the sources: one set of names in --help, --list-sources, the example
+# config, the man page's Sources and --source, and the completions
+srcs=$("$PTOP" --list-sources | awk '{print $1}' | paste -sd' ')
+[ -n "$srcs" ] || bad "ptop --list-sources printed nothing"
+help_srcs=$("$PTOP" --help | sed -n 's/^ *--source=NAME *//p' | tr -d ',')
+[ "$help_srcs" = "auto $srcs" ] || bad "sources: --help '$help_srcs', --list-sources '$srcs'"
+ex=$(sed -n 's/^# ptop --list-sources: //p' "$top/config/ptoprc.example" | tr -d ',')
+[ "$ex" = "$srcs" ] || bad "sources: config/ptoprc.example '$ex', --list-sources '$srcs'"
+man_srcs=$(printf '%s\n' "$plain" |
+	awk '/^\.SS /{on = ($2 == "Sources")} on && /^\.B / && prev == ".TP" {print $2} {prev = $0}' | paste -sd' ')
+[ "$man_srcs" = "$srcs" ] || bad "sources: man/ptop.1 Sources '$man_srcs', --list-sources '$srcs'"
+man_opt=$(printf '%s\n' "$plain" | awk '/^\.BR --source =/{getline; print; exit}' |
+	grep -oE '\b(auto|[a-z]+_[a-z]+|procfs)\b' | paste -sd' ')
+[ "$man_opt" = "auto $srcs" ] || bad "sources: man/ptop.1 --source '$man_opt', --list-sources '$srcs'"
+for f in ptop.bash _ptop ptop.fish; do
+	grep -qF "auto $srcs" "$top/completions/$f" ||
+		bad "sources: completions/$f does not complete 'auto $srcs'"
+done
+out=$("$PTOP" -b -n 1 -d 0.2 --no-config --source=procfs 2>/dev/null | grep -m1 '^ptop ')
+[[ $out == *" source procfs "* ]] || bad "sources: headline '$out'"
+
+# ptoprc(5): every key config/cfg.c reads has its entry, and no other
+keys=$(grep -o 'strcmp(key, "[a-z_]*")' "$top/config/cfg.c" | sed 's/.*"\(.*\)")/\1/' | sort -u)
+man5_keys=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$top/man/ptoprc.5" |
+	awk '/^\.SH /{on = ($2 == "KEYS")} on && /^\.B[IR]? /{print}' |
+	grep -oE '\b[a-z_]+=' | tr -d = | sort -u)
+[ -n "$keys" ] && [ "$keys" = "$man5_keys" ] ||
+	bad "ptoprc(5) KEYS '$(echo $man5_keys)' vs config/cfg.c '$(echo $keys)'"
+
 # the example the man page promises works
 "$PTOP" -b -d 0.2 -n 1 --no-config --source=procfs \
 	-o PID,user,sys,cuser,csys,total,COMMAND >/dev/null ||
