@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8's cases as a report: tests/helpers/precision_cases.sh on this
+# The exactness cases as a report: tests/helpers/precision_cases.sh on this
 # machine's kernel (stock sources, each case also under a make -j4 loop,
 # and 20 x `ptop -b -n 1`), and, with the module, in the VM
 # (tests/vm/test_precision_kmod.sh). Writes bench/results/precision.md:
@@ -93,7 +93,7 @@ if [ "$mode" = --vm-only ]; then
 	rm -f "$new" "$raw" "$load_log"
 	exit $st
 fi
-# what the stock kernel's exit record misses per exit (README, ptop(1))
+# what the stock kernel's exit record misses per exit (docs/precision.md, ptop(1))
 epc0=$(build/bench/exit_path_cost -n 1000) || st=1
 epc64=$(build/bench/exit_path_cost -n 100 -m 64) || st=1
 echo "$epc0"; echo "$epc64"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the sched_switch probe costs per context switch and what it saves
-# per pass (issue 10, point 1), in the VM with the module:
+# per pass (the module's "since N" pass must cost less than the full
+# walks it spares), in the VM with the module:
 #   tests/vm/run bench/probe_cost.sh [NTASKS] [ROUNDS]     (10000 20)
 # Three measurements, every one repeated ROUNDS times in alternation so that
 # drift of the (qemu TCG, shared host) guest falls on every state alike:

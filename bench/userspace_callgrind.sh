@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# User space per refresh when few tasks changed (issue 10, point 2):
+# User space per refresh when few tasks changed (it must follow what
+# changed, not the number of tasks):
 # callgrind's instruction count of one refresh of the interactive view's
 # work (merge an incremental answer, the interval math, the view's select
 # and sort, the rows of one 80x24 window: build/bench/userspace_cost) at

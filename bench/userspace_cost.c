@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What user space does per refresh when few tasks changed (issue 10,
- * point 2): a generated source gives one full answer of N single-threaded
+ * What user space does per refresh when few tasks changed (it must
+ * follow what changed, not the number of tasks): a generated source gives one full answer of N single-threaded
  * processes, then incremental ones ("since N", as the module's) in which
  * only A processes ran: the first A each time, or (-m) A others each
  * time, so that the A of the last refresh go quiet. Each refresh is the interactive view's

@@ -63,7 +63,7 @@ static inline void reaper_window(struct task_struct *father,
  * pid from free_pid()'s; a real_parent read under RCU is a task not yet
  * released or inside that grace period (exit_notify() moves the children
  * before release). What changes is task_pid(): NULL once detach_pid()
- * ran, hence the check (issue 14 defect 6; tests/vm/reaper_race.sh
+ * ran, hence the check (tests/vm/reaper_race.sh
  * releases a parent inside a test build's window there).
  */
 struct task_struct *ptop_ts_new_reaper(struct task_struct *father)

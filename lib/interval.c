@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The interval math, see DESIGN.md. For a thread group g and (k-1, k]:
+ * The interval math (docs/design.md). For a thread group g and (k-1, k]:
  *   own   = sum over its live threads of T_t(k) - T_t(k-1)  (new: T_t(k))
  *   x col = x_g(k) - x_g(k-1) - sum of T_t(k-1) of its threads that died
  *   c col = c_g(k) - c_g(k-1) - sum of [T_d(k-1) + C_d(k-1)] of every group

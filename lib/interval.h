@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The interval math (DESIGN.md "The interval math"): per-task deltas
+ * The interval math (docs/design.md, "The interval math"): per-task deltas
  * between two snapshots, with the time of tasks that died in the interval
  * taken from their accounting parent's c* (and the group's x*) minus what
  * the previous interval already showed of them. Backend independent.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one meaning of the headline's "exact" (DESIGN.md, man ptop(1)):
+ * The one meaning of the headline's "exact" (docs/design.md, man ptop(1)):
  * an interval is exact when
  *   - no data was lost (no exit record missing, no overrun, no RESYNC),
  *   - nothing was clamped (no counter was held to keep a delta >= 0),

@@ -108,7 +108,8 @@ int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
  * Every group: as above, but fn first asks quiet(arg, tgid, ino) (ino: the
  * directory entry's inode number) whether the group needs reading at all:
  * 1 = no (skip it, its directory is not even opened), 0 = read it, <0 =
- * stop. The cheap test of issue 10 (ptop_pfs_marks below) runs there.
+ * stop. The cheap test that a task did not run (ptop_pfs_marks below)
+ * runs there.
  */
 typedef int (*ptop_pfs_quiet_fn)(void *arg, int id, uint64_t ino);
 int ptop_pfs_for_each_group_q(struct ptop_pfs *p, ptop_pfs_quiet_fn quiet,

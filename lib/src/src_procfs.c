@@ -28,8 +28,8 @@
  * A single-threaded group whose schedstat counter did not move since its
  * last full read is not read again: its records are the last ones
  * (ptop_pfs_marks in procfs_read.h says why that is exact), so a walk over
- * sleeping tasks costs one small read each (issue 10: no costlier than
- * top). Not while memory is shown: reclaim moves RSS without the task.
+ * sleeping tasks costs one small read each (so that ptop costs no more
+ * than top). Not while memory is shown: reclaim moves RSS without the task.
  */
 #include <errno.h>
 #include <stdio.h>

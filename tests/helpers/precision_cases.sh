@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The exactness cases of issue 8, run around `ptop -b --format=json`; each
+# The exactness cases (docs/precision.md), run around `ptop -b --format=json`; each
 # interval is judged by what ptop claims about it:
 #   - "exact" must hold: |off| <= tolerance (the exit paths included: they
 #     are time no row has), what the snapshot windows can move <=

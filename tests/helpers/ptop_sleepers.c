@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptop_sleepers: many sleeping processes, for the "thousands of tasks"
- * cases of the exactness checks (issue 8).
+ * cases of the exactness checks (docs/precision.md).
  *
  *   ptop_sleepers [-w SECS] [-k SECS] N
  *

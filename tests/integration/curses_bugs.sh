@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regression tests of the interactive view's bugs (issue 11, point 8),
+# Regression tests of the interactive view's bugs found in review,
 # each against the real binary in tmux: stdin at its end costs no CPU,
 # the delay prompt starts empty, Right scrolls only as far as there is
 # something to show, follow stops when its pid is gone, a long delay

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8's assertion on this machine's kernel (stock sources), bounded for
+# The exactness claim on this machine's kernel (stock sources), bounded for
 # `make check`: every interval that says `exact` is within its source's
 # tolerance, every other one says `inexact:` and why. The cases of
 # tests/helpers/precision_cases.sh, smaller than bench/precision.sh runs

@@ -241,11 +241,11 @@ read -r c burned _ <"$RESULTS/normal.procfs" &&
 less_than() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2])*float(sys.argv[3]) else 1)" "$@"; }
 read -r _ burned _ _ _ pc _ <"$RESULTS/selfreap.procfs" &&
 	{ less_than "$pc" 0.5 "$burned" &&
-	  echo "procfs misses self-reaped children: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
+	  echo "procfs misses self-reaped children: the parent's c* got ${pc}s of ${burned}s (docs/precision.md)" ||
 	  { echo "FAIL selfreap: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
 read -r _ burned _ _ _ pc _ <"$RESULTS/orphan.procfs" &&
 	{ less_than "$pc" 0.5 "$burned" &&
-	  echo "procfs misses double-forked orphans once they die: the parent's c* got ${pc}s of ${burned}s (documented in README)" ||
+	  echo "procfs misses double-forked orphans once they die: the parent's c* got ${pc}s of ${burned}s (docs/precision.md)" ||
 	  { echo "FAIL orphan: procfs unexpectedly gave the parent ${pc}s of ${burned}s"; fail=1; }; }
 rm -rf "$RESULTS"
 exit $fail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # TIME (cumulative) of a process older than ptop whose threads died before
 # ptop started: the kernel's group sums have their time, and every source
-# must show it (issue 8, point 6). Compared with ps -o times (whole
+# must show it. Compared with ps -o times (whole
 # seconds) and /proc/PID/stat (clock ticks); two ptop instances started at
 # different moments must agree.
 set -uo pipefail

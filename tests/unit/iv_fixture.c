@@ -62,7 +62,7 @@ static uint64_t off_total_abs(const struct ptop_interval *iv)
 }
 
 /*
- * The assertion of issue 8, on one interval: never exact outside the
+ * The exactness claim, on one interval: never exact outside the
  * tolerance (rows + idle, exit paths included), exact means no reason at
  * all, and the headline word and the old flag agree with the verdict.
  */

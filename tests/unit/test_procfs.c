@@ -377,7 +377,7 @@ static void stat_200(struct fx *f, char state, unsigned ut)
 }
 
 /*
- * Issue 10: a single-threaded group whose schedstat (run, pcount) did not
+ * Cheap reads: a single-threaded group whose schedstat (run, pcount) did not
  * move is not read again (its last records stand); any move, a new
  * incarnation, a running state, a counter that never moves or shown
  * memory make a full read.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tree view's quick build (ui/tree_quick.c, issue 10 point 2): over
+ * The tree view's quick build (ui/tree_quick.c): over
  * many scripted refreshes of a process tree (rows that run and go quiet,
  * births under any process, deaths with their rows shown, children left
  * dangling or reparented to init or a subreaper, pid reuse, threads, a

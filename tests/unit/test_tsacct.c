@@ -247,7 +247,7 @@ static void test_live_records(void **state)
 }
 
 /*
- * Issue 10: a single-threaded group that did not run is met by the scan
+ * Cheap reads: a single-threaded group that did not run is met by the scan
  * as the last scan left it (no counters read); a group with two threads,
  * or one the last scan did not meet, is not; one taken so and then gone
  * is closed with those counters, as any other.

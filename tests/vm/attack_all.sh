@@ -4,7 +4,7 @@
 # tracepoint sites the storm runs, which under multi-threaded TCG
 # soft-locked the guest once in 5 runs of test_kmod_load, both vCPUs
 # looping on text_poke_bp()'s int3; docs/reliability.md, "Text patching")
-# The attacks of issue 14, all at once, for PTOP_ATTACK_SECS seconds
+# The attacks on the module (docs/reliability.md), all at once, for PTOP_ATTACK_SECS seconds
 # (default 600). Not a test_*.sh (too long for `make vm-check`):
 # `make vm-attack` runs it (VM_KERNEL=debug for the debug kernel).
 # Running together for the whole time:

@@ -1,7 +1,8 @@
 #!/bin/bash
 # vm-timeout: 600
-# A group's EXIT record position (issue 14 review, LOW: "the position
-# rule for groups holds within the 1,024 newest ring entries only"). A
+# A group's EXIT record position (a review found: "the
+# position rule for groups holds within the 1,024 newest ring entries
+# only"). A
 # pass leaves out a group whose EXIT record was written before it began;
 # while one of its threads is not past exit_notify() the module told that
 # by looking for the record among the ring's 1,024 newest before the

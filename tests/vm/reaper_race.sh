@@ -1,6 +1,6 @@
 #!/bin/bash
 # vm-timeout: 900
-# Issue 14 defect 6, second half: ptop_ts_new_reaper() (kmod/acct_exit.c)
+# A reaper racing a releasing ancestor: ptop_ts_new_reaper() (kmod/acct_exit.c)
 # mirrors the kernel's find_new_reaper() under RCU only, without
 # tasklist_lock, so an ancestor it walks to can be released meanwhile,
 # its task_pid() NULL (checked since e59e56d; the task_struct, its

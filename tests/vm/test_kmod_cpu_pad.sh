@@ -1,7 +1,7 @@
 #!/bin/bash
 # vm-smp: 2,maxcpus=4
-# No kernel memory in the bytes of an answer that carry no value (issue 14
-# defect 10: struct ptop_ts_cpu was copied to user space with its `pad`
+# No kernel memory in the bytes of an answer that carry no value (struct
+# ptop_ts_cpu was copied to user space with its `pad`
 # uninitialised, a stack leak). Every answer kind, over /proc/taskstats
 # and netlink: process and thread answers, full and since-N (live, EXIT
 # THREAD/GROUP, exec and late records: ptop_churn's waited, self-reaped,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 14 defect 6: the exit probe of a group's last thread, with an
+# The exit probe of a group's last thread, with an
 # events listener open, reported REPARENT by a walk of every process on
 # the machine, with preemption off (tracepoint probes run so): 172 us ->
 # 6 ms mean at 10,000 processes. It now walks the group's accounting

@@ -6,7 +6,7 @@
 # (2026-12-02, from 17:47) hung in the harness's rmmod after every check had
 # passed ("soft lockup - CPU#1 stuck [rmmod]", CPU 0's "timer wakeup
 # didn't happen"): tests/vm/run's "TCG threading" text-patching fault.
-# Issue 14 defect 8, the EXIT ring: a "since N" answer copies the EXIT
+# Interrupts off in the EXIT ring: a "since N" answer copies the EXIT
 # records written since answer N out of the ring under ring_lock, with
 # interrupts off; one hold for the whole copy was 4 ms at 14,048 records.
 # Here 30,000 thread exits (one process of 30,000 threads killed), then

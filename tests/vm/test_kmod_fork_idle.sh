@@ -1,6 +1,6 @@
 #!/bin/bash
-# A fork storm read by ptop --source=kmod (issue 8, the module's rows +
-# idle + irq adding up). 10,000 sleepers forked one after another by one
+# A fork storm read by ptop --source=kmod (the module's rows + idle
+# + irq must add up). 10,000 sleepers forked one after another by one
 # parent: one CPU forks, the other goes idle and is woken for each child
 # thousands of times a second. There the kernel's nohz idle count (in
 # ktime) came out longer than the idle task's runs (in the runqueue's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The idle task's time outside idle (issue 8, the module's precision under
+# The idle task's time outside idle (the module's precision under
 # host load). Without IRQ_TIME_ACCOUNTING (Debian's kernels) an interrupt
 # on an idle CPU is charged to the idle task, which has no row, and the
 # kernel's idle count stops at irq_enter(): that time was in no counter of

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Intervals with exits stay on the quick path (issue 10, point 1): while
+# Intervals with exits stay on the quick path (the module's cost follows the
+# active tasks): while
 # children exit between every two passes, each "since N" answer walks the
 # marked tasks and copies the EXIT ring, never every task, and still holds
 # exactly what a full walk of the same pass sees (tsquery -X, crosscheck=1).

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Readers do not disturb each other (issue 14, defect 9): passes of a
+# Readers do not disturb each other (a defect found by attacking
+# the module): passes of a
 # reader in a child pid namespace, and 1,100 passes of another reader,
 # leave a host reader's next "since N" answer incremental (no RESYNC, not
 # a full walk); the child-namespace reader sees its own tasks only.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 14 defect 8: the work a pass does with interrupts off under the
+# Interrupts off: the work a pass does with interrupts off under the
 # accounting lock (ptop_ts_acct_pass_begin(): the exit paths of dead
 # groups folded at every pass) must not grow with the number of zombies
 # (any user can make them): with 20,000 zombies it took 18-21 ms, a loop

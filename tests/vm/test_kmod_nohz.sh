@@ -1,5 +1,5 @@
 #!/bin/bash
-# CPU isolation (issue 14, defect 7): a busy nohz_full CPU gets next to no
+# CPU isolation (docs/reliability.md): a busy nohz_full CPU gets next to no
 # IPI from the module. Passes read a nohz_full CPU's instant from
 # elsewhere instead of by an IPI, and readers and listeners coming and
 # going no longer attach or detach tracepoint probes (each attach or

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 14 defect 10: the module's numeric parameters are bounded (a value
+# Bounded parameters: the module's numeric parameters are bounded (a value
 # out of range makes insmod fail with EINVAL and loads nothing, where
 # exit_ring_size=8000000 used to load after a kvmalloc WARNING and other
 # values were silently changed); the state file is for root only (it was

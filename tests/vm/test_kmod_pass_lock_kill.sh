@@ -1,8 +1,8 @@
 #!/bin/bash
 # vm-timeout: 900
-# Issue 14 defect 9: a query waiting for the pass lock behind another
-# reader's pass was not killable (mutex_lock(): a query waited 988 ms in
-# the issue, SIGKILL or not). Three thread queries are started together
+# A killable wait: a query waiting for the pass lock behind another
+# reader's pass was not killable (mutex_lock(): a query waited 988 ms when
+# this was found, SIGKILL or not). Three thread queries are started together
 # over $N threads (a pass of a second or more); the first seen waiting
 # for the lock (asleep in it: its wchan is the module's lock function or
 # ptop_ts_snap_take, which tail-calls it; the mutex's own functions are

@@ -1,9 +1,9 @@
 #!/bin/bash
 # vm-timeout: 900
 # vm-tcg: single
-# Issue 14 defect 8, at unload: rmmod with thousands of accounting records
+# Interrupts off at unload: rmmod with thousands of accounting records
 # once freed them all in one interrupts-off hold of ptop_acct_lock (137 ms
-# in the issue); ptop_ts_acct_exit() now frees them a hash bucket per hold
+# when found); ptop_ts_acct_exit() now frees them a hash bucket per hold
 # with cond_resched() between. Measured with the function_graph tracer
 # (the Debian kernel has no irqsoff tracer) on everything rmmod runs in
 # the kernel: each interrupts-off stretch (from the outermost

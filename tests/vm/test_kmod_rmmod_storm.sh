@@ -2,8 +2,8 @@
 # vm-append: slab_nomerge slub_debug=U,kmalloc-64,kmalloc-96,kmalloc-128,kmalloc-192,kmalloc-cg-192
 # vm-tcg: single
 # vm-timeout: 1500
-# rmmod during a fork storm of multi-threaded processes (issue 14, defect
-# 3): the module's dead thread entries (thread_tail.c) hold task
+# rmmod during a fork storm of multi-threaded processes (a defect
+# found by attacking it): the module's dead thread entries (thread_tail.c) hold task
 # references, so that ending them at unload never reads a freed
 # task_struct (on the debug kernel KASAN reports that read of the module
 # before 4a8abf5); the references are all dropped (task_struct objects

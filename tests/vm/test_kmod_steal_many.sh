@@ -1,6 +1,6 @@
 #!/bin/bash
 # vm-timeout: 1500
-# Issue 14 defect 10: per-task steal stopped counting new threads for good
+# Steal after many threads: per-task steal stopped counting new threads for good
 # after 57,344 of them: the steal table's deleted slots were reused only
 # while the table was below 7/8 full, a fill that counted the deleted
 # slots too. Here 200,000 threads come and go while a steal listener

@@ -1,6 +1,6 @@
 #!/bin/bash
 # TIME (cumulative) on the module sources of a process older than ptop
-# whose threads burned CPU and died before ptop started (issue 8, point 6;
+# whose threads burned CPU and died before ptop started (see
 # tests/integration/time_dead_threads.sh does the stock sources): the
 # kernel's group sums (signal->utime/stime) have the dead threads' time,
 # and `--source=kmod` and `--source=kmod_nl` must show it. Two processes:

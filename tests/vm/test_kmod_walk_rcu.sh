@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 14 defect 9: a pass walks the reader's tasks under
+# RCU held briefly: a pass walks the reader's tasks under
 # rcu_read_lock(), which holds off every grace period on the machine
 # (and, without PREEMPT_RCU, preemption): the walk is cut into sections
 # of at most 256 tasks (pids, threads of a group, threads summed for a

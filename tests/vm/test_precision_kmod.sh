@@ -1,5 +1,5 @@
 #!/bin/bash
-# The exactness cases of issue 8 with the module (tests/helpers/
+# The exactness cases with the module (tests/helpers/
 # precision_cases.sh): 2,000 and 10,000 sleepers started and killed during
 # an interval, 5,000 sleepers + 2 busy loops, self-reaping churn +
 # orphans; each again with a `make -j4` loop of C code (lib/, built with
