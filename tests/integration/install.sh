@@ -32,6 +32,7 @@ sort >"$tmp/want" <<EOF
 644 usr/share/man/man1/ptop.1
 644 usr/share/man/man1/tstime.1
 644 usr/share/man/man4/ptop_taskstats.4
+644 usr/share/man/man5/ptoprc.5
 644 usr/share/bash-completion/completions/ptop
 644 usr/share/bash-completion/completions/tstime
 644 usr/share/zsh/vendor-completions/_ptop
