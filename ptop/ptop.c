@@ -638,6 +638,17 @@ static int reserve_std_fds(void)
 	return 0;
 }
 
+/* --help, --version, a list: their output failing is an error too */
+static int flush_stdout(int status)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return status;
+	fprintf(stderr, "ptop: writing output: %s\n",
+		strerror(errno ? errno : EIO));
+	return status ? status : 1;
+}
+
 /* A format that writes one document (openmetrics) takes -n 1 only. */
 static int check_format_count(const struct ui_app *app)
 {
@@ -659,8 +670,9 @@ int main(int argc, char **argv)
 	if (reserve_std_fds())
 		return 1;	/* no /dev/null: nowhere to say it either */
 	status = parse_options(argc, argv, &o, &app);
-	if (status < 0)
-		status = check_format_count(&app);
+	if (status >= 0)
+		return flush_stdout(status);
+	status = check_format_count(&app);
 	if (status >= 0)
 		return status;
 	if (o.events) {

@@ -194,6 +194,13 @@ for src in auto procfs; do
 		bad "--source=$src, stdout closed: exit $st: $o"
 done
 
+for a in --help --version --list-columns; do
+	o=$("$PTOP" $a 2>&1 >&-)
+	st=$?
+	[ $st = 1 ] && [ "$o" = "ptop: writing output: Bad file descriptor" ] &&
+		ok "$a, stdout closed: exit 1, '$o'" || bad "$a, stdout closed: exit $st: $o"
+done
+
 # -p: the limit is the number of pids, and the message says so
 o=$("$PTOP" -b -n 1 -p "$(seq -s, 1 257)" 2>&1 >/dev/null)
 st=$?
