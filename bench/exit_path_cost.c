@@ -3,7 +3,8 @@
  * exit_path_cost: how much CPU time of a dying process the stock kernel's
  * taskstats exit record misses (the record is sent from do_exit() before
  * exit_mm(), exit_files(), exit_notify() and the last schedule), measured
- * per exit, for docs/precision.md and the man page (bench/precision.sh runs it).
+ * per exit, for docs/precision.md and the man page (bench/precision.sh
+ * runs it).
  *
  *   exit_path_cost [-n N] [-m MB]      (root: CAP_NET_ADMIN)
  *

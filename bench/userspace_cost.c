@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What user space does per refresh when few tasks changed (it must
- * follow what changed, not the number of tasks): a generated source gives one full answer of N single-threaded
- * processes, then incremental ones ("since N", as the module's) in which
- * only A processes ran: the first A each time, or (-m) A others each
- * time, so that the A of the last refresh go quiet. Each refresh is the interactive view's
- * work: merge the answer into a snapshot, the interval math, the view's
- * select and sort, and formatting the rows of one 80x24 screen window
- * plus the sum row. No terminal and no system calls are involved, so
- * callgrind's instruction counts of the refreshes are the library's and
- * the view's alone:
+ * What user space does per refresh when few tasks changed (it must follow
+ * what changed, not the number of tasks): a generated source gives one full
+ * answer of N single-threaded processes, then incremental ones ("since N",
+ * as the module's) in which only A processes ran: the first A each time, or
+ * (-m) A others each time, so that the A of the last refresh go quiet. Each
+ * refresh is the interactive view's work: merge the answer into a snapshot,
+ * the interval math, the view's select and sort, and formatting the rows of
+ * one 80x24 screen window plus the sum row. No terminal and no system calls
+ * are involved, so callgrind's instruction counts of the refreshes are the
+ * library's and the view's alone:
  *
  *   valgrind --tool=callgrind --collect-atstart=no \
  *	build/bench/userspace_cost -n 10000 -a 10 -r 20

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tree view's quick build (its cost follows what changed): the last
- * tree is kept (each row's node: parent, depth, children count, the figures of the
- * branches below it, its place in the view's rows), and an interval made
- * by the quick path changes only what its changed rows touch:
+ * tree is kept (each row's node: parent, depth, children count, the figures
+ * of the branches below it, its place in the view's rows), and an interval
+ * made by the quick path changes only what its changed rows touch:
  *
  * - a row whose figures changed: its ancestors' branch sums take the
  *   difference, its output row and theirs are written again, and the

@@ -30,10 +30,11 @@
  * the sample PTOP_SAMPLE_INEXACT; a task that vanished without an exit
  * record is closed with its last reported counters.
  *
- * Cost (no more than top's): a single-threaded group whose schedstat counter did
- * not move since its last full read (ptop_pfs_marks, procfs_read.h) is
- * neither read from /proc nor queried over netlink: it did not run, so
- * its counters are what that read gave (ptop_tsacct_scan_same()).
+ * Cost (no more than top's): a single-threaded group whose schedstat
+ * counter did not move since its last full read (ptop_pfs_marks,
+ * procfs_read.h) is neither read from /proc nor queried over netlink: it
+ * did not run, so its counters are what that read gave
+ * (ptop_tsacct_scan_same()).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -26,9 +26,9 @@
  * Times are ns; the user/system split of a thread is kept monotonic
  * (ptop_cputime_adjust()).
  *
- * Exit paths (docs/precision.md): a thread's taskstats exit record is sent before
- * the rest of its exit (exit_mm, files, notify, the last schedule), so
- * the records miss that time; the kernel's cutime + cstime of the parent
+ * Exit paths (docs/precision.md): a thread's taskstats exit record is sent
+ * before the rest of its exit (exit_mm, files, notify, the last schedule),
+ * so the records miss that time; the kernel's cutime + cstime of the parent
  * that waits for the child has it (wait_task_zombie() adds the child's
  * whole runtime). Per live group, from its /proc stat read each scan
  * (ptop_tsacct_scan_kernel_c()) and what its children's records said:

@@ -71,8 +71,10 @@ static void test_find_by_title(void **state)
 	for (i = 0; i < PTOP_COL__COUNT; i++)
 		assert_int_equal(ptop_col_find(ptop_cols[i].title), i);
 	/* the example config's line; S and STATE are one column */
-	assert_int_equal(ptop_col_parse_list("PID,USER,S,user,sys,ste,cuser,csys,cste,xuser,xsys,xste,total,TIME,COMMAND",
-					     ids, PTOP_COL__COUNT, bad, sizeof(bad)), 15);
+	assert_int_equal(ptop_col_parse_list("PID,USER,S,user,sys,ste,cuser,"
+					     "csys,cste,xuser,xsys,xste,total,"
+					     "TIME,COMMAND", ids, PTOP_COL__COUNT,
+					     bad, sizeof(bad)), 15);
 	assert_int_equal(ids[2], PTOP_COL_STATE);
 	assert_int_equal(ptop_col_parse_list("S,STATE", ids, PTOP_COL__COUNT,
 					     bad, sizeof(bad)), -EEXIST);
