@@ -39,6 +39,7 @@ int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root)
 		p->hz = 100;
 	pg = sysconf(_SC_PAGESIZE);
 	p->page_kb = pg > 0 ? pg / 1024 : 4;
+	ptop_cpuidle_open(&p->idle, proc_root);
 	return 0;
 }
 
@@ -48,6 +49,7 @@ void ptop_pfs_close(struct ptop_pfs *p)
 		close(p->root_fd);
 	free(p->buf);
 	free(p->cpu_idle_ns);
+	ptop_cpuidle_close(&p->idle);
 	memset(p, 0, sizeof(*p));
 	p->root_fd = -1;
 }
@@ -66,7 +68,8 @@ static int gone(int err)
 
 /*
  * until_eof: keep reading until read() returns 0. Needed for seq_files
- * that emit one record per iteration (timer_list returns ~4 KiB per read),
+ * that emit one record per iteration (/proc/stat on a machine with many
+ * CPUs and interrupts),
  * not for the per-task files, which answer in one go: this saves a
  * syscall per file on the hot path.
  */
@@ -312,90 +315,46 @@ int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
 	sum->irq_ns = ptop_pfs_ticks_ns(p, v[5] + v[6]);
 	sum->steal_ns = ptop_pfs_ticks_ns(p, v[7]);
 	sum->busy_ns = ptop_pfs_ticks_ns(p, v[0] + v[1] + v[2]);
-	ptop_pfs_read_idle_ns(p, sum);
+	if (ptop_pfs_read_idle_ns(p, sum))
+		p->idle_ticks = 1;
 	return 0;
-}
-
-static int field_ns(const char *l, const char *name, uint64_t *v)
-{
-	size_t n = strlen(name);
-	const char *s;
-
-	if (strncmp(l, name, n))
-		return 0;
-	s = strchr(l + n, ':');
-	if (!s)
-		return 0;
-	s++;
-	return !next_u64(&s, v);
 }
 
 /*
  * /proc/stat has idle in clock ticks (10 ms): over a 1 s interval on a
- * few CPUs that alone is a 1-2% error in "accounted X% of Y%". The NO_HZ
- * idle accounting behind it is in ns, and /proc/timer_list (root only)
- * shows per CPU the idle (and iowait) time of the idle periods that have
- * ENDED. An idle period in progress is not in it, and timer_list no longer
- * says whether one is (idle_entrytime is also moved when idle ends), while
- * /proc/stat's value includes it, floored to a tick. So per CPU:
- *   idle = max(timer_list's ended periods, /proc/stat's ticks)
- * which is exact to the ns for a CPU that is busy now, and at most a tick
- * short for one that is idle now. Without NO_HZ the fields are 0 and the
- * ticks stay.
+ * few CPUs that alone is a 1-2% error in "accounted X% of Y%". cpuidle's
+ * statistics (cpuidle.h) have, per CPU, the idle periods that ENDED, to
+ * the us; an idle period in progress is not in them, while /proc/stat's
+ * value includes it, floored to a tick (NO_HZ keeps it in ns). So per CPU:
+ *   idle = max(cpuidle's ended periods, /proc/stat's ticks)
+ * which is exact to the us for a CPU that is busy now, and at most a tick
+ * short for one that is idle now (as the timer_list reading it replaces
+ * was, at no cost that grows with the timers). A CPU without cpuidle, or
+ * a file that cannot be read or parsed: the ticks stay for every CPU, and
+ * p->idle_ticks says so (the source widens its bound).
  */
 int ptop_pfs_read_idle_ns(struct ptop_pfs *p, struct ptop_cpu_sum *sum)
 {
-	uint64_t idle = 0, iowait = 0, tot_idle = 0, tot_iowait = 0, v;
-	int in_cpu = 0, any = 0;
-	unsigned int seen = 0, ncpu = 0, i;
-	uint64_t cpu = 0;
-	const char *l;
-	ssize_t n;
+	uint64_t tot = 0, ended, stat;
+	unsigned int i;
+	int any = 0, ret;
 
 	if (!p->ncpu_idle)
 		return -ENODATA;
-	n = read_at(p, p->root_fd, "timer_list", true);
-	if (n < 0)
-		return n;
-	for (l = p->buf;; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		bool cpu_line, end = !l || !*l;
-
-		while (!end && *l == ' ')
-			l++;
-		cpu_line = !end && !strncmp(l, "cpu: ", 5);
-		if (end || cpu_line || !strncmp(l, "Tick Device", 11)) {
-			if (in_cpu) {
-				uint64_t stat = cpu < p->ncpu_idle ?
-						p->cpu_idle_ns[cpu] : 0;
-
-				any |= idle + iowait > 0;
-				seen++;
-				tot_idle += idle + iowait > stat ? idle + iowait : stat;
-				tot_iowait += iowait;
-			}
-			in_cpu = 0;
-			if (cpu_line) {
-				const char *s = l + 4;
-
-				in_cpu = !next_u64(&s, &cpu);
-				idle = iowait = 0;
-			}
-			if (end)
-				break;
-		} else if (in_cpu) {
-			if (field_ns(l, ".idle_sleeptime", &v))
-				idle = v;
-			else if (field_ns(l, ".iowait_sleeptime", &v))
-				iowait = v;
-		}
+	for (i = 0; i < p->ncpu_idle; i++) {
+		stat = p->cpu_idle_ns[i];
+		if (!stat)	/* not in /proc/stat: offline */
+			continue;
+		ret = ptop_cpuidle_read(&p->idle, i, &ended);
+		if (ret)
+			return ret;
+		any |= ended > 0;
+		tot += ended > stat ? ended : stat;
 	}
-	for (i = 0; i < p->ncpu_idle; i++)
-		ncpu += p->cpu_idle_ns[i] > 0;
-	/* no NO_HZ idle accounting, or a CPU missing: keep the ticks */
-	if (!any || seen < ncpu)
+	/* a driver that never counts (every state at 0): keep the ticks */
+	if (!any)
 		return -ENODATA;
-	sum->idle_ns = tot_idle;
-	sum->iowait_ns = tot_iowait;
+	sum->idle_ns = tot;
 	return 0;
 }
 
@@ -644,6 +603,7 @@ uint64_t ptop_pfs_boot_ns(void)
 
 int ptop_pfs_sample_begin(struct ptop_pfs *p, struct ptop_sample *out)
 {
+	p->idle_ticks = 0;
 	out->time_ns = ptop_pfs_mono_ns();
 	return ptop_pfs_read_cpu(p, &out->cpu, &out->ncpu);
 }

@@ -5,6 +5,22 @@
  * parsers for stat/status/schedstat and /proc/stat, and the kernel-config
  * lookup. No printing, 0 / -errno returns; a task that vanished while being
  * read yields -ENOENT (callers skip it silently).
+ *
+ * The rule: a refresh reads no file whose generation walks something
+ * global in the kernel beyond the tasks themselves, or holds interrupts
+ * off for long. What each file read here costs the kernel to generate:
+ *   <pid>/stat, task/<tid>/stat   one task; a group's (whole=1) sums its
+ *                                 threads: linear in the tasks read
+ *   <pid>/status, schedstat       one task, O(1)
+ *   readdir of / and <pid>/task   the pid table / one group's threads
+ *   stat                          O(CPUs x interrupts) counter sums, no
+ *                                 interrupts off; top reads it too
+ *   cpuN/cpuidle/stateK/time      one counter (cpuidle.h), O(1)
+ *   config.gz, /boot/config-*     once per proc root (cached)
+ * Not read: /proc/timer_list, the other ns idle by CPU on a stock
+ * kernel: its generation walks every hrtimer of a CPU once per timer
+ * printed (quadratic), taking the base lock with interrupts off each time,
+ * and every sleeper with a timeout holds one (cpuidle.h has the numbers).
  */
 #ifndef PTOP_PROCFS_READ_H
 #define PTOP_PROCFS_READ_H
@@ -13,6 +29,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "../src.h"
+#include "cpuidle.h"
 
 struct ptop_pfs {
 	int root_fd;		/* the proc root directory */
@@ -23,6 +40,8 @@ struct ptop_pfs {
 	uint64_t *cpu_idle_ns;	/* per CPU idle+iowait from stat, ticks */
 	unsigned int ncpu_idle;	/* entries in cpu_idle_ns */
 	unsigned int cap_idle;
+	struct ptop_cpuidle idle;	/* ns idle (cpuidle.h) */
+	int idle_ticks;		/* a read since _sample_begin had tick idle */
 };
 
 int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root);
@@ -78,7 +97,11 @@ int ptop_pfs_parse_schedstat(const char *buf, uint64_t *run_ns,
 /* <proc_root>/stat: summed CPU counters in ns, online CPUs (cpuN lines). */
 int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
 		      unsigned int *ncpu);
-/* Idle and iowait in ns from <root>/timer_list (root only); -errno if not */
+/*
+ * Idle (with iowait) in ns: per CPU the larger of cpuidle's ended periods
+ * and /proc/stat's ticks (read by ptop_pfs_read_cpu() just before).
+ * -errno when cpuidle cannot give it: sum keeps the ticks.
+ */
 int ptop_pfs_read_idle_ns(struct ptop_pfs *p, struct ptop_cpu_sum *sum);
 /*
  * A scan of every task takes time (hundreds of ms on a loaded machine),

@@ -4,7 +4,7 @@
  * source that uses them (lib/src/src_procfs.c), on a fixture proc root.
  *
  * Input: up to 7 parts separated by NUL bytes, the files of a one-task
- * proc tree: stat, timer_list, 1/stat, 1/status, 1/task/1/stat,
+ * proc tree: stat, cpu0's cpuidle state0 time, 1/stat, 1/status, 1/task/1/stat,
  * 1/task/1/status, 1/task/1/schedstat (also self/schedstat). A part that
  * is absent leaves its file out. Each part is also given to its parser
  * directly.
@@ -18,7 +18,7 @@
 #define NPARTS 7
 
 static const char *const names[NPARTS] = {
-	"stat", "timer_list", "1/stat", "1/status", "1/task/1/stat",
+	"stat", "sys/devices/system/cpu/cpu0/cpuidle/state0/time", "1/stat", "1/status", "1/task/1/stat",
 	"1/task/1/status", "1/task/1/schedstat",
 };
 static char root[256];
@@ -26,6 +26,7 @@ static char root[256];
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char p[512];
+	size_t i;
 
 	snprintf(root, sizeof(root), "%s", fuzz_scratch_dir("procfs"));
 	snprintf(p, sizeof(p), "%s/1", root);
@@ -36,6 +37,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/self", root);
 	mkdir(p, 0755);
+	{
+		static const char *const d[] = {
+			"sys", "sys/devices", "sys/devices/system",
+			"sys/devices/system/cpu", "sys/devices/system/cpu/cpu0",
+			"sys/devices/system/cpu/cpu0/cpuidle",
+			"sys/devices/system/cpu/cpu0/cpuidle/state0",
+		};
+
+		for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+			snprintf(p, sizeof(p), "%s/%s", root, d[i]);
+			mkdir(p, 0755);
+		}
+	}
 	return 0;
 }
 
@@ -79,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (part[6])
 		ptop_pfs_parse_schedstat(part[6], &run, &delay);
 
-	/* the source: /proc/stat + timer_list + the task, twice (deltas) */
+	/* the source: /proc/stat + cpuidle + the task, twice (deltas) */
 	if (!ptop_src_open(&src, "procfs", &cfg, err, sizeof(err))) {
 		ptop_sample_init(&out);
 		ptop_src_read(src, &out);

@@ -60,7 +60,7 @@ caps "root, taskstats, basic" $((NET_ADMIN | SYS_NICE | KILL)) $((NET_ADMIN | SY
 	"$PTOP" --source=taskstats --drop-capabilities=basic
 caps "root, taskstats, off" $full $full "$PTOP" --source=taskstats --drop-capabilities=off
 caps "root, procfs, strict" $SYS_NICE $SYS_NICE "$PTOP" --source=procfs
-# the root-only ns idle (/proc/timer_list) still read without capabilities:
+# the ns idle (cpuidle in sysfs, no privilege needed) still read without capabilities:
 # the headline's precision is the same as with them
 READY='^{"schema":1,' caps "root, procfs, json, strict" $SYS_NICE $SYS_NICE \
 	"$PTOP" --source=procfs --format=json
