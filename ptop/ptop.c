@@ -542,6 +542,23 @@ static int resolve_columns(struct ui_app *app, struct ptop_opts *o,
 	return 0;
 }
 
+/*
+ * A source that cannot open, in one short line: its first clause ("name:
+ * what: why (how to fix)" -> "name: what"); --list-sources has the rest.
+ */
+static void print_open_error(const char *asked, const char *err)
+{
+	const char *what = strstr(err, ": ");
+	const char *end = what ? strstr(what + 2, ": ") : NULL;
+
+	if (!what || !strcmp(asked, "auto"))
+		end = NULL;
+	fprintf(stderr, "ptop: no usable source: %.*s%s\n",
+		end ? (int)(end - err) : (int)strlen(err), err,
+		end || !strcmp(asked, "auto") ?
+		" (ptop --list-sources says why)" : "");
+}
+
 /* The source, asked for only what the shown columns need. 0, 1 or 2. */
 static int open_source(struct ui_app *app, const struct ptop_opts *o)
 {
@@ -556,13 +573,13 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 		ret = ptop_src_open(&app->src, o->source, &cfg, app->err,
 				    sizeof(app->err));
 	if (ret) {
-		fprintf(stderr, "ptop: no usable source: %s\n", app->err);
+		print_open_error(o->source, app->err);
 		return ret == -EINVAL ? 2 : 1;
 	}
-	/* auto passed over the better sources: say why (batch: on stderr) */
-	if (app->err[0] && (o->batch || !isatty(STDOUT_FILENO)))
-		fprintf(stderr, "ptop: using source %s: %s\n",
-			app->src->ops->name, app->err);
+	/*
+	 * auto passed over the better sources: quiet (the # line and the
+	 * headline name the source; --list-sources says why the others not)
+	 */
 	app->err[0] = '\0';
 	app->view.source = app->src->ops->name;
 	app->auto_source = !strcmp(o->source, "auto");
