@@ -606,6 +606,12 @@ static void system_parts(struct ptop_interval *iv, const struct ptop_snap *prev,
 	iv->nlost = cur->nlost;
 	iv->tol_ppm = cur->tol_ppm;
 	iv->res_ns = cur->res_ns;
+	iv->res_what = cur->res_what;
+	/* a reading in ticks at either end rounds the interval's deltas */
+	if (prev->res_ns > cur->res_ns) {
+		iv->res_ns = prev->res_ns;
+		iv->res_what = prev->res_what;
+	}
 }
 
 /* --- the quick path: few tasks changed -------------------------------- */

@@ -97,9 +97,10 @@ struct ptop_interval {
 	unsigned int nlost;	/* of them: final counters lost */
 	size_t ntask_exits;	/* threads that died (EXIT records) */
 	size_t nlate;		/* EXIT records late: pending, or came now */
-	/* the source's tolerance (struct ptop_src) */
+	/* the source's bound (struct ptop_src): the wider of both ends' */
 	unsigned int tol_ppm;
 	uint64_t res_ns;
+	const char *res_what;
 	/* exact or not, and why: see verdict.h */
 	struct ptop_verdict verdict;
 	/*

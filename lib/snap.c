@@ -737,6 +737,7 @@ int ptop_snap_apply(struct ptop_snapper *s, const struct ptop_sample *sample,
 	next->nlost = sample->nlost;
 	next->tol_ppm = sample->tol_ppm;
 	next->res_ns = sample->res_ns;
+	next->res_what = sample->res_what;
 
 	if (s->taken)
 		s->cur = !s->cur;

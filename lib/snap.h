@@ -46,6 +46,7 @@ struct ptop_snap {
 	unsigned int nlost;
 	unsigned int tol_ppm;
 	uint64_t res_ns;
+	const char *res_what;
 	/* live tasks, sorted by (pid, start_ns) */
 	struct ptop_rec *threads;
 	size_t nthreads;

@@ -137,6 +137,7 @@ int ptop_src_read(struct ptop_src *src, struct ptop_sample *out)
 	ret = src->ops->read(src, out);
 	out->tol_ppm = src->tol_ppm;
 	out->res_ns = src->res_ns;
+	out->res_what = src->res_what;
 	return ret;
 }
 
@@ -188,6 +189,7 @@ int ptop_sample_copy(struct ptop_sample *out, const struct ptop_sample *in)
 		memcpy(out->recs, in->recs, in->nrecs * sizeof(*recs));
 	out->tol_ppm = 0;
 	out->res_ns = 0;
+	out->res_what = NULL;
 	return 0;
 }
 

@@ -45,6 +45,12 @@
 #define PTOP_CAP_INCREMENTAL	(1U << 11) /* answers only active tasks */
 #define PTOP_CAP_EXIT_TAIL	(1U << 12) /* exit paths after the exit
 					    * record reach no row (lib/verdict.h) */
+/*
+ * The proc root is a child pid namespace's (a container, unshare -p): the
+ * rows are its tasks only, idle and capacity the machine's, so no sum can
+ * be judged against the machine (lib/verdict.h: no "off").
+ */
+#define PTOP_CAP_PIDNS		(1U << 13)
 
 /* struct ptop_sample.flags */
 #define PTOP_SAMPLE_INCREMENTAL	(1U << 0) /* absent tasks kept their values */
@@ -85,6 +91,7 @@ struct ptop_sample {
 	/* the source's tolerance, copied from struct ptop_src by read */
 	unsigned int tol_ppm;
 	uint64_t res_ns;
+	const char *res_what;
 	struct ptop_rec *recs;
 	size_t nrecs;
 	size_t cap;
@@ -138,12 +145,15 @@ struct ptop_src {
 	struct ptop_src_cfg cfg;
 	unsigned int caps;	/* PTOP_DATA_* it has, PTOP_CAP_*; by open() */
 	/*
-	 * What "exact" allows, set by open() (lib/verdict.h): the sum of an
-	 * interval may be off by tol_ppm of ncpu x interval, plus 2 x res_ns
-	 * per CPU for a source that reads rounded counters (clock ticks).
+	 * The source's error bound, set by open() and kept up to date by
+	 * read() (lib/verdict.h): the sum of an interval may be off by
+	 * tol_ppm of ncpu x interval, plus res_ns per CPU for a source that
+	 * reads rounded counters (clock ticks), res_what saying which (a
+	 * static string, e.g. "procfs ticks").
 	 */
 	unsigned int tol_ppm;
 	uint64_t res_ns;
+	const char *res_what;
 	void *priv;
 	char err[256];		/* last error, for the caller to print */
 	char note[256];		/* what this source cannot measure */

@@ -9,14 +9,23 @@
 
 /*
  * A source that reads rounded counters (procfs: clock ticks) can be off
- * by one unit per counter and interval: allow two per CPU, for its idle
- * and for the task that kept it busy. Many small tasks, each rounded
- * down, are more than that: such an interval is inexact, as it should be.
+ * by one unit per counter and interval: it allows res_ns per CPU (procfs
+ * two ticks, for its idle and for the task that kept it busy). Many small
+ * tasks, each rounded down, are more than that: such an interval is
+ * inexact, as it should be.
  */
 static uint64_t tolerance_ns(const struct ptop_interval *iv, uint64_t cap)
 {
 	return (uint64_t)((double)cap * iv->tol_ppm / 1e6) +
-	       2ULL * iv->ncpu * iv->res_ns;
+	       (uint64_t)iv->ncpu * iv->res_ns;
+}
+
+static uint64_t exact_ns(const struct ptop_interval *iv, uint64_t cap)
+{
+	unsigned int ppm = iv->tol_ppm && iv->tol_ppm < PTOP_EXACT_PPM ?
+			   iv->tol_ppm : PTOP_EXACT_PPM;
+
+	return (uint64_t)((double)cap * ppm / 1e6);
 }
 
 void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
@@ -41,6 +50,7 @@ void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
 		off_abs -= v->exit_paths_ns;
 	}
 	v->tol_ns = tolerance_ns(iv, cap);
+	v->exact_ns = exact_ns(iv, cap);
 	v->window_ns = prev_window_ns > cur_window_ns ? prev_window_ns :
 			cur_window_ns;
 	if (iv->interval_ns)
@@ -74,7 +84,14 @@ void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
 		v->why |= PTOP_WHY_EXIT_PATHS;
 	if (off_abs > v->tol_ns || !iv->interval_ns || sum_out)
 		v->why |= PTOP_WHY_OFF;
-	v->exact = !v->why;
+	/* a pid namespace's rows against the machine's idle: nothing known */
+	if (iv->caps & PTOP_CAP_PIDNS) {
+		v->pidns = true;
+		v->why &= ~(PTOP_WHY_OFF | PTOP_WHY_EXIT_PATHS);
+		v->exit_paths_ns = 0;
+	}
+	v->within = !v->why && !v->pidns && v->tol_ns > v->exact_ns;
+	v->exact = !v->why && !v->within && !v->pidns;
 	if (v->exact)
 		iv->flags &= ~PTOP_IV_INEXACT;
 	else
@@ -124,16 +141,46 @@ int ptop_verdict_reason(const struct ptop_interval *iv, unsigned int bit,
 	return snprintf(buf, len, "%s", "");
 }
 
+int ptop_verdict_within_why(const struct ptop_interval *iv, char *buf,
+			    size_t len)
+{
+	if (!iv->verdict.within)
+		return snprintf(buf, len, "%s", "");
+	return snprintf(buf, len, "%s at %.*f s",
+			iv->res_what ? iv->res_what : "the source's rounding",
+			iv->interval_ns < 10000000000ULL ? 1 : 0,
+			iv->interval_ns / 1e9);
+}
+
+const char *ptop_verdict_word(const struct ptop_interval *iv)
+{
+	if (iv->verdict.exact)
+		return "exact";
+	if (iv->verdict.pidns && !iv->verdict.why)
+		return "pid namespace only";
+	return iv->verdict.within ? "within" : "inexact";
+}
+
 int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
 {
-	size_t used;
+	size_t used, start;
 	unsigned int i;
 	int n;
 
 	if (iv->verdict.exact)
 		return snprintf(buf, len, "exact");
-	n = snprintf(buf, len, "inexact:");
-	used = n > 0 ? (size_t)n : 0;
+	if (iv->verdict.within) {
+		char why[96];
+
+		ptop_verdict_within_why(iv, why, sizeof(why));
+		return snprintf(buf, len, "within \u00b1%.1f%% (%s)",
+				ptop_interval_pct(iv, iv->verdict.tol_ns), why);
+	}
+	if (iv->verdict.pidns && !iv->verdict.why)
+		return snprintf(buf, len, "%s", PTOP_VERDICT_PIDNS);
+	n = snprintf(buf, len, "%sinexact:",
+		     iv->verdict.pidns ? PTOP_VERDICT_PIDNS "; " : "");
+	used = start = n > 0 ? (size_t)n : 0;
 	for (i = 0; i < PTOP_WHY__COUNT; i++) {
 		char one[64];
 
@@ -142,7 +189,7 @@ int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
 		ptop_verdict_reason(iv, 1U << i, one, sizeof(one));
 		n = snprintf(used < len ? buf + used : NULL,
 			     used < len ? len - used : 0, "%s %s",
-			     used > strlen("inexact:") ? "," : "", one);
+			     used > start ? "," : "", one);
 		if (n > 0)
 			used += n;
 	}

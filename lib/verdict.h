@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one meaning of the headline's "exact" (docs/design.md, man ptop(1)):
- * an interval is exact when
+ * The one meaning of the headline's "exact" (docs/design.md, ptop(1)): the
+ * rows plus idle (+ the system parts kept apart from tasks) are within 1%
+ * of ncpu x interval (0.5% with the module: PTOP_EXACT_PPM, or the
+ * source's tol_ppm when lower), whatever the source. An interval is exact
+ * when
  *   - no data was lost (no exit record missing, no overrun, no RESYNC),
  *   - nothing was clamped (no counter was held to keep a delta >= 0),
  *   - its two snapshots were taken fast enough that reading busy tasks at
- *     different instants cannot move the rows by more than the tolerance,
+ *     different instants cannot move the rows by more than the bound,
  *   - it does not start at a first reading the source cannot vouch for,
  *   - no EXIT record came late (PTOP_WHY_LATE),
- *   - and rows + idle (+ the system parts kept apart from tasks) are
- *     within the source's tolerance of ncpu x interval.
- * Anything else is inexact, with every reason that applies.
+ *   - the sum is within the source's own error bound of ncpu x interval,
+ *   - and that bound is no wider than the 1% (0.5%) above.
+ * An interval that passes all but the last is "within ±X% (why)": the
+ * source's bound X (in the headline's percent) and what makes it wide,
+ * e.g. "within ±42.0% (procfs ticks at 0.1 s)". Anything else is inexact,
+ * with every reason that applies.
  *
- * The tolerance is the source's (struct ptop_src.tol_ppm, .res_ns):
+ * The source's bound (struct ptop_src.tol_ppm, .res_ns, .res_what):
  * tol_ppm of ncpu x interval (module 0.5%, taskstats 1%, procfs 1%), plus
- * two res_ns per CPU for a source whose counters are rounded (procfs:
- * a clock tick for each CPU's idle and for the task that kept it busy).
+ * res_ns per CPU for a source whose counters are rounded (procfs: two
+ * clock ticks, for each CPU's idle and the task that kept it busy; the
+ * taskstats source whose idle is in ticks: one).
  *
  * A reading window w (struct ptop_sample.window_ns) can put a busy task's
  * reading up to w away from its snapshot's instant, so the two windows
@@ -59,11 +66,26 @@
  */
 #define PTOP_EXIT_PATH_MAX_NS	5000000ULL
 
+/*
+ * A source whose rows are one pid namespace's tasks (PTOP_CAP_PIDNS) has
+ * no machine total: its intervals are never exact, within or off; the
+ * headline says "tasks of this pid namespace only: machine total not
+ * accounted", with the other reasons that apply (lost, slow...).
+ */
+#define PTOP_VERDICT_PIDNS \
+	"tasks of this pid namespace only: machine total not accounted"
+
+/* exact's bound: 1% of ncpu x interval (a source's tol_ppm if lower) */
+#define PTOP_EXACT_PPM		10000U
+
 struct ptop_verdict {
-	bool exact;		/* why == 0 */
+	bool exact;		/* why == 0 and the bound within exact's */
+	bool within;		/* why == 0, but the bound is wider */
+	bool pidns;		/* PTOP_CAP_PIDNS: no sum judged */
 	unsigned int why;	/* PTOP_WHY_* */
 	int64_t off_ns;		/* accounted - capacity */
-	uint64_t tol_ns;	/* what |off_ns| may be */
+	uint64_t tol_ns;	/* what |off_ns| may be: the source's bound */
+	uint64_t exact_ns;	/* what exact allows (PTOP_EXACT_PPM) */
 	uint64_t window_ns;	/* the wider of the two snapshots' windows */
 	uint64_t skew_ns;	/* what the windows can move the rows by */
 	unsigned int nlost;	/* exits whose final counters were lost */
@@ -84,9 +106,21 @@ void ptop_verdict_judge(struct ptop_interval *iv, uint64_t prev_window_ns,
 int ptop_verdict_reason(const struct ptop_interval *iv, unsigned int bit,
 			char *buf, size_t len);
 /*
- * The headline word: "exact", or "inexact: " and the reasons joined by
- * ", " (e.g. "inexact: lost 3 exits, off -3.20%").
+ * The headline word: "exact", "within ±42.0% (procfs ticks at 0.1 s)", or
+ * "inexact: " and the reasons joined by ", " (e.g. "inexact: lost 3
+ * exits, off -3.20%").
  */
 int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len);
+/*
+ * Why a "within" interval's bound is wide, e.g. "procfs ticks at 0.1 s";
+ * "" when the interval is not "within".
+ */
+int ptop_verdict_within_why(const struct ptop_interval *iv, char *buf,
+			    size_t len);
+/*
+ * A word or two: "exact", "within", "pid namespace only" or "inexact"
+ * (the curses All bar).
+ */
+const char *ptop_verdict_word(const struct ptop_interval *iv);
 
 #endif /* PTOP_VERDICT_H */

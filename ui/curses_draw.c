@@ -657,7 +657,7 @@ static int draw_meters(struct cv *cv)
 	snprintf(text, sizeof(text), " accounted %.2f%% of %.2f%%  %s",
 		 ptop_interval_pct(iv, ptop_interval_accounted_ns(iv)),
 		 ptop_interval_pct(iv, ptop_interval_capacity_ns(iv)),
-		 iv->verdict.exact ? "exact" : "inexact");
+		 ptop_verdict_word(iv));
 	{
 		int w = COLS - (int)strlen(text) - 1;
 

@@ -301,8 +301,10 @@ enum iv_field_id {
 	IVF_INTERVAL,
 	IVF_NCPU,
 	IVF_SOURCE,
+	IVF_SCOPE,
 	IVF_EXACT,
 	IVF_INEXACT,
+	IVF_WITHIN,
 	IVF_OFF,
 	IVF_TOLERANCE,
 	IVF_SNAPSHOT,
@@ -331,8 +333,10 @@ static const char *const iv_field_names[IVF__COUNT] = {
 	[IVF_INTERVAL] = "interval_s",
 	[IVF_NCPU] = "ncpu",
 	[IVF_SOURCE] = "source",
+	[IVF_SCOPE] = "scope",
 	[IVF_EXACT] = "exact",
 	[IVF_INEXACT] = "inexact",
+	[IVF_WITHIN] = "within",
 	[IVF_OFF] = "off_pct",
 	[IVF_TOLERANCE] = "tolerance_pct",
 	[IVF_SNAPSHOT] = "snapshot_ms",
@@ -417,11 +421,25 @@ bool ui_emit_iv_field(const struct ui_emit *e, size_t i, struct ui_field *f)
 	case IVF_SOURCE:
 		set_str(f, e->o->source ? e->o->source : "");
 		break;
+	case IVF_SCOPE:
+		/* what the rows are: the machine's tasks, or a pid namespace's */
+		set_str(f, iv->verdict.pidns ? "pid_namespace" : "machine");
+		break;
 	case IVF_EXACT:
 		set_bool(f, iv->verdict.exact);
 		break;
 	case IVF_INEXACT:
 		reasons(iv, f);
+		break;
+	case IVF_WITHIN:
+		/* the bound is tolerance_pct; null unless "within" */
+		if (iv->verdict.within) {
+			ptop_verdict_within_why(iv, f->str_buf,
+						sizeof(f->str_buf));
+			set_str(f, f->str_buf);
+		} else {
+			f->type = UI_V_NULL;
+		}
 		break;
 	case IVF_OFF:
 		/* signed: accounted - capacity */

@@ -221,8 +221,14 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	      "Accounted over capacity: 1 when every CPU second is accounted for.",
 	      cap ? (double)ptop_interval_accounted_ns(iv) / cap : 0.0);
 	gauge(out, "ptop_exact", NULL,
-	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within the source's tolerance), else 0.",
+	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within 1% of capacity, 0.5% with the module), else 0.",
 	      iv->verdict.exact);
+	gauge(out, "ptop_within", NULL,
+	      "1 when the interval is within the source's own bound (ptop_tolerance_cpu_seconds), wider than exact's, else 0.",
+	      iv->verdict.within);
+	gauge(out, "ptop_pid_namespace_only", NULL,
+	      "1 when the rows are one pid namespace's tasks (no machine total is accounted), else 0.",
+	      iv->verdict.pidns);
 	family(out, "ptop_inexact", NULL,
 	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, exit paths past the tolerance, off the tolerance, late exit records), else 0.");
 	for (m = 0; m < N_WHY; m++) {
@@ -232,7 +238,7 @@ static void om_sum(struct ui_emit *e, const struct ptop_row *sum)
 								"\"} 0\n");
 	}
 	gauge(out, "ptop_tolerance_cpu_seconds", "seconds",
-	      "How far accounted may be from capacity in an exact interval.",
+	      "How far accounted may be from capacity: the source's own bound.",
 	      iv->verdict.tol_ns / 1e9);
 	gauge(out, "ptop_snapshot_seconds", "seconds",
 	      "The wider of the interval's two snapshot reading windows.",

@@ -726,9 +726,13 @@ static int procfs_open(struct ptop_src *src)
 		return ret;
 	}
 	src->caps = PTOP_DATA_X | PTOP_DATA_C | PTOP_DATA_CTXSW | PTOP_DATA_MEM;
-	/* 1%, and every counter read rounded down to a clock tick */
+	/*
+	 * 1%, and every counter read rounded down to a clock tick: two per
+	 * CPU, its idle and the task that kept it busy (ns idle or not)
+	 */
 	src->tol_ppm = 10000;
-	src->res_ns = ptop_pfs_ticks_ns(&pp->pfs, 1);
+	src->res_ns = 2 * ptop_pfs_ticks_ns(&pp->pfs, 1);
+	src->res_what = "procfs ticks";
 	if (pp->has_schedstat)
 		src->caps |= PTOP_DATA_RDELAY;
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);

@@ -720,6 +720,28 @@ static void taskstats_nl_close(struct ptop_src *src)
 	src->priv = NULL;
 }
 
+/*
+ * The rounding of this read: none with ns runtimes and ns idle (cpuidle);
+ * a tick per CPU when the idle is /proc/stat's ticks (no cpuidle here);
+ * two without ns runtimes (tick-sampled utime+stime and the idle).
+ */
+static void tn_bound(struct ptop_src *src)
+{
+	struct tn_priv *p = src->priv;
+	uint64_t tick = ptop_pfs_ticks_ns(&p->pfs, 1);
+
+	if (!p->precise) {
+		src->res_ns = 2 * tick;
+		src->res_what = "taskstats ticks";
+	} else if (p->pfs.idle_ticks) {
+		src->res_ns = tick;
+		src->res_what = "idle in ticks";
+	} else {
+		src->res_ns = 0;
+		src->res_what = NULL;
+	}
+}
+
 static int taskstats_nl_open(struct ptop_src *src)
 {
 	struct ptop_sample scratch;
@@ -814,9 +836,9 @@ static int taskstats_nl_open(struct ptop_src *src)
 		    PTOP_CAP_EXIT_TAIL;
 	if (p->precise)
 		src->caps |= PTOP_CAP_NS | PTOP_DATA_RDELAY;
-	/* 1%; without ns runtimes each counter is tick-sampled as well */
+	/* 1%; with ticks somewhere, what tn_bound() says */
 	src->tol_ppm = 10000;
-	src->res_ns = p->precise ? 0 : ptop_pfs_ticks_ns(&p->pfs, 1);
+	tn_bound(src);
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
 	snprintf(src->note, sizeof(src->note), "%s%s%s; c* counts from open",
 		 p->precise ? "ns runtimes (cpu_run_virtual_total)" :
@@ -870,6 +892,7 @@ static int taskstats_nl_read(struct ptop_src *src, struct ptop_sample *out)
 	if (p->acct.lost)
 		out->flags |= PTOP_SAMPLE_INEXACT;
 	out->nlost = p->acct.nlost;
+	tn_bound(src);
 	p->acct.out = NULL;
 	return ret;
 }

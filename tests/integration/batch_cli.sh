@@ -14,9 +14,12 @@ tmp_om=$(mktemp)
 out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
 [ "$(grep -c '^ptop .* accounted .* of 200\|^ptop .* accounted .* of ' <<<"$out")" = 2 ] &&
 	ok "text: two headlines" || bad "text: headlines: $out"
-# the verdict word: "exact", or "inexact:" and at least one reason
-[ "$(grep -cE '^ptop .*  (exact|inexact: [a-z].*)$' <<<"$out")" = 2 ] &&
-	ok "text: exact, or inexact with reasons" || bad "text: verdict: $out"
+# the verdict: "exact", "within ±X% (why)" (procfs' ticks: a bound wider
+# than exact's 1%), or "inexact:" and at least one reason
+[ "$(grep -cE '^ptop .*  (exact|within ±[0-9.]+% \(procfs ticks at [0-9.]+ s\)|inexact: [a-z].*)$' <<<"$out")" = 2 ] &&
+	ok "text: exact, within its bound, or inexact with reasons" || bad "text: verdict: $out"
+! grep -qE '^ptop .*  exact$' <<<"$out" &&
+	ok "text: procfs never says exact (its ticks are wider than 1%)" || bad "text: procfs said exact: $out"
 [ "$(grep -c '^  V:V:S' <<<"$out")" = 2 ] && ok "text: two V:V:S rows" || bad "text: V:V:S rows"
 
 # the V:V:S total is the sum of every row's total (all rows shown); the
@@ -56,9 +59,14 @@ for l in lines:
     # the verdict: exact exactly when there is no reason, and then within
     # the tolerance (off, and what the snapshot windows can move)
     assert isinstance(d["inexact"], list) and all(isinstance(x, str) and x for x in d["inexact"])
-    assert d["exact"] == (d["inexact"] == []), d
+    # exact, within (no reason, a bound wider than exact: procfs always) or not
+    assert d["exact"] == (d["inexact"] == [] and d["within"] is None), d
+    assert not d["exact"] and d["scope"] == "machine", d
     assert abs(d["accounted_pct"] - d["capacity_pct"] - d["off_pct"]) < 0.02, d
-    if d["exact"]:
+    if d["within"] is not None:
+        assert d["inexact"] == [] and d["within"].startswith("procfs ticks at "), d
+        assert d["tolerance_pct"] > 0.01 * d["capacity_pct"], d
+    if d["exact"] or d["within"] is not None:
         assert abs(d["off_pct"]) <= d["tolerance_pct"] and d["skew_pct"] <= d["tolerance_pct"], d
     assert d["snapshot_ms"] >= 0 and d["lost"] >= 0
 ' && ok "json: parses, schema, null for unmeasured, sum, verdict" || bad "json"
@@ -73,9 +81,9 @@ assert rows[0][-5:] == ["kind", "PID", "USER", "total_pct", "COMMAND"], rows[0]
 assert all(len(r) == len(rows[0]) for r in rows)
 k = rows[0].index("kind")
 assert sum(1 for r in rows if r[k] == "sum") == 2
-# exact exactly when no reason is given
-e, i = rows[0].index("exact"), rows[0].index("inexact")
-assert all((r[e] == "true") == (r[i] == "") for r in rows[1:]), rows
+# exact exactly when no reason is given and no wider bound
+e, i, w = rows[0].index("exact"), rows[0].index("inexact"), rows[0].index("within")
+assert all((r[e] == "true") == (r[i] == "" and r[w] == "") for r in rows[1:]), rows
 ' && ok "csv: one header, constant width, two sum rows" || bad "csv"
 
 # a reader that goes away early: quiet, exit 0

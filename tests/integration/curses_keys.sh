@@ -54,6 +54,9 @@ pane | grep -qE 'Load average: [0-9.]+ [0-9.]+ [0-9.]+' && pane | grep -qE 'Upti
 scr=$(pane)
 if grep -qE 'accounted [0-9.]+% of [0-9.]+%  exact$' <<<"$scr"; then
 	ok "the All bar says exact"
+elif grep -qE 'accounted [0-9.]+% of [0-9.]+%  within$' <<<"$scr" &&
+     sed -n 1p <<<"$scr" | grep -qE '  within ±[0-9.]+% \('; then
+	ok "the All bar says within, the top line the bound: $(sed -n 1p <<<"$scr" | grep -oE 'within .*')"
 elif grep -qE 'accounted [0-9.]+% of [0-9.]+%  inexact$' <<<"$scr" &&
      sed -n 1p <<<"$scr" | grep -qE '  inexact: [a-z]+'; then
 	ok "the All bar says inexact, the top line why: $(sed -n 1p <<<"$scr" | grep -oE 'inexact: .*')"

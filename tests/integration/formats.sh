@@ -50,7 +50,7 @@ for l in lines:
     d = json.loads(l)
     assert d["schema"] == 1
     for k in ("time_epoch_s", "time_rfc3339", "time_monotonic_s", "interval_s",
-              "ncpu", "source", "exact", "inexact", "off_pct", "tolerance_pct",
+              "ncpu", "source", "scope", "exact", "inexact", "within", "off_pct", "tolerance_pct",
               "snapshot_ms", "skew_pct", "lost", "accounted_pct", "capacity_pct",
               "idle_pct", "iowait_pct", "steal_pct", "steal_in_tasks", "irq_pct",
               "irq_in_tasks", "exited", "clamped_pct", "unfolded_pct",
@@ -59,7 +59,10 @@ for l in lines:
     assert isinstance(d["exact"], bool) and isinstance(d["ncpu"], int)
     # the verdict's reasons: a list of strings, empty exactly when exact
     assert isinstance(d["inexact"], list) and all(isinstance(x, str) for x in d["inexact"])
-    assert d["exact"] == (d["inexact"] == []), d
+    # exact: no reason and a bound no wider than 1%; "within": no reason, wider
+    assert d["exact"] == (d["inexact"] == [] and d["within"] is None), d
+    assert d["within"] is None or (d["inexact"] == [] and isinstance(d["within"], str)), d
+    assert d["scope"] in ("machine", "pid_namespace"), d
     # the wall clock of the interval's end: within the run, and both stamps agree
     assert t0 - 1 <= d["time_epoch_s"] <= t1 + 1, (t0, d["time_epoch_s"], t1)
     r3339 = datetime.datetime.fromisoformat(d["time_rfc3339"].replace("Z", "+00:00"))
@@ -110,7 +113,7 @@ for r in body:
     int(r[col["PID"]]); float(r[col["TIME_s"]]); float(r[col["total_pct"]])
     assert r[col["ste_pct"]] == ""          # unmeasured: empty, not 0
     assert r[col["exact"]] in ("true", "false")
-    assert (r[col["exact"]] == "true") == (r[col["inexact"]] == "")
+    assert (r[col["exact"]] == "true") == (r[col["inexact"]] == "" and r[col["within"]] == "")
     float(r[col["time_epoch_s"]])
     assert r[col["time_rfc3339"]].endswith("Z")
 odd = list(csv.reader(io.StringIO(open(sys.argv[3], "rb").read().decode("utf-8", "strict"), newline="")))
@@ -215,7 +218,9 @@ assert abs(cap - one("ptop_cpus") * one("ptop_interval_seconds")) < 1e-6
 assert one("ptop_exact") in (0, 1)
 reasons = {s.labels["reason"]: s.value for s in fams["ptop_inexact"].samples}
 assert set(reasons) == {"first", "lost", "clamped", "unfolded", "slow", "exit_paths", "off", "late"}, reasons
-assert (one("ptop_exact") == 1) == (sum(reasons.values()) == 0), reasons
+assert one("ptop_within") in (0, 1) and one("ptop_pid_namespace_only") in (0, 1)
+assert (one("ptop_exact") == 1) == (sum(reasons.values()) == 0 and one("ptop_within") == 0
+                                    and one("ptop_pid_namespace_only") == 0), reasons
 
 fams, one = load(sys.argv[3])
 pids = {s.labels["pid"] for s in fams["ptop_process_cpu_seconds"].samples if "pid" in s.labels}

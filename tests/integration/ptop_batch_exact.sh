@@ -118,7 +118,7 @@ interval = None
 lines = out.splitlines()
 last = max(i for i, l in enumerate(lines) if l.startswith("ptop "))
 for line in lines[:last]:
-    h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%  (exact|inexact: .+)$", line)
+    h = re.match(r"ptop .* interval ([\d.]+)s .* accounted ([\d.]+)% of ([\d.]+)%  (exact|within .+|inexact: .+)$", line)
     if h:
         interval = float(h.group(1))
         acc, cap = float(h.group(2)), float(h.group(3))

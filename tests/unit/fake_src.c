@@ -103,6 +103,7 @@ static int fake_open(struct ptop_src *src)
 	src->caps = fs->caps;
 	src->tol_ppm = fs->tol_ppm;
 	src->res_ns = fs->res_ns;
+	src->res_what = fs->res_what;
 	return 0;
 }
 
@@ -113,6 +114,7 @@ static int fake_read(struct ptop_src *src, struct ptop_sample *out)
 
 	if (fs->next >= fs->nsamples)
 		return -ENODATA;
+	src->res_ns = fs->res_at[fs->next] ? fs->res_at[fs->next] : fs->res_ns;
 	in = &fs->samples[fs->next++];
 	/* a copy, as a real source fills the caller's buffer */
 	return ptop_sample_copy(out, in);

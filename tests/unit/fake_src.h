@@ -20,6 +20,9 @@ struct fake_script {
 	/* the source's tolerance (struct ptop_src.tol_ppm, res_ns) */
 	unsigned int tol_ppm;
 	uint64_t res_ns;
+	const char *res_what;
+	/* a read's own res_ns where not 0 (a source whose idle fell back) */
+	uint64_t res_at[FAKE_MAX_SAMPLES];
 };
 
 /* Start a new sample at time t_ns with ncpu CPUs and cumulative idle. */

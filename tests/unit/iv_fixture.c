@@ -73,15 +73,37 @@ void iv_assert_judged(const struct ptop_interval *iv)
 	bool sum_out;
 
 	if (v->exact) {
+		/* the one meaning: 1% (0.5% module), whatever the source */
+		assert_true(off_total_abs(iv) <= v->exact_ns);
+		assert_true(v->tol_ns <= v->exact_ns);
+		assert_true(v->exact_ns <= ptop_interval_capacity_ns(iv) / 100);
+		assert_false(v->within);
 		assert_true(off_total_abs(iv) <= v->tol_ns);
 		assert_true(v->skew_ns <= v->tol_ns);
 		assert_int_equal(iv->clamped_ns, 0);
 		assert_int_equal(v->nlost, 0);
 		assert_int_equal(v->why, 0);
 		assert_false(iv->flags & PTOP_IV_INEXACT);
+	} else if (v->pidns) {
+		/* a pid namespace's rows: no sum judged, other reasons kept */
+		assert_false(v->why & (PTOP_WHY_OFF | PTOP_WHY_EXIT_PATHS));
+		assert_false(v->within);
+		assert_true(iv->flags & PTOP_IV_INEXACT);
+	} else if (v->within) {
+		/* no reason, but a bound wider than exact's */
+		assert_int_equal(v->why, 0);
+		assert_true(v->tol_ns > v->exact_ns);
+		assert_true(off_total_abs(iv) <= v->tol_ns);
+		assert_true(iv->flags & PTOP_IV_INEXACT);
 	} else {
 		assert_int_not_equal(v->why, 0);
 		assert_true(iv->flags & PTOP_IV_INEXACT);
+	}
+	ptop_verdict_str(iv, buf, sizeof(buf));
+	if (v->pidns) {
+		assert_memory_equal(buf, PTOP_VERDICT_PIDNS,
+				    strlen(PTOP_VERDICT_PIDNS));
+		return;
 	}
 	sum_out = off_total_abs(iv) > v->tol_ns &&
 		  off_rest_abs(iv) <= v->tol_ns && v->exit_paths_ns <= v->tol_ns;
@@ -98,6 +120,8 @@ void iv_assert_judged(const struct ptop_interval *iv)
 	ptop_verdict_str(iv, buf, sizeof(buf));
 	if (v->exact)
 		assert_string_equal(buf, "exact");
+	else if (v->within)
+		assert_memory_equal(buf, "within \u00b1", strlen("within \u00b1"));
 	else
 		assert_memory_equal(buf, "inexact: ", 9);
 }

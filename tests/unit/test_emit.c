@@ -162,7 +162,36 @@ static void test_json_rows_and_sum(void **state)
 				  "\"user_pct\":60.0000,\"ste_pct\":null,"
 				  "\"COMMAND\":null}}\n"));
 	assert_non_null(strstr(s, "{\"schema\":1,"));
-	assert_non_null(strstr(s, ",\"exact\":true,\"inexact\":[],"));
+	assert_non_null(strstr(s, ",\"exact\":true,\"inexact\":[],"
+				  "\"within\":null,"));
+	assert_non_null(strstr(s, ",\"source\":\"fake\",\"scope\":\"machine\","));
+	free(s);
+}
+
+/* One meaning of exact: a wider bound is "within" its reason; a pid ns */
+static void test_json_within_and_scope(void **state)
+{
+	static const int cols[] = { PTOP_COL_PID };
+	struct ptop_interval *iv = three_rows();
+	char *s;
+
+	(void)state;
+	iv->verdict.exact = false;
+	iv->verdict.within = true;
+	iv->res_what = "procfs ticks";
+	s = emit_cols("json", 0, cols, 1, iv);
+	assert_non_null(strstr(s, ",\"exact\":false,\"inexact\":[],"
+				  "\"within\":\"procfs ticks at 1.0 s\","));
+	free(s);
+	s = emit_cols("openmetrics", 0, cols, 1, iv);
+	assert_non_null(strstr(s, "\nptop_exact 0\n"));
+	assert_non_null(strstr(s, "\nptop_within 1\n"));
+	assert_non_null(strstr(s, "\nptop_pid_namespace_only 0\n"));
+	free(s);
+	iv->verdict.within = false;
+	iv->verdict.pidns = true;
+	s = emit_cols("csv", 0, cols, 1, iv);
+	assert_non_null(strstr(s, ",\"fake\",\"pid_namespace\",false,,,"));
 	free(s);
 }
 
@@ -409,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_and_controls),
 		cmocka_unit_test(test_format_table),
 		cmocka_unit_test(test_json_rows_and_sum),
+		cmocka_unit_test(test_json_within_and_scope),
 		cmocka_unit_test(test_csv_header_once_sum_row),
 		cmocka_unit_test(test_openmetrics_top_other),
 		cmocka_unit_test(test_text_sum_row),

@@ -388,15 +388,21 @@ static void ref_om_sum(struct ui_emit *e, const struct ptop_row *sum)
 	      "Accounted over capacity: 1 when every CPU second is accounted for.",
 	      cap ? (double)ptop_interval_accounted_ns(iv) / cap : 0.0);
 	gauge(out, "ptop_exact", NULL,
-	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within the source's tolerance), else 0.",
+	      "1 when the interval is exact (nothing lost or clamped, snapshots fast enough, within 1% of capacity, 0.5% with the module), else 0.",
 	      iv->verdict.exact);
+	gauge(out, "ptop_within", NULL,
+	      "1 when the interval is within the source's own bound (ptop_tolerance_cpu_seconds), wider than exact's, else 0.",
+	      iv->verdict.within);
+	gauge(out, "ptop_pid_namespace_only", NULL,
+	      "1 when the rows are one pid namespace's tasks (no machine total is accounted), else 0.",
+	      iv->verdict.pidns);
 	family(out, "ptop_inexact", NULL,
 	       "1 for each reason that makes the interval inexact (first interval, lost exits, clamped, unfolded, slow snapshot, exit paths past the tolerance, off the tolerance, late exit records), else 0.");
 	for (m = 0; m < ARRAY_SIZE(why); m++)
 		fprintf(out, "ptop_inexact{reason=\"%s\"} %d\n", why[m].reason,
 			!!(iv->verdict.why & why[m].bit));
 	gauge(out, "ptop_tolerance_cpu_seconds", "seconds",
-	      "How far accounted may be from capacity in an exact interval.",
+	      "How far accounted may be from capacity: the source's own bound.",
 	      iv->verdict.tol_ns / 1e9);
 	gauge(out, "ptop_snapshot_seconds", "seconds",
 	      "The wider of the interval's two snapshot reading windows.",
@@ -554,6 +560,14 @@ static void random_interval(struct ptop_interval *iv, struct ptop_row *rows,
 	iv->unfolded_ns = random_ns();
 	iv->verdict.why = round ? (unsigned int)random() & 0xff : PTOP_WHY_FIRST;
 	iv->verdict.exact = !iv->verdict.why;
+	/* one meaning of exact: a wider bound says "within"; a pid namespace */
+	if (iv->verdict.exact && random() % 2) {
+		iv->verdict.exact = false;
+		iv->verdict.within = true;
+		iv->res_what = "procfs ticks";
+	}
+	iv->verdict.pidns = !iv->verdict.exact && !iv->verdict.within &&
+			    random() % 4 == 0;
 	iv->verdict.off_ns = (int64_t)random_ns() * (random() % 2 ? -1 : 1);
 	iv->verdict.tol_ns = random_ns();
 	iv->verdict.window_ns = random_ns();

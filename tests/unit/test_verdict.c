@@ -122,10 +122,122 @@ static void test_tolerance_ticks(void **state)
 	at(f, 1, 0, 0);
 	at(f, 2, 1500 * MS, 500 * MS - 59 * MS);
 	at(f, 3, 3000 * MS, 1000 * MS - 59 * MS - 62 * MS);
-	run(f, 10000, TICK);
+	run(f, 10000, 2 * TICK);
 	assert_int_equal(f->iv.verdict.tol_ns, 20 * MS + 4 * TICK);
 	assert_int_equal(f->iv.verdict.why, PTOP_WHY_OFF);
 	reason(f, PTOP_WHY_OFF, "off -6.20%");
+}
+
+/* Sample k of a script 0.1 s apart on 2 CPUs (as at()). */
+static struct ptop_sample *at_tenth(struct iv_fixture *f, int k,
+				    uint64_t busy_ns, uint64_t idle_ns)
+{
+	struct ptop_sample *s = fake_sample(&f->fs, (uint64_t)k * 100 * MS, 2,
+					    idle_ns);
+
+	fake_proc(s, 1, 0, 1, 0, 0, "init");
+	fake_proc(s, 100, 1, 10, busy_ns, 0, "busy");
+	return s;
+}
+
+/*
+ * One meaning of exact: procfs at 0.1 s may be off by 1% + two ticks per
+ * CPU = 42 ms of 200, far more than exact's 1%: an interval inside that
+ * bound says so, with the bound in the headline's percent and its cause,
+ * even when its sum happens to be right; outside it, it is off.
+ */
+static void test_within_procfs_tenth(void **state)
+{
+	struct iv_fixture *f = *state;
+
+	f->fs.res_what = "procfs ticks";
+	at_tenth(f, 1, 0, 0);
+	at_tenth(f, 2, 150 * MS, 50 * MS);		/* the sum is right */
+	at_tenth(f, 3, 300 * MS, 100 * MS + 7 * MS);	/* +7% */
+	run(f, 10000, 2 * TICK);
+	assert_int_equal(f->iv.verdict.tol_ns, 2 * MS + 4 * TICK);
+	assert_int_equal(f->iv.verdict.exact_ns, 2 * MS);
+	assert_false(f->iv.verdict.exact);
+	assert_true(f->iv.verdict.within);
+	assert_int_equal(f->iv.verdict.why, 0);
+	assert_string_equal(ptop_verdict_word(&f->iv), "within");
+	headline(f, "within \u00b142.0% (procfs ticks at 0.1 s)");
+}
+
+static void test_within_then_off(void **state)
+{
+	struct iv_fixture *f = *state;
+
+	f->fs.res_what = "procfs ticks";
+	at_tenth(f, 1, 0, 0);
+	at_tenth(f, 2, 150 * MS, 50 * MS + 43 * MS);	/* +43% > 42% */
+	run(f, 10000, 2 * TICK);
+	assert_false(f->iv.verdict.within);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_OFF);
+	assert_string_equal(ptop_verdict_word(&f->iv), "inexact");
+	headline(f, "inexact: off +43.00%");
+}
+
+/*
+ * The taskstats source with ns runtimes and ns idle: its bound is exact's
+ * 1%. A read whose idle fell back to /proc/stat's ticks (no cpuidle)
+ * widens it by a tick per CPU, at either end of the interval, even for a
+ * sum that is right to the ns.
+ */
+static void test_idle_ticks_widen(void **state)
+{
+	struct iv_fixture *f = *state;
+
+	at(f, 1, 0, 0);
+	at(f, 2, 1500 * MS, 500 * MS);
+	run(f, 10000, 0);
+	assert_true(f->iv.verdict.exact);
+	headline(f, "exact");
+	iv_fixture_teardown(state);
+	assert_int_equal(iv_fixture_setup(state), 0);
+	f = *state;
+
+	f->fs.res_what = "idle in ticks";
+	f->fs.res_at[0] = TICK;		/* the interval's start only */
+	at(f, 1, 0, 0);
+	at(f, 2, 1500 * MS, 500 * MS);
+	run(f, 10000, 0);
+	assert_int_equal(f->iv.verdict.tol_ns, 20 * MS + 2 * TICK);
+	assert_true(f->iv.verdict.within);
+	headline(f, "within \u00b14.0% (idle in ticks at 1.0 s)");
+}
+
+/*
+ * A pid namespace's rows against the machine's idle and capacity: 5% of
+ * 200% accounted is no "off" ptop can know; the headline says what it
+ * sums, and the other reasons still show.
+ */
+static void test_pidns(void **state)
+{
+	struct iv_fixture *f = *state;
+	struct ptop_sample *s;
+
+	at(f, 1, 0, 0);
+	at(f, 2, 100 * MS, 0);
+	s = at(f, 3, 200 * MS, 0);
+	s->nlost = 3;
+	s->flags |= PTOP_SAMPLE_INEXACT;
+	run_caps(f, 10000, 0, PTOP_CAP_PIDNS);
+	assert_true(f->iv.verdict.pidns);
+	assert_false(f->iv.verdict.exact);
+	assert_false(f->iv.verdict.within);
+	assert_int_equal(f->iv.verdict.why, PTOP_WHY_LOST);
+	headline(f, PTOP_VERDICT_PIDNS "; inexact: lost 3 exits");
+	iv_fixture_teardown(state);
+	assert_int_equal(iv_fixture_setup(state), 0);
+	f = *state;
+
+	at(f, 1, 0, 0);
+	at(f, 2, 100 * MS, 0);
+	run_caps(f, 10000, 0, PTOP_CAP_PIDNS);
+	assert_int_equal(f->iv.verdict.why, 0);
+	assert_string_equal(ptop_verdict_word(&f->iv), "pid namespace only");
+	headline(f, PTOP_VERDICT_PIDNS);
 }
 
 /*
@@ -478,6 +590,10 @@ int main(void)
 		iv_test(test_off),
 		iv_test(test_tolerance_per_source),
 		iv_test(test_tolerance_ticks),
+		iv_test(test_within_procfs_tenth),
+		iv_test(test_within_then_off),
+		iv_test(test_idle_ticks_widen),
+		iv_test(test_pidns),
 		iv_test(test_lost_exits),
 		iv_test(test_lost_events),
 		iv_test(test_lost_then_exact),
