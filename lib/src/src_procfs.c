@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pidns.h"
 #include "procfs_read.h"
 #include "rt_window.h"
 #include "../src.h"
@@ -736,11 +737,16 @@ static int procfs_open(struct ptop_src *src)
 	if (pp->has_schedstat)
 		src->caps |= PTOP_DATA_RDELAY;
 	ret = ptop_pfs_kconfig(src->cfg.proc_root, &apart);
+	/* a container's /proc: its tasks against the machine's idle */
+	if (ptop_pidns_child(src->cfg.proc_root))
+		src->caps |= PTOP_CAP_PIDNS;
 	snprintf(src->note, sizeof(src->note),
 		 "clock-tick times (1/%ld s); c* has only waited-for children "
-		 "(self-reaped children and orphans are lost)%s",
+		 "(self-reaped children and orphans are lost)%s%s",
 		 pp->pfs.hz, ret ? "; no kernel config: assuming steal is "
-		 "kept apart from tasks" : "");
+		 "kept apart from tasks" : "",
+		 src->caps & PTOP_CAP_PIDNS ? "; pid namespace: its tasks "
+		 "only, machine total not accounted (no taskstats here)" : "");
 	return 0;
 }
 

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cnproc.h"
+#include "pidns.h"
 #include "procfs_read.h"
 #include "rt_window.h"
 #include "../src.h"
@@ -760,6 +761,12 @@ static int taskstats_nl_open(struct ptop_src *src)
 	src->priv = p;
 	ptop_tsacct_init(&p->acct, 0);
 
+	/* the kernel refuses the exit listener there: say why, not EINVAL */
+	if (ptop_pidns_self_child(src->cfg.proc_root)) {
+		ptop_src_set_err(src, "cannot run in a child pid namespace: the kernel's taskstats exit listener serves the initial one only");
+		ret = -ENOENT;
+		goto err;
+	}
 	ret = ptop_tsnl_open(&p->ts);
 	if (ret) {
 		ptop_src_set_err(src, ret == -ENOENT ?
