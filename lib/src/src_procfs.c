@@ -30,6 +30,13 @@
  * (ptop_pfs_marks in procfs_read.h says why that is exact), so a walk over
  * sleeping tasks costs one small read each (so that ptop costs no more
  * than top). Not while memory is shown: reclaim moves RSS without the task.
+ *
+ * Cheap reads: no file whose generation walks something global beyond
+ * the tasks, or holds interrupts off for long (never /proc/timer_list).
+ * Per refresh: readdir of /proc and <pid>/task, <pid>/stat, status,
+ * schedstat and the threads' (each one task's), /proc/stat twice (O(CPUs
+ * x interrupts) sums) and cpuidle's per-CPU state times twice (one
+ * counter each); at open, config.gz; procfs_read.h has each file's cost.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -35,6 +35,14 @@
  * procfs_read.h) is neither read from /proc nor queried over netlink: it
  * did not run, so its counters are what that read gave
  * (ptop_tsacct_scan_same()).
+ *
+ * Cheap reads: no file whose generation walks something global beyond
+ * the tasks, or holds interrupts off for long (never /proc/timer_list).
+ * Per refresh: the /proc files of the procfs source's walk (procfs_read.h
+ * has each one's cost), one TASKSTATS_CMD_GET per thread read (that
+ * task's counters, O(1)), the exit listener's and the proc connector's
+ * messages (one per event); at open, /sys/devices/system/cpu/online and
+ * kernel.task_delayacct.
  */
 #include <errno.h>
 #include <fcntl.h>
