@@ -12,8 +12,9 @@
  * -T: one process with N such threads ("tm-thread").
  * -P PROCS: a thread-pool service: PROCS processes ("tm-pool") with N /
  *   PROCS threads each; every thread waits a timed condition (10 ms to 2 s,
- *   at random), then works for 1 ms of its own CPU time, and again: most
- *   of them are active in every second.
+ *   at random), then works for 1 ms of its own CPU time (5 ms of wall time
+ *   at most), and again: most of them are active in every second, and N
+ *   threads want about N / 1000 CPUs.
  * Prints "started N" (stdout, flushed) when every task is up, and on
  * SIGTERM kills them all, reaps them, prints "killed N" and exits. The
  * tasks die with this process (PR_SET_PDEATHSIG), threads with theirs.
@@ -107,12 +108,22 @@ static void *sleeper_thread(void *arg)
 	return NULL;
 }
 
-static uint64_t thread_cpu_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static uint64_t mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -128,7 +139,7 @@ static void *pool_thread(void *arg)
 	for (;;) {
 		long ms = 10 + rand_r(&seed) % 1991;
 		struct timespec until;
-		uint64_t t0;
+		uint64_t t0, w0;
 
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_sec += ms / 1000;
@@ -142,8 +153,15 @@ static void *pool_thread(void *arg)
 					      &until) != ETIMEDOUT)
 			;
 		pthread_mutex_unlock(&pool_lock);
+		/*
+		 * 1 ms of its own CPU, but no longer than 5 ms of wall time:
+		 * on a machine already busy, a pool that waits for its CPU
+		 * would only pile up runnable threads
+		 */
 		t0 = thread_cpu_ns();
-		while (thread_cpu_ns() - t0 < 1000000ULL)
+		w0 = mono_ns();
+		while (thread_cpu_ns() - t0 < 1000000ULL &&
+		       mono_ns() - w0 < 5000000ULL)
 			;
 	}
 	return NULL;
