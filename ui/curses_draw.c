@@ -845,11 +845,12 @@ static void draw_table(struct cv *cv)
 			a = attr_select() | (vr->exited ? A_DIM : 0);
 		put(cv->table_y + 1 + y, line, cv->hscroll, a);
 	}
-	/* the sum row, on the table's last line */
+	/* the sum row, on the table's last line, under the last row drawn */
 	if (cv->have_iv && bottom > cv->table_y + 1) {
-		put(bottom - 2, "", 0, A_NORMAL);
 		row_line(cv, NULL, &app->iv.sum, line);
 		put(bottom - 1, line, cv->hscroll, A_BOLD);
+	} else {
+		put(bottom - 1, "", 0, A_NORMAL);
 	}
 	if (ev_h)
 		draw_events(cv, bottom, ev_h);
@@ -989,6 +990,12 @@ static void draw_setup(struct cv *cv)
 void cv_draw(struct cv *cv)
 {
 	curs_set(0);
+	if (!cv_fits(LINES, COLS)) {
+		cv->nvis = 0;	/* no row shown: none to click or signal */
+		cv_draw_too_small();
+		refresh();
+		return;
+	}
 	switch (cv->mode) {
 	case CV_HELP:
 		draw_help(cv);

@@ -24,9 +24,8 @@ static size_t page(const struct cv *cv)
 
 static const struct ui_vrow *sel_row(const struct cv *cv)
 {
-	if (!cv->have_iv || cv->sel >= cv->v.nrows)
-		return NULL;
-	return &cv->v.rows[cv->sel];
+	/* none when not drawn: no key acts on a task nobody sees */
+	return cv_sel_shown(cv) ? &cv->v.rows[cv->sel] : NULL;
 }
 
 static void move_sel(struct cv *cv, long delta)
@@ -38,8 +37,8 @@ static void move_sel(struct cv *cv, long delta)
 	else if ((size_t)s >= cv->v.nrows)
 		s = cv->v.nrows - 1;
 	cv->sel = s;
-	if (cv->follow && sel_row(cv))
-		cv->follow_pid = sel_row(cv)->r.pid;
+	if (cv->follow && cv->sel < cv->v.nrows)	/* before clamp scrolls */
+		cv->follow_pid = cv->v.rows[cv->sel].r.pid;
 	cv_clamp(cv);
 }
 

@@ -74,6 +74,12 @@ void cv_clamp(struct cv *cv)
 		cv->top = n > nvis ? n - nvis : 0;
 }
 
+bool cv_sel_shown(const struct cv *cv)
+{
+	return cv->have_iv && cv->sel < cv->v.nrows && cv->nvis > 0 &&
+	       cv->sel >= cv->top && cv->sel < cv->top + (size_t)cv->nvis;
+}
+
 /* Is a column's data missing for every row of this interval? */
 static bool unfillable(const struct cv *cv, int id)
 {
@@ -269,6 +275,12 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 			in = tty;
 	}
 	pfd[0].fd = fileno(in);
+	/* TERM=dumb or a tiny terminal: one line that says so, not garbage */
+	if (cv_term_check(STDOUT_FILENO, app->err, sizeof(app->err))) {
+		if (tty)
+			fclose(tty);
+		return 1;
+	}
 	scr = newterm(NULL, stdout, in);
 	if (!scr) {
 		if (tty)

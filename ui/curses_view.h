@@ -172,6 +172,19 @@ int cv_events_line(const struct cv *cv, int i, int nlines, char *buf,
 /* an event-only wake-up redraws at most this often */
 #define CV_EV_REDRAW_NS 100000000ULL
 
+/*
+ * The terminal (ui/curses_fit.c): the smallest the view draws, the check
+ * before curses starts (0, or -1 with one line in err saying why and to
+ * use -b), and the line shown instead of the view when it is smaller.
+ */
+#define CV_MIN_LINES 6
+#define CV_MIN_COLS 40
+int cv_term_check(int fd, char *err, size_t len);
+bool cv_fits(int h, int w);
+void cv_draw_too_small(void);
+/* Is the selected row on screen (as the last draw left it)? */
+bool cv_sel_shown(const struct cv *cv);
+
 /* The signal menu's entries. */
 int cv_signal_count(void);
 const char *cv_signal_name(int i);

@@ -18,6 +18,8 @@
 #   wait_gone REGEX [s]  until the screen no longer shows REGEX
 #   wait_exit [s]      until ptop has exited; its status in $rc_of
 #   ptop_pid           the pid of the ptop under test
+#   sel_rows           the lines drawn selected: "LINE<tab>text" (1-based)
+#   mouse B X Y, click X Y  a mouse event / a click at cell (X, Y), 0-based
 #   ok/bad, $fails, finish NAME
 # tmux and the binary are there (FAIL otherwise); PTOP made absolute, as the
 # sessions start in their own directory
@@ -108,6 +110,46 @@ wait_exit() {
 	rc_of=
 	return 1
 }
+# sel_rows: the screen's lines that start in the selection's colours
+# (black on cyan: SGR 46 as the background), from the attributes that
+# capture-pane -e gives; SGR state carries over from line to line.
+sel_rows() {
+	pane -e | awk -v E=$'\033' '{
+		line = $0; out = ""; first = -1
+		while ((i = index(line, E "[")) > 0) {
+			if (i > 1 && first < 0)
+				first = bg
+			out = out substr(line, 1, i - 1)
+			rest = substr(line, i + 2)
+			match(rest, /^[0-9;]*[A-Za-z]/)
+			p = substr(rest, 1, RLENGTH - 1)
+			fin = substr(rest, RLENGTH, 1)
+			line = substr(rest, RLENGTH + 1)
+			if (fin != "m")
+				continue
+			n = split(p, a, ";")
+			if (!n)
+				bg = 0
+			for (k = 1; k <= n; k++) {
+				if (a[k] == "" || a[k] == 0 || a[k] == 49 ||
+				    (a[k] >= 40 && a[k] <= 47 && a[k] != 46))
+					bg = 0
+				else if (a[k] == 46)
+					bg = 1
+			}
+		}
+		if (first < 0 && line != "")
+			first = bg
+		out = out line
+		if (first == 1)
+			print NR "\t" out
+	}'
+}
+# an X10 mouse event: button (0 press 1, 3 release, 64 wheel up, 65 down)
+mouse() { tm send-keys -t "$S" -l "$(printf '\e[M%b%b%b' \
+	"\\$(printf %o $((32 + $1)))" "\\$(printf %o $((33 + $2)))" \
+	"\\$(printf %o $((33 + $3)))")"; }
+click() { mouse 0 "$1" "$2"; mouse 3 "$1" "$2"; }
 # the process's own CPU time (utime + stime) in clock ticks
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 finish() {

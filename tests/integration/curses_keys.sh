@@ -17,11 +17,6 @@ ncpu=$(nproc)
 
 # the line number (1-based) of the column header
 hdr_line() { pane | grep -nE '^ *PID ' | head -1 | cut -d: -f1; }
-# an X10 mouse event: button (0 press 1, 3 release, 64 wheel up, 65 down)
-mouse() { tm send-keys -t "$S" -l "$(printf '\e[M%b%b%b' \
-	"\\$(printf %o $((32 + $1)))" "\\$(printf %o $((33 + $2)))" \
-	"\\$(printf %o $((33 + $3)))")"; }
-click() { mouse 0 "$1" "$2"; mouse 3 "$1" "$2"; }
 
 # --- 80x24, the defaults ---------------------------------------------------
 start main 80 24 --no-config --source=procfs -d 0.5
