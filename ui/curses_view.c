@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +24,21 @@ static bool cv_active;	/* curses owns the terminal */
 static void on_stop(int sig)
 {
 	cv_stop = sig;
+}
+
+/*
+ * The terminal went away (its window closed, a hangup): the input says
+ * so by POLLHUP or POLLERR, the output by an error where a terminal was
+ * (EIO once hung up). Only a terminal can go away: a file or /dev/null
+ * on stdin is an input at its end, not a lost view.
+ */
+static bool term_gone(const struct pollfd *in, bool in_tty, bool out_tty)
+{
+	struct termios t;
+
+	if (in_tty && in->revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	return out_tty && tcgetattr(STDOUT_FILENO, &t) && errno != EINTR;
 }
 
 static void restore_terminal(void)
@@ -239,14 +255,15 @@ static void start_msg(struct cv *cv)
 int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		      const char *cfg_path)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term,
+			 old_hup;
 	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 				 { .fd = -1, .events = POLLIN } };
 	static struct cv cv;
 	SCREEN *scr;
 	FILE *in = stdin, *tty = NULL;
 	int status = 0, ch, idle_wakeups = 0, i;
-	bool got;
+	bool got, in_tty, out_tty, gone = false;
 
 	memset(&cv, 0, sizeof(cv));
 	cv.app = app;
@@ -275,6 +292,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 			in = tty;
 	}
 	pfd[0].fd = fileno(in);
+	in_tty = isatty(pfd[0].fd);
+	out_tty = isatty(STDOUT_FILENO);
 	/* TERM=dumb or a tiny terminal: one line that says so, not garbage */
 	if (cv_term_check(STDOUT_FILENO, app->err, sizeof(app->err))) {
 		if (tty)
@@ -295,6 +314,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	cbreak();
 	noecho();
 	nonl();
@@ -335,6 +355,10 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		 * from, or a hangup) is readable forever: stop polling it, or
 		 * the loop would spin on it.
 		 */
+		if (term_gone(&pfd[0], in_tty, out_tty)) {
+			gone = true;
+			break;
+		}
 		if (pfd[0].fd >= 0 && !got &&
 		    (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) ||
 		     (pfd[0].revents & POLLIN && ++idle_wakeups >= 3)))
@@ -365,13 +389,18 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	}
 
 	cv_events_close(&cv);
-	endwin();
+	/* a hangup with the terminal still there (kill -HUP) restores it */
+	if (cv_stop == SIGHUP && !gone)
+		gone = term_gone(&pfd[0], false, out_tty);
+	if (!gone)	/* nothing to restore on a terminal that is gone */
+		endwin();
 	cv_active = false;
 	delscreen(scr);
 	if (tty)
 		fclose(tty);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	for (i = 0; i < CV_IN__COUNT; i++)
 		ui_prompt_hist_free(&cv.hist[i]);
 	ui_view_free(&cv.v);
