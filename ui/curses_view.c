@@ -129,17 +129,50 @@ void cv_columns(struct cv *cv)
 	cv->ndcols = n;
 }
 
+/*
+ * The selection is a task, not a line: after a build the selected task
+ * (pid and start time: a reused pid is another task) is selected again
+ * wherever it went, on the same screen line when it can be. Gone (or a
+ * first build): the line number stays.
+ */
+static void reselect(struct cv *cv, const struct ptop_row *was, size_t line)
+{
+	size_t i;
+
+	for (i = 0; i < cv->v.nrows; i++) {
+		const struct ptop_row *r = &cv->v.rows[i].r;
+
+		if (r->pid == was->pid && r->start_ns == was->start_ns &&
+		    r->is_thread == was->is_thread)
+			break;
+	}
+	if (i == cv->v.nrows)
+		return;
+	cv->sel = i;
+	cv->top = i >= line ? i - line : 0;
+}
+
 void cv_rebuild(struct cv *cv)
 {
 	struct ui_app *app = cv->app;
+	struct ptop_row was;
+	bool had = false;
+	size_t line = 0;
 
 	cv_columns(cv);
 	cv->v.show_exited = cv->v.tree ? cv->exited_tree : cv->exited_list;
 	if (!cv->have_iv)
 		return;
+	if (cv->sel < cv->v.nrows) {
+		was = cv->v.rows[cv->sel].r;
+		line = cv->sel >= cv->top ? cv->sel - cv->top : 0;
+		had = true;
+	}
 	if (ui_view_build(&cv->v, &app->view, &app->iv,
 			  ptop_snap_prev(&app->snap), ptop_snap_cur(&app->snap)))
 		snprintf(cv->msg, sizeof(cv->msg), "out of memory");
+	else if (had)
+		reselect(cv, &was, line);
 	cv_clamp(cv);
 }
 

@@ -81,6 +81,38 @@ sel_is "" && [ "$sel_y" -lt "$last" ] && [ "$sel_y" -gt "$top_y" ] &&
 	bad "End: $nsel selected, line '$sel_y'"
 tm kill-session -t rows
 
+# --- the selection follows its task ---------------------------------------
+start follow 100 40 --no-config --source=procfs -d 0.4
+expect 'accounted [0-9.]+%' "follow: started" 10
+# one of our sleepers, picked by typing its pid
+me=${kids[20]}
+keys $(sed 's/./& /g' <<<"$me")
+sel_is "$me" 5 && ok "typing $me selects it" || bad "typing $me: selected '$sel_pid'"
+# new tasks sort above it (PID descending), then refreshes
+keys N I
+expect 'sort PID' "N I: sort by PID, descending"
+sel_is "$me" && ok "sorting keeps $me selected" || bad "sort: selected '$sel_pid'"
+for i in 1 2 3 4 5; do sleep 300 & kids+=($!); done
+sleep 1.5
+sel_is "$me" && ok "new tasks above it: $me still selected" ||
+	bad "new tasks: selected '$sel_pid', not $me"
+keys t
+expect 'tree' "t: the tree"
+sel_is "$me" && ok "the tree keeps $me selected" || bad "tree: selected '$sel_pid'"
+# dead rows come and go above and below it: a sibling branch of short
+# tasks (the tree shows the dead by default)
+bash -c 'for i in $(seq 150); do /bin/true; sleep 0.01; done' &
+churn=$!
+moved=0
+for i in $(seq 12); do
+	sleep 0.25
+	sel_is "$me" 1 || { moved=1; break; }
+done
+wait $churn
+[ $moved = 0 ] && ok "dead rows coming and going: $me stays selected" ||
+	bad "dead rows: the selection went to '$sel_pid' (line $sel_y), not $me"
+tm kill-session -t follow
+
 # --- 80x6: still a row; 80x5: says so; back again ---------------------------
 start small 80 6 --no-config --source=procfs -d 300
 if sel_is "" 10 && [ "$sel_y" = 5 ]; then ok "80x6: one row, drawn selected"
