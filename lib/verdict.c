@@ -161,7 +161,37 @@ const char *ptop_verdict_word(const struct ptop_interval *iv)
 	return iv->verdict.within ? "within" : "inexact";
 }
 
-int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
+/*
+ * The same reasons in the fewest words, for a headline that must fit 80
+ * columns beside the time and the source (the view's): the figures stay,
+ * the nouns the help explains go.
+ */
+static int reason_brief(const struct ptop_interval *iv, unsigned int bit,
+			char *buf, size_t len)
+{
+	const struct ptop_verdict *v = &iv->verdict;
+
+	switch (bit) {
+	case PTOP_WHY_FIRST:
+		return snprintf(buf, len, "first");
+	case PTOP_WHY_LOST:
+		if (v->nlost)
+			return snprintf(buf, len, "lost %u", v->nlost);
+		return snprintf(buf, len, "lost events");
+	case PTOP_WHY_SLOW:
+		return snprintf(buf, len, "slow %.0f ms", v->window_ns / 1e6);
+	case PTOP_WHY_EXIT_PATHS:
+		return snprintf(buf, len, "exit paths %.2f%%",
+				ptop_interval_pct(iv, v->exit_paths_ns));
+	case PTOP_WHY_LATE:
+		return snprintf(buf, len, "late %zu", iv->nlate);
+	}
+	return ptop_verdict_reason(iv, bit, buf, len);
+}
+
+static int verdict_join(const struct ptop_interval *iv, char *buf, size_t len,
+			int (*reason)(const struct ptop_interval *, unsigned int,
+				      char *, size_t))
 {
 	size_t used, start;
 	unsigned int i;
@@ -182,11 +212,11 @@ int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
 		     iv->verdict.pidns ? PTOP_VERDICT_PIDNS "; " : "");
 	used = start = n > 0 ? (size_t)n : 0;
 	for (i = 0; i < PTOP_WHY__COUNT; i++) {
-		char one[64];
+		char one[96];
 
 		if (!(iv->verdict.why & (1U << i)))
 			continue;
-		ptop_verdict_reason(iv, 1U << i, one, sizeof(one));
+		reason(iv, 1U << i, one, sizeof(one));
 		n = snprintf(used < len ? buf + used : NULL,
 			     used < len ? len - used : 0, "%s %s",
 			     used > start ? "," : "", one);
@@ -194,4 +224,14 @@ int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
 			used += n;
 	}
 	return (int)used;
+}
+
+int ptop_verdict_str(const struct ptop_interval *iv, char *buf, size_t len)
+{
+	return verdict_join(iv, buf, len, ptop_verdict_reason);
+}
+
+int ptop_verdict_brief(const struct ptop_interval *iv, char *buf, size_t len)
+{
+	return verdict_join(iv, buf, len, reason_brief);
 }

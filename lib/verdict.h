@@ -122,5 +122,11 @@ int ptop_verdict_within_why(const struct ptop_interval *iv, char *buf,
  * (the curses All bar).
  */
 const char *ptop_verdict_word(const struct ptop_interval *iv);
+/*
+ * The same in the fewest words, for the view's headline: "inexact: first,
+ * lost 1, slow 300 ms, exit paths 3.00%, late 2, off -3.20%" (clamped and
+ * unfolded as above).
+ */
+int ptop_verdict_brief(const struct ptop_interval *iv, char *buf, size_t len);
 
 #endif /* PTOP_VERDICT_H */

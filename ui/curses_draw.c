@@ -8,10 +8,8 @@
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmdline.h"
-#include "lib/verdict.h"
 #include "curses_view.h"
 
 #define LINE_MAX_LEN 4096
@@ -751,31 +749,13 @@ static void draw_table(struct cv *cv)
 	struct ui_app *app = cv->app;
 	int y, nvis, status_y, meters = 0, bottom = LINES, ev_h = 0;
 	size_t i, sort_from, sort_to;
+	bool with_meters;
 
-	if (cv->have_iv && !cv->hide_meters && LINES >= 16 && COLS >= 40) {
-		/* the All bar's line says accounted and exact */
-		char when[16];
-		time_t at = ui_wall_time(app->iv.time_ns);
-		struct tm tm;
-
-		localtime_r(&at, &tm);
-		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-		char verdict[256];
-
-		/* the one verdict (lib/verdict.c), with its reasons */
-		ptop_verdict_str(&app->iv, verdict, sizeof(verdict));
-		snprintf(line, sizeof(line), "ptop %s  interval %.3fs  ncpu %u  source %s  %s",
-			 when, app->iv.interval_ns / 1e9, app->iv.ncpu,
-			 app->view.source, verdict);
-	} else if (cv->have_iv)
-		ui_headline(&app->iv, app->view.source, line, sizeof(line));
-	else
-		snprintf(line, sizeof(line),
-			 "ptop  source %s  measuring... (a first short interval, then every %gs)",
-			 app->view.source, app->delay_s);
-	put(0, line, 0, A_BOLD);
 	/* the meters need room: 16 lines leave a few rows under them */
-	if (!cv->hide_meters && LINES >= 16 && COLS >= 40) {
+	with_meters = !cv->hide_meters && LINES >= 16 && COLS >= 40;
+	cv_headline(cv, with_meters && cv->have_iv, COLS, line, sizeof(line));
+	put(0, line, 0, A_BOLD);
+	if (with_meters) {
 		meters = draw_meters(cv);
 	} else if (cv->have_iv) {
 		ui_sysline(&app->iv, line, sizeof(line));

@@ -182,6 +182,13 @@ int cv_events_line(const struct cv *cv, int i, int nlines, char *buf,
 int cv_term_check(int fd, char *err, size_t len);
 bool cv_fits(int h, int w);
 void cv_draw_too_small(void);
+/*
+ * The top line, at most width cells when it can be: the verdict whole,
+ * time, interval, ncpu and source as they fit (ui/curses_head.c);
+ * with_bar: the All bar below says "accounted X% of Y%", this line not.
+ */
+void cv_headline(const struct cv *cv, bool with_bar, int width, char *buf,
+		 size_t len);
 /* Is the selected row on screen (as the last draw left it)? */
 bool cv_sel_shown(const struct cv *cv);
 

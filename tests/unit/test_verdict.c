@@ -376,6 +376,13 @@ static void test_first_and_all(void **state)
 		assert_string_equal(small, "inexact: fi");
 		assert_int_equal(n, strlen("inexact: first interval, lost 1 exit, slow snapshot 300.0 ms, off -10.00%"));
 	}
+	/* the view's words: the same reasons and figures, fewer words */
+	{
+		char buf[256];
+
+		ptop_verdict_brief(&f->iv, buf, sizeof(buf));
+		assert_string_equal(buf, "inexact: first, lost 1, slow 300 ms, off -10.00%");
+	}
 }
 
 /* The interval after the first is not "first" any more. */
@@ -448,6 +455,12 @@ static void test_exit_paths_and_off(void **state)
 	run_caps(f, 5000, 0, CAPS_KMOD | PTOP_CAP_EXIT_TAIL);
 	assert_int_equal(f->iv.verdict.exit_paths_ns, 20 * MS);
 	headline(f, "inexact: exit paths 2.00% (4 exits, not attributable on this kernel), off -2.00%");
+	{
+		char buf[256];
+
+		ptop_verdict_brief(&f->iv, buf, sizeof(buf));
+		assert_string_equal(buf, "inexact: exit paths 2.00%, off -2.00%");
+	}
 }
 
 /*
