@@ -3,7 +3,7 @@
 
 function __ptop_columns
     set -l cmd (commandline -opc)[1]
-    command $cmd --list-columns 2>/dev/null | string replace -r '^(\S+)\s+\S*\s*(.*)$' '$1\t$2'
+    command $cmd --list-columns 2>/dev/null | string replace -r '^(\S+)\s+\S+\s+(\(\S*\)\s+)?(.*)$' '$1\t$3'
 end
 
 # the format names from the binary (one table: ptop --list-formats)

@@ -57,7 +57,7 @@ const struct ptop_col ptop_cols[PTOP_COL__COUNT] = {
 	PCT(PTOP_COL_XSTEAL, "xste", "xste", xste, PTOP_DATA_X | PTOP_DATA_STEAL,
 	    "steal of threads that died in the interval"),
 	PCT(PTOP_COL_TOTAL, "total", "total", total, 0,
-	    "sum of all the above: every row plus idle adds up to ncpu x 100%"),
+	    "own + c* + x*: all of the task's time; the rows plus idle add up to ncpu x 100%"),
 	[PTOP_COL_TIME] = { .name = "TIME", .title = "TIME", .unit = "(m:s)",
 		.help = "cumulative CPU time of the task and its dead threads",
 		.type = PTOP_CT_CUMTIME, .offset = OFF(time_ns), .width = 10 },
@@ -113,6 +113,14 @@ const char ptop_cols_default_view_threads[] =
 	"PID,TGID,USER,STATE,total,own,xdead,TIME,COMMAND";
 const char ptop_cols_default_threads[] =
 	"PID,TGID,USER,STATE,user,sys,ste,cuser,csys,xuser,xsys,total,RDELAY,TIME,COMMAND";
+
+void ptop_col_describe(int id, char *buf, size_t len)
+{
+	const struct ptop_col *c = &ptop_cols[id];
+
+	snprintf(buf, len, "%-8s %-7s %-6s %s", c->name, c->title, c->unit,
+		 c->help);
+}
 
 int ptop_col_find(const char *name)
 {

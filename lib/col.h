@@ -63,7 +63,7 @@ struct ptop_col {
 	size_t offset;		/* into struct ptop_row */
 	int width;
 	bool left;		/* left aligned (text) */
-	bool sum;		/* has a value in the V:V:S summary row */
+	bool sum;		/* has a value in the sum row */
 	/* PTOP_DATA_* to gather; "-" in a row that has not all of them */
 	unsigned int needs;
 	int nsum;		/* >1: the sum of nsum uint64_t fields from offset */
@@ -77,6 +77,12 @@ extern const struct ptop_col ptop_cols[PTOP_COL__COUNT];
  * ("S", "THR", "c*"); -1 if unknown or ambiguous.
  */
 int ptop_col_find(const char *name);
+/*
+ * A column described in one line, as --list-columns, the view's setup and
+ * its help show it: "cdead    c*      (%)    cuser + csys + ...": the
+ * name (-o, the config, JSON keys) beside the header the table shows.
+ */
+void ptop_col_describe(int id, char *buf, size_t len);
 /*
  * Parse "PID,user,COMMAND" into ids[] (at most max). Returns the count,
  * or -EINVAL (unknown name, too many, empty) or -EEXIST (a column listed

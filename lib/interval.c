@@ -559,7 +559,7 @@ static void sum_rows(struct ptop_interval *iv)
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	strcpy(s->comm, "V:V:S");
+	strcpy(s->comm, "sum");
 	s->has = iv->caps;
 	iv->nprocs = iv->nthreads_all = iv->nrunning = 0;
 	for (i = 0; i < iv->nrows; i++) {

@@ -182,11 +182,13 @@ static int parse_pids(struct ui_app *app, const char *list)
 
 static void list_columns(void)
 {
+	char line[512];
 	int i;
 
-	for (i = 0; i < PTOP_COL__COUNT; i++)
-		printf("%-8s %-6s %s\n", ptop_cols[i].name, ptop_cols[i].unit,
-		       ptop_cols[i].help);
+	for (i = 0; i < PTOP_COL__COUNT; i++) {
+		ptop_col_describe(i, line, sizeof(line));
+		printf("%s\n", line);
+	}
 }
 
 /* ptop's version and, when the module is loaded, its version and kernel */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Drawing: the header meters (or the one-line headline), the status
- * line, the column header, rows, the V:V:S sum row; the help screen, the
+ * line, the column header, rows, the sum row; the help screen, the
  * menus and the setup screen. Every line is built in a buffer first and
  * clipped to the screen, so any terminal size works.
  */
@@ -73,80 +73,6 @@ static attr_t attr_select(void)
 static attr_t attr_msg(void)
 {
 	return pair(CP_MSG, 0) | A_BOLD;
-}
-
-/* --- help ------------------------------------------------------------------ */
-
-static const char *const help_head[] = {
-	"Keys (htop's where htop has them)",
-};
-
-static const char *const help_tail[] = {
-	"  0-9                type a pid: its row is selected (as htop)",
-	"",
-	"In a prompt: Left/Right, Home/End, Ctrl-A/E, Ctrl-K (to the end), Ctrl-U,",
-	"  Ctrl-W, Up/Down (this prompt's history), Enter, Esc. The mouse: a click on",
-	"  a column's title sorts by it (again: reversed), on a row selects it; the",
-	"  wheel scrolls.",
-	"",
-	"Meters: one bar per CPU (or group of CPUs) from the kernel's per-CPU",
-	"  counters: user (green) sys (red) irq+steal (yellow) idle; and the 'All'",
-	"  bar, the interval as ptop accounts it, exactly ncpu x 100% wide:",
-	"  user (green)  sys (red)  steal (cyan)  c* dead descendants (magenta)",
-	"  x* dead threads (blue)  irq kept apart (yellow)  unacc: not accounted",
-	"  for (white on red)  idle (blank); in monochrome | # ~ * + ! ? and blank.",
-	"  Then 'accounted X% of Y%', exact or inexact (the reasons of an inexact",
-	"  interval are on the top line).",
-	"",
-	"Rows plus idle and the system parts add up to ncpu x 100%. Dimmed rows",
-	"  are tasks that died in the interval: their time is already in their",
-	"  ancestor's c*, so they are in no sum. A collapsed branch (+) shows the",
-	"  sums of everything under it. The tree's dashed link marks an orphan,",
-	"  shown under the ancestor it came from. The default columns hide what",
-	"  the source cannot fill; a chosen column shows '-' there.",
-	"",
-	"Columns (name, unit, meaning)",
-};
-
-#define N_HEAD ((int)(sizeof(help_head) / sizeof(help_head[0])))
-#define N_TAIL ((int)(sizeof(help_tail) / sizeof(help_tail[0])))
-
-int cv_help_line(int i, char *buf, size_t len)
-{
-	int nb = 0;
-	size_t b;
-
-	for (b = 0; b < cv_nbindings; b++)
-		nb += cv_bindings[b].help != NULL;
-	if (i < 0)
-		return -1;
-	if (i < N_HEAD) {
-		snprintf(buf, len, "%s", help_head[i]);
-		return 0;
-	}
-	i -= N_HEAD;
-	if (i < nb) {
-		for (b = 0; b < cv_nbindings; b++) {
-			if (!cv_bindings[b].help)
-				continue;
-			if (!i--)
-				break;
-		}
-		snprintf(buf, len, "  %-18s %s", cv_bindings[b].keynames,
-			 cv_bindings[b].help);
-		return 0;
-	}
-	i -= nb;
-	if (i < N_TAIL) {
-		snprintf(buf, len, "%s", help_tail[i]);
-		return 0;
-	}
-	i -= N_TAIL;
-	if (i >= PTOP_COL__COUNT)
-		return -1;
-	snprintf(buf, len, "  %-8s %-6s %s", ptop_cols[i].name,
-		 ptop_cols[i].unit, ptop_cols[i].help);
-	return 0;
 }
 
 /* --- lines ------------------------------------------------------------------ */
@@ -315,7 +241,7 @@ static void row_line(const struct cv *cv, const struct ui_vrow *vr,
 		const struct ptop_col *c = &ptop_cols[id];
 
 		if (sum && i == 0)
-			snprintf(val, sizeof(val), "V:V:S");
+			snprintf(val, sizeof(val), "sum");
 		else if (sum && !c->sum)
 			val[0] = '\0';
 		else if (!sum && id == PTOP_COL_COMMAND)
@@ -919,21 +845,21 @@ static void draw_menu(struct cv *cv)
 static void draw_help(struct cv *cv)
 {
 	char line[512];
-	int y, n = 0;
+	int y, n, w = COLS > 1 ? COLS - 1 : 1;
 
-	while (!cv_help_line(n, line, sizeof(line)))
-		n++;
+	/* wrapped to the width: nothing cut, the lines scroll */
+	n = cv_help_count(w);
 	cv->help_lines = n;
 	if (cv->help_top > n - LINES + 1)
 		cv->help_top = n - LINES + 1;
 	if (cv->help_top < 0)
 		cv->help_top = 0;
-	snprintf(line, sizeof(line), "ptop %s help  (lines %d-%d of %d; any other key returns)",
+	snprintf(line, sizeof(line), "ptop %s help  lines %d-%d of %d  (Up Down PgUp PgDn; other keys: back)",
 		 PTOP_VERSION, cv->help_top + 1,
 		 cv->help_top + LINES - 1 < n ? cv->help_top + LINES - 1 : n, n);
 	put(0, line, 0, attr_header());
 	for (y = 1; y < LINES; y++) {
-		if (cv_help_line(cv->help_top + y - 1, line, sizeof(line)))
+		if (cv_help_wrapped(cv->help_top + y - 1, w, line, sizeof(line)))
 			line[0] = '\0';
 		put(y, line, 0, A_NORMAL);
 	}

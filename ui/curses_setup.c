@@ -263,10 +263,10 @@ void cv_setup_line(const struct cv *cv, int i, char *buf, size_t len)
 	static const char *const where[] = { "hidden", "left", "right" };
 
 	if (cv->setup_sec == 0) {
-		snprintf(buf, len, "[%c] %-8s %-6s %s",
-			 cv->chosen[i] ? 'x' : ' ', ptop_cols[cv->chooser[i]].name,
-			 ptop_cols[cv->chooser[i]].unit,
-			 ptop_cols[cv->chooser[i]].help);
+		char col[512];
+
+		ptop_col_describe(cv->chooser[i], col, sizeof(col));
+		snprintf(buf, len, "[%c] %s", cv->chosen[i] ? 'x' : ' ', col);
 		return;
 	}
 	if (cv->setup_sec == 2) {

@@ -139,8 +139,13 @@ void cv_draw(struct cv *cv);
 void cv_key(struct cv *cv, int ch);
 /* A mouse event at screen cell (y, x): button 1 click, 4/5 wheel. */
 void cv_mouse(struct cv *cv, int y, int x, int button);
-/* Help text lines, for the help screen: keys, meters, then columns. */
-int cv_help_line(int i, char *buf, size_t len);
+/*
+ * The help screen's line i, wrapped at width (ui/curses_help.c): keys,
+ * the labels on screen, the columns; 0, or -1 past the end. How many
+ * lines there are at that width.
+ */
+int cv_help_wrapped(int i, int width, char *buf, size_t len);
+int cv_help_count(int width);
 /* Right stops where the widest line ends at the screen's edge */
 int cv_hscroll_max(const struct cv *cv);
 /* The table's column at screen column x (after hscroll); -1 none. */

@@ -3,7 +3,7 @@
  * --format=text, for people: per interval the headline, the system line,
  * the column header, aligned rows (with --tree, COMMAND after the tree's
  * lines in ASCII, as the curses view draws them) and the
- * V:V:S sum row, then a blank line.
+ * sum row, then a blank line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +48,7 @@ static void put_row(struct ui_emit *e, const struct ptop_row *r, bool is_sum)
 		bool last = i == o->ncols - 1;
 
 		if (is_sum && i == 0)
-			nc = (size_t)snprintf(cell, sizeof(cell), "V:V:S");
+			nc = (size_t)snprintf(cell, sizeof(cell), "sum");
 		else if (is_sum && !c->sum)
 			cell[0] = '\0', nc = 0;
 		else
@@ -120,7 +120,7 @@ static void text_sum(struct ui_emit *e, const struct ptop_row *sum)
 
 const struct ui_encoder ui_enc_text = {
 	.name = "text",
-	.help = "a headline, a system line, aligned columns and the V:V:S sum (default)",
+	.help = "a headline, a system line, aligned columns and the sum row (default)",
 	.order = 0,
 	.interval = text_interval,
 	.row = text_row,

@@ -10,7 +10,7 @@ ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fail=1; }
 tmp_om=$(mktemp)
 
-# text: headline + system line + header + rows + V:V:S per interval
+# text: headline + system line + header + rows + the sum row per interval
 out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
 [ "$(grep -c '^ptop .* accounted .* of 200\|^ptop .* accounted .* of ' <<<"$out")" = 2 ] &&
 	ok "text: two headlines" || bad "text: headlines: $out"
@@ -20,18 +20,18 @@ out=$("$PTOP" -b -n 2 -d 0.2 --source=procfs -o PID,user,sys,total,COMMAND)
 	ok "text: exact, within its bound, or inexact with reasons" || bad "text: verdict: $out"
 ! grep -qE '^ptop .*  exact$' <<<"$out" &&
 	ok "text: procfs never says exact (its ticks are wider than 1%)" || bad "text: procfs said exact: $out"
-[ "$(grep -c '^  V:V:S' <<<"$out")" = 2 ] && ok "text: two V:V:S rows" || bad "text: V:V:S rows"
+[ "$(grep -c '^ *sum ' <<<"$out")" = 2 ] && ok "text: two sum rows" || bad "text: sum rows"
 
-# the V:V:S total is the sum of every row's total (all rows shown); the
+# the sum row's total is the sum of every row's total (all rows shown); the
 # output through a file: with tens of thousands of tasks it is too long
 # for an argument
 printf '%s\n' "$out" >/tmp/ptop_text.$$
-python3 - /tmp/ptop_text.$$ <<'PY' && ok "text: V:V:S equals the sum of the rows" || bad "text: V:V:S != sum of rows"
+python3 - /tmp/ptop_text.$$ <<'PY' && ok "text: the sum row equals the sum of the rows" || bad "text: sum row != sum of rows"
 import sys
 block = open(sys.argv[1]).read().split("\n\n")[0].splitlines()
 start = [i for i, l in enumerate(block) if l.split()[:1] == ["PID"]][0] + 1
-rows = [l.split() for l in block[start:] if not l.lstrip().startswith("V:V:S")]
-vvs = [l.split() for l in block if l.lstrip().startswith("V:V:S")][0]
+rows = [l.split() for l in block[start:] if not l.split()[:1] == ["sum"]]
+vvs = [l.split() for l in block if l.split()[:1] == ["sum"]][0]
 s = sum(float(r[3]) for r in rows)
 # each row is rounded to 0.01: allow that much per row
 sys.exit(0 if abs(s - float(vvs[3])) <= 0.005 * len(rows) + 0.01 else 1)
@@ -153,7 +153,7 @@ lines = sys.stdin.read().splitlines()
 hdr = [i for i, l in enumerate(lines) if l.split()[:1] == ["PID"]][0]
 rows = []
 for l in lines[hdr + 1:]:
-    if not l.strip() or l.split()[0] == "V:V:S":
+    if not l.strip() or l.split()[0] == "sum":
         continue
     # COMMAND keeps its leading lines: one space after total
     pid, ppid, total, cmd = re.match(r" *(\d+) +(\d+) +(\S+) (.*)$", l).groups()
@@ -183,12 +183,12 @@ assert nested > 0, "no row nested under a parent"
 
 # --top: the first N rows in sort order, the sum still over every task
 out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs --no-config --top 3 -o PID,total,COMMAND)
-n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
+n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "sum"' <<<"$out" | wc -l)
 [ "$n" = 3 ] && ok "--top 3: three rows" || bad "--top 3: $n rows: $out"
 
 # -p: only those rows; the sum stays over all tasks
 out=$("$PTOP" -b -n 1 -d 0.2 --source=procfs -p 1 -o PID,total,COMMAND)
-n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "V:V:S"' <<<"$out" | wc -l)
+n=$(awk '/^ *PID /{h=1; next} h && NF && $1 != "sum"' <<<"$out" | wc -l)
 [ "$n" = 1 ] && ok "-p 1: one row" || bad "-p 1: $n rows: $out"
 
 # fds 0-2 closed at start: the first socket or file ptop opens must not

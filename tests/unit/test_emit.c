@@ -262,7 +262,7 @@ static void test_text_sum_row(void **state)
 	char *s = emit_one("text", 0);
 
 	(void)state;
-	assert_non_null(strstr(s, "  V:V:S   60.00       - \n"));
+	assert_non_null(strstr(s, "    sum   60.00       - \n"));
 	assert_non_null(strstr(s, "    102   30.00       - p2\n"));
 	free(s);
 }
@@ -293,7 +293,7 @@ static void ref_row(FILE *out, const struct ui_view_opts *o,
 		const struct ptop_col *c = &ptop_cols[o->cols[i]];
 
 		if (!vr && i == 0)
-			snprintf(cell, sizeof(cell), "V:V:S");
+			snprintf(cell, sizeof(cell), "sum");
 		else if (!vr && !c->sum)
 			cell[0] = '\0';
 		else
