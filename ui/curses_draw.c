@@ -673,7 +673,7 @@ static void draw_table(struct cv *cv)
 {
 	static char line[LINE_MAX_LEN], tmp[LINE_MAX_LEN];
 	struct ui_app *app = cv->app;
-	int y, nvis, status_y, meters = 0, bottom = LINES, ev_h = 0;
+	int y, nvis, status_y, meters = 0, bottom = LINES, ev_h = 0, nmsg = 1;
 	size_t i, sort_from, sort_to;
 	bool with_meters;
 
@@ -692,10 +692,20 @@ static void draw_table(struct cv *cv)
 		meters = 1;
 	}
 	status_y = meters + 1;
-	cv->table_y = status_y + 1;
+	/* a long message (the source's note at start): up to 3 lines */
+	if (cv->msg[0] && cv->mode != CV_INPUT && with_meters)
+		nmsg = cv_wrap(cv->msg, COLS - 1, 2, -1, tmp, sizeof(tmp));
+	nmsg = nmsg < 3 ? nmsg : 3;
+	cv->table_y = status_y + nmsg;
 	if (cv->mode != CV_INPUT) {
 		if (cv->msg[0]) {
-			put(status_y, cv->msg, 0, attr_msg());
+			for (y = 0; y < nmsg; y++) {
+				if (nmsg > 1)
+					cv_wrap(cv->msg, COLS - 1, 2, y, tmp,
+						sizeof(tmp));
+				put(status_y + y, nmsg > 1 ? tmp : cv->msg, 0,
+				    attr_msg());
+			}
 		} else {
 			status_line(cv, line, sizeof(line));
 			put(status_y, line, 0, A_NORMAL);

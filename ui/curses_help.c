@@ -3,7 +3,8 @@
  * The help screen's text: the keys (from the binding table), every label
  * the view draws, then the columns; and its lines wrapped to the
  * terminal's width, each continuation indented under its text, so that
- * nothing is cut at 80 columns (the screen scrolls instead).
+ * nothing is cut at 80 columns (the screen scrolls instead). The status
+ * line's long messages wrap the same way (cv_wrap).
  */
 #include <stdio.h>
 #include <string.h>
@@ -82,12 +83,7 @@ static int help_line(int i, char *buf, size_t len, int *hang)
 	return 0;
 }
 
-/*
- * Piece k of s wrapped at width (the first at column 0, the rest after
- * hang spaces), at spaces where there are any; how many pieces there are.
- */
-static int wrap(const char *s, int width, int hang, int k, char *buf,
-		size_t len)
+int cv_wrap(const char *s, int width, int hang, int k, char *buf, size_t len)
 {
 	int n = 0, room = width, take, ind = 0;
 	size_t rest = strlen(s);
@@ -127,7 +123,7 @@ int cv_help_wrapped(int i, int width, char *buf, size_t len)
 	if (i < 0)
 		return -1;
 	for (l = 0; !help_line(l, line, sizeof(line), &hang); l++) {
-		n = wrap(line, width, hang, i, buf, len);
+		n = cv_wrap(line, width, hang, i, buf, len);
 		if (i < n)
 			return 0;
 		i -= n;
@@ -141,6 +137,6 @@ int cv_help_count(int width)
 	int l, hang, n = 0;
 
 	for (l = 0; !help_line(l, line, sizeof(line), &hang); l++)
-		n += wrap(line, width, hang, -1, piece, sizeof(piece));
+		n += cv_wrap(line, width, hang, -1, piece, sizeof(piece));
 	return n;
 }

@@ -146,6 +146,12 @@ void cv_mouse(struct cv *cv, int y, int x, int button);
  */
 int cv_help_wrapped(int i, int width, char *buf, size_t len);
 int cv_help_count(int width);
+/*
+ * Piece k of s wrapped at width (the first at column 0, the rest after
+ * hang spaces), at spaces where there are any, into buf (k < 0: none);
+ * returns how many pieces there are.
+ */
+int cv_wrap(const char *s, int width, int hang, int k, char *buf, size_t len);
 /* Right stops where the widest line ends at the screen's edge */
 int cv_hscroll_max(const struct cv *cv);
 /* The table's column at screen column x (after hscroll); -1 none. */

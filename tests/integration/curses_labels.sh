@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the view says fits 80 columns and is explained: the help, read
-# whole by scrolling it at 80x24, has every column's meaning uncut; the
-# top line ends in its whole verdict at 80 columns with and without the
-# meters; every label drawn on the screen (top line, meters, legend,
+# What the view says fits 80 columns and is explained: the source's note
+# at start is whole (wrapped); the help, read whole by scrolling it at
+# 80x24, has every column's meaning uncut; the top line ends in its
+# whole verdict at 80 columns with and without the meters; every label
+# drawn on the screen (top line, meters, legend,
 # status, system line, column header, the sum row) is in the help, and
 # so is every label the view can draw (over, unacc, the verdict's
 # reasons); F2 and --list-columns show each column's header beside its
@@ -15,9 +16,14 @@ PTOP=${PTOP:-$B/ptop}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../helpers/tmux.sh"
 
-# --- the help: paged through whole at 80x24 --------------------------------
+# --- the start-up note whole at 80x24; the help paged through whole ---------
+note=$("$PTOP" -b -n 1 -d 0.1 --no-config --source=procfs 2>/dev/null |
+	sed -n 's/^# //p' | head -1)
 start help 80 24 --no-config --source=procfs -d 300
 expect 'accounted [0-9.]+%' "started" 10
+if [ -n "$note" ] && pane | tr -s ' \n' '  ' | grep -qF -- "$(tr -s ' ' <<<"$note")"; then
+	ok "the source's note is whole at 80 columns"
+else bad "the note '$note' is cut"; pane | sed 's/^/    | /'; fi
 keys F1
 expect 'help +lines 1-23 of [0-9]+' "F1: help, lines 1-23"
 total=$(pane | sed -n 1p | grep -oE 'of [0-9]+' | awk '{print $2}')
