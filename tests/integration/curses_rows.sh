@@ -81,6 +81,20 @@ sel_is "" && [ "$sel_y" -lt "$last" ] && [ "$sel_y" -gt "$top_y" ] &&
 	bad "End: $nsel selected, line '$sel_y'"
 tm kill-session -t rows
 
+# --- 100x30 and 200x50: 30 Downs, one row drawn selected, F9 names it ------
+for size in "100 30" "200 50"; do
+	set -- $size
+	start "big$1" "$1" "$2" --no-config --source=procfs -d 300
+	wait_for 'accounted [0-9.]+%' 10 && wait_for "$row_re" 5
+	for i in $(seq 30); do keys Down; done
+	if sel_is "" && [ "$sel_y" -lt "$(sum_line)" ]; then
+		keys F9
+		expect "Send to $sel_pid \\(" "${1}x$2: after 30 Downs $sel_pid is drawn selected, F9 names it"
+		keys Escape
+	else bad "${1}x$2: after 30 Downs $nsel rows drawn selected (line '$sel_y')"; fi
+	tm kill-session -t "big$1"
+done
+
 # --- the selection follows its task ---------------------------------------
 start follow 100 40 --no-config --source=procfs -d 0.4
 expect 'accounted [0-9.]+%' "follow: started" 10
