@@ -28,15 +28,20 @@ static void on_stop(int sig)
 
 /*
  * The terminal went away (its window closed, a hangup): the input says
- * so by POLLHUP or POLLERR, the output by an error where a terminal was
- * (EIO once hung up). Only a terminal can go away: a file or /dev/null
- * on stdin is an input at its end, not a lost view.
+ * so by POLLHUP or POLLERR, and so does the output (polled for nothing
+ * else: a hangup wakes the loop whatever the delay), or an error where a
+ * terminal was (EIO once hung up). Only a terminal can go away: a file
+ * or /dev/null on stdin is an input at its end, not a lost view.
+ * pfd: the loop's, [0] the input, [2] the output.
  */
-static bool term_gone(const struct pollfd *in, bool in_tty, bool out_tty)
+static bool term_gone(const struct pollfd *pfd, bool in_tty, bool out_tty)
 {
+	const short hup = POLLHUP | POLLERR | POLLNVAL;
 	struct termios t;
 
-	if (in_tty && in->revents & (POLLHUP | POLLERR | POLLNVAL))
+	if (in_tty && pfd[0].revents & hup)
+		return true;
+	if (out_tty && pfd[2].revents & hup)
 		return true;
 	return out_tty && tcgetattr(STDOUT_FILENO, &t) && errno != EINTR;
 }
@@ -290,8 +295,9 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 {
 	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term,
 			 old_hup;
-	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
-				 { .fd = -1, .events = POLLIN } };
+	struct pollfd pfd[3] = { { .fd = STDIN_FILENO, .events = POLLIN },
+				 { .fd = -1, .events = POLLIN },
+				 { .fd = -1, .events = 0 } };
 	static struct cv cv;
 	SCREEN *scr;
 	FILE *in = stdin, *tty = NULL;
@@ -327,6 +333,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	pfd[0].fd = fileno(in);
 	in_tty = isatty(pfd[0].fd);
 	out_tty = isatty(STDOUT_FILENO);
+	if (out_tty)
+		pfd[2].fd = STDOUT_FILENO;
 	/* TERM=dumb or a tiny terminal: one line that says so, not garbage */
 	if (cv_term_check(STDOUT_FILENO, app->err, sizeof(app->err))) {
 		if (tty)
@@ -388,7 +396,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		 * from, or a hangup) is readable forever: stop polling it, or
 		 * the loop would spin on it.
 		 */
-		if (term_gone(&pfd[0], in_tty, out_tty)) {
+		if (term_gone(pfd, in_tty, out_tty)) {
 			gone = true;
 			break;
 		}
@@ -400,7 +408,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 			idle_wakeups = 0;
 		if (pfd[1].revents && cv_events_fd(&cv) >= 0)
 			events = cv_events_drain(&cv) > 0 || !cv.evh;
-		pfd[0].revents = pfd[1].revents = 0;
+		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		if (cv.quit || cv_stop)
 			break;
 		if (!cv.paused && cv_now_ns() >= cv.deadline_ns) {
@@ -413,7 +421,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		draw_or_defer(&cv, got || stepped || !events);
 		pfd[1].fd = cv_events_fd(&cv);
 		/* EINTR: SIGWINCH (getch then says KEY_RESIZE) or a stop */
-		if (poll(pfd, 2, poll_timeout_ms(&cv)) < 0 && errno != EINTR) {
+		if (poll(pfd, 3, poll_timeout_ms(&cv)) < 0 && errno != EINTR) {
 			snprintf(app->err, sizeof(app->err), "poll: %s",
 				 strerror(errno));
 			status = 1;
@@ -424,7 +432,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	cv_events_close(&cv);
 	/* a hangup with the terminal still there (kill -HUP) restores it */
 	if (cv_stop == SIGHUP && !gone)
-		gone = term_gone(&pfd[0], false, out_tty);
+		gone = term_gone(pfd, false, out_tty);
 	if (!gone)	/* nothing to restore on a terminal that is gone */
 		endwin();
 	cv_active = false;

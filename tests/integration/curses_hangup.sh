@@ -41,7 +41,9 @@ gone_within() {
 case_gone() {
 	local name=$1 pid i
 	shift
-	start "$name" 80 24 "$@" --no-config --source=procfs -d 1
+	# -d 300: after the first short interval nothing wakes the loop but
+	# the terminal's end
+	start "$name" 80 24 "$@" --no-config --source=procfs -d 300
 	if ! wait_for 'accounted [0-9.]+%' 10; then
 		bad "$name: ptop did not start"; pane | sed 's/^/    | /'
 		cat "$T_TMP/$name/stderr" | sed 's/^/    ! /'
