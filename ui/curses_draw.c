@@ -259,10 +259,14 @@ static void status_line(const struct cv *cv, char *line, size_t len)
 {
 	const struct ui_app *app = cv->app;
 	const struct ui_vrow *r = cv->sel < cv->v.nrows ? &cv->v.rows[cv->sel] : NULL;
+	const struct ptop_col *c = &ptop_cols[app->view.sort_id];
 	size_t pos;
 
-	pos = snprintf(line, len, "sort %s%s  %s%s%s",
-		       ptop_cols[app->view.sort_id].name,
+	/* the header's title, and the name -o takes where they differ */
+	pos = snprintf(line, len, "sort %s%s%s%s%s  %s%s%s", c->title,
+		       strcmp(c->title, c->name) ? " (" : "",
+		       strcmp(c->title, c->name) ? c->name : "",
+		       strcmp(c->title, c->name) ? ")" : "",
 		       app->view.sort_asc ? " (ascending)" : "",
 		       app->threads ? "threads" : "processes",
 		       cv->threads_pending ? " (next interval)" : "",
@@ -780,7 +784,8 @@ static void menu_entry(const struct cv *cv, int i, char *buf, size_t len)
 {
 	switch (cv->menu_kind) {
 	case CV_MENU_SORT:
-		snprintf(buf, len, "%-8s %s", ptop_cols[cv->menu_ids[i]].name,
+		snprintf(buf, len, "%-8s %-7s %s", ptop_cols[cv->menu_ids[i]].name,
+			 ptop_cols[cv->menu_ids[i]].title,
 			 ptop_cols[cv->menu_ids[i]].help);
 		break;
 	case CV_MENU_SIGNAL:

@@ -106,6 +106,11 @@ check_labels "80x12"
 "$PTOP" --list-columns | grep -qE '^cdead +c\* ' && "$PTOP" --list-columns | grep -qE '^xdead +x\* ' &&
 	ok "--list-columns: cdead c*, xdead x*" || bad "--list-columns lacks the headers"
 tm resize-window -t help -x 100 -y 40
+keys P '>' '>'
+expect 'sort c\* \(cdead\)' "the status line: sort c* (cdead), the header and the name"
+keys F6
+expect 'cdead +c\* +cuser' "F6: cdead with its header c*"
+keys Escape P
 keys F2
 expect '\[.\] cdead +c\* +\(%\)' "F2: cdead shown with its header c*"
 keys Escape
