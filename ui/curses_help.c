@@ -85,11 +85,14 @@ static int help_line(int i, char *buf, size_t len, int *hang)
 
 int cv_wrap(const char *s, int width, int hang, int k, char *buf, size_t len)
 {
-	int n = 0, room = width, take, ind = 0;
+	int n = 0, room, take, ind = 0;
 	size_t rest = strlen(s);
 
+	if (width < 1)
+		width = 1;
 	if (hang > width / 2)
 		hang = width > 8 ? 2 : 0;
+	room = width;
 	buf[0] = '\0';
 	do {
 		take = (int)rest;

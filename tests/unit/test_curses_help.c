@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The help screen's lines (ui/curses_help.c): wrapped to any width, no
- * line is wider, no word is lost or cut (the words of all lines are those
- * of the help at a width where nothing wraps), and each column's header
- * stands beside its name.
+ * line is wider; from the narrowest the view draws (39 after its last
+ * cell) no word is lost or cut (the words of all lines are those of the
+ * help at a width where nothing wraps); each column's header stands
+ * beside its name.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,12 +43,12 @@ static char *words_at(int w, int *nlines)
 
 static void test_wrapped_whole(void **state)
 {
-	static const int widths[] = { 40, 79, 100, 200 };
+	static const int widths[] = { 39, 40, 79, 100, 200 };
 	int n_wide, n, i;
 	char *wide = words_at(4000, &n_wide), *at;
 
 	(void)state;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		at = words_at(widths[i], &n);
 		assert_string_equal(at, wide);
 		assert_true(n >= n_wide);
@@ -56,6 +57,9 @@ static void test_wrapped_whole(void **state)
 	/* the long lines do wrap at 80 */
 	free(words_at(79, &n));
 	assert_true(n > n_wide);
+	/* narrower than a word: words are cut, but no line is wider */
+	free(words_at(9, &n));
+	free(words_at(1, &n));
 	free(wide);
 }
 
