@@ -92,7 +92,7 @@ done
 [ $missing = 0 ] && ok "the help explains the labels that come and go"
 
 # the top line: within 80 columns, the verdict whole (not "accounte")
-verdict_whole() { pane | sed -n 1p | grep -qE '(exact|[0-9]%|ms|[0-9]|events) *$'; }
+verdict_whole() { pane | sed -n 1p | grep -qE '(exact|[0-9]%|ms|[0-9]|events|[0-9] s\)|not accounted) *$'; }
 verdict_whole && ok "80x24: the top line ends in its verdict" ||
 	bad "80x24: top line '$(pane | sed -n 1p)'"
 tm resize-window -t help -x 80 -y 12
