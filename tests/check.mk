@@ -18,8 +18,7 @@
 #   make test-deps-all           and those of make check-all
 
 # --- the Debian packages the tests need --------------------------------------
-DEB_CHECK_ALL := debootstrap debian-archive-keyring gnuplot-nox atop \
-	dpkg-dev $(DEB_PKG)
+DEB_CHECK_ALL := gnuplot-nox atop $(DEB_PKG)
 # make check installs them on its first run only: the stamp names the list
 DEPS_STAMP = $(B)/.test-deps-$(shell printf '%s' '$(DEB_BUILD) $(DEB_TEST)' | cksum | cut -d' ' -f1)
 $(B)/.test-deps-%:
@@ -90,7 +89,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno
 asan asan-check:
 	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" FAILURES=$(abspath $(FAILURES)) unit
 
-# tests/integration/*.sh: each within about 30 s on a loaded machine;
+# tests/integration/*.sh: each within about a minute on a loaded machine;
 # tests/slow/*.sh: the same kind, longer (check-all)
 integration integration-check slow: SHELL := /bin/bash
 integration integration-check slow: all $(HELPER_BINS)
