@@ -22,36 +22,12 @@
 
 #include "lib/src/procfs_read.h"
 #include "lib/src/cpuidle.h"
+#include "tests/unit/fixture_fs.h"
 
 struct fx {
 	char root[256];
 	uint64_t tick;
 };
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void mkdirs(const char *root, const char *rel)
-{
-	char path[512], *s;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	mkdir(path, 0755);
-}
 
 /* cpu0: state0, state1; cpu1: state0 (us), as a driver shows them */
 static void states(struct fx *f, const char *c0s0, const char *c0s1,
@@ -61,19 +37,19 @@ static void states(struct fx *f, const char *c0s0, const char *c0s1,
 	char rel[256];
 
 	snprintf(rel, sizeof(rel), "%s/cpu0/cpuidle/state0", d);
-	mkdirs(f->root, rel);
+	fx_mkdirs(f->root, rel);
 	snprintf(rel, sizeof(rel), "%s/cpu0/cpuidle/state1", d);
-	mkdirs(f->root, rel);
+	fx_mkdirs(f->root, rel);
 	snprintf(rel, sizeof(rel), "%s/cpu1/cpuidle/state0", d);
-	mkdirs(f->root, rel);
+	fx_mkdirs(f->root, rel);
 	if (c0s0)
-		put(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state0/time",
+		fx_put(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state0/time",
 		    c0s0);
 	if (c0s1)
-		put(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state1/time",
+		fx_put(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state1/time",
 		    c0s1);
 	if (c1s0)
-		put(f->root, "sys/devices/system/cpu/cpu1/cpuidle/state0/time",
+		fx_put(f->root, "sys/devices/system/cpu/cpu1/cpuidle/state0/time",
 		    c1s0);
 }
 
@@ -86,7 +62,7 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(f->root));
 	f->tick = 1000000000ULL / sysconf(_SC_CLK_TCK);
 	/* idle + iowait: cpu0 500 + 10, cpu1 500 + 10 ticks */
-	put(f->root, "stat",
+	fx_put(f->root, "stat",
 	    "cpu  100 5 50 1000 20 3 2 7 0 0\n"
 	    "cpu0 50 5 25 500 10 3 1 4 0 0\n"
 	    "cpu1 50 0 25 500 10 0 1 3 0 0\n"
@@ -198,10 +174,10 @@ static void test_cpu_without_states(void **state)
 {
 	struct fx *f = *state;
 
-	mkdirs(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state0");
-	put(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state0/time",
+	fx_mkdirs(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state0");
+	fx_put(f->root, "sys/devices/system/cpu/cpu0/cpuidle/state0/time",
 	    "6000000\n");
-	mkdirs(f->root, "sys/devices/system/cpu/cpu1/cpuidle");
+	fx_mkdirs(f->root, "sys/devices/system/cpu/cpu1/cpuidle");
 	expect_ticks(f);
 }
 

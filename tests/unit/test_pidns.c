@@ -19,20 +19,9 @@
 #include <sys/stat.h>
 
 #include "lib/src/pidns.h"
+#include "tests/unit/fixture_fs.h"
 
 static char root[256];
-
-static void put(const char *rel, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static void dir(const char *rel)
 {
@@ -77,7 +66,7 @@ static void test_init_child(void **state)
 	(void)state;
 	dir("1");
 	dir("1/ns");
-	put("1/ns/pid", "");
+	fx_put(root, "1/ns/pid", "");
 	assert_int_equal(ptop_pidns_child(root), 1);
 	assert_int_equal(ptop_pidns_self_child(root), 0);
 }
@@ -85,9 +74,9 @@ static void test_init_child(void **state)
 static void self_child(const char *status)
 {
 	dir("self/ns");
-	put("self/ns/pid", "");
+	fx_put(root, "self/ns/pid", "");
 	if (status)
-		put("self/status", status);
+		fx_put(root, "self/status", status);
 	assert_int_equal(ptop_pidns_self_child(root), 1);
 }
 
@@ -110,9 +99,9 @@ static void test_bad_status(void **state)
 	(void)state;
 	self_child(NULL);			/* missing */
 	assert_int_equal(ptop_pidns_child(root), 0);
-	put("self/status", "");			/* empty */
+	fx_put(root, "self/status", "");			/* empty */
 	assert_int_equal(ptop_pidns_child(root), 0);
-	put("self/status", "NSpid:\tx y\n");	/* garbage */
+	fx_put(root, "self/status", "NSpid:\tx y\n");	/* garbage */
 	assert_int_equal(ptop_pidns_child(root), 0);
 }
 

@@ -23,23 +23,12 @@
 
 #include "lib/src/procfs_read.h"
 #include "lib/src.h"
+#include "tests/unit/fixture_fs.h"
 
 struct fx {
 	char root[256];
 	uint64_t tick;	/* ns per clock tick */
 };
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static void dir(const char *root, const char *rel)
 {
@@ -64,7 +53,7 @@ static void stat_file(const char *root, const char *rel, int pid,
 		 "0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		 pid, comm, state, ppid, pid, pid, minflt, majflt, ut, st, cut,
 		 cst, nthr, start, rss);
-	put(root, rel, line);
+	fx_put(root, rel, line);
 }
 
 static void status_file(const char *root, const char *rel, unsigned uid,
@@ -79,7 +68,7 @@ static void status_file(const char *root, const char *rel, unsigned uid,
 		 "voluntary_ctxt_switches:\t%u\n"
 		 "nonvoluntary_ctxt_switches:\t%u\n",
 		 uid, uid + 1, uid + 2, uid + 3, hwm, vcs, ivcs);
-	put(root, rel, text);
+	fx_put(root, rel, text);
 }
 
 static int setup(void **state)
@@ -93,7 +82,7 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(f->root));
 	f->tick = 1000000000ULL / sysconf(_SC_CLK_TCK);
 
-	put(f->root, "stat",
+	fx_put(f->root, "stat",
 	    "cpu  100 5 50 1000 20 3 2 7 0 0\n"
 	    "cpu0 50 5 25 500 10 3 1 4 0 0\n"
 	    "cpu1 50 0 25 500 10 0 1 3 0 0\n"
@@ -117,12 +106,12 @@ static int setup(void **state)
 	stat_file(f->root, "100/task/100/stat", 100, "a) (b c)", 'S', 1, 40,
 		  2, 20, 10, 0, 0, 2, 1234, 10);
 	status_file(f->root, "100/task/100/status", 1000, 4096, 11, 12);
-	put(f->root, "100/task/100/schedstat", "987654321 5555 42\n");
-	put(f->root, "100/schedstat", "987654322 12332 45\n");
+	fx_put(f->root, "100/task/100/schedstat", "987654321 5555 42\n");
+	fx_put(f->root, "100/schedstat", "987654322 12332 45\n");
 	stat_file(f->root, "100/task/101/stat", 101, "worker 1", 'R', 1, 20,
 		  1, 10, 5, 0, 0, 2, 1300, 10);
 	status_file(f->root, "100/task/101/status", 1000, 4096, 21, 22);
-	put(f->root, "100/task/101/schedstat", "1 7777 3\n");
+	fx_put(f->root, "100/task/101/schedstat", "1 7777 3\n");
 	if (symlink("100", strcat(strcpy(path, f->root), "/self")))
 		fail();
 
@@ -137,13 +126,13 @@ static int setup(void **state)
 	stat_file(f->root, "200/task/200/stat", 200, "sh", 'S', 100, 5, 0,
 		  4, 2, 0, 0, 1, 5000, 20);
 	status_file(f->root, "200/task/200/status", 0, 512, 1, 2);
-	put(f->root, "200/task/200/schedstat", "100 200 3\n");
+	fx_put(f->root, "200/task/200/schedstat", "100 200 3\n");
 
 	/* 300: vanished between readdir and open: no files at all */
 	dir(f->root, "300");
 	/* not tasks */
 	dir(f->root, "sys");
-	put(f->root, "uptime", "1.0 1.0\n");
+	fx_put(f->root, "uptime", "1.0 1.0\n");
 	*state = f;
 	return 0;
 }
@@ -388,7 +377,7 @@ static void test_quiet_groups(void **state)
 	struct ptop_src *src;
 	char path[512], to[512];
 
-	put(f->root, "200/schedstat", "100 200 3\n");
+	fx_put(f->root, "200/schedstat", "100 200 3\n");
 	src = open_fx_need(f, 0);
 	assert_int_equal(utime_200(f, src), 4);
 	/* did not run: the stat is not read again */
@@ -396,7 +385,7 @@ static void test_quiet_groups(void **state)
 	assert_int_equal(utime_200(f, src), 4);
 	assert_int_equal(utime_200(f, src), 4);
 	/* ran (pcount moved, run the same): read */
-	put(f->root, "200/schedstat", "100 200 4\n");
+	fx_put(f->root, "200/schedstat", "100 200 4\n");
 	assert_int_equal(utime_200(f, src), 9);
 	/* its time moved at that read: it ran lately, read once more */
 	stat_200(f, 'S', 10);
@@ -405,11 +394,11 @@ static void test_quiet_groups(void **state)
 	stat_200(f, 'S', 11);
 	assert_int_equal(utime_200(f, src), 10);
 	/* ran (run moved) */
-	put(f->root, "200/schedstat", "101 200 4\n");
+	fx_put(f->root, "200/schedstat", "101 200 4\n");
 	assert_int_equal(utime_200(f, src), 11);
 	/* running when read: read every time */
 	stat_200(f, 'R', 12);
-	put(f->root, "200/schedstat", "102 200 4\n");
+	fx_put(f->root, "200/schedstat", "102 200 4\n");
 	assert_int_equal(utime_200(f, src), 12);
 	stat_200(f, 'S', 13);
 	assert_int_equal(utime_200(f, src), 13);
@@ -427,7 +416,7 @@ static void test_quiet_groups(void **state)
 		  1, 5000, 20);
 	status_file(f->root, "200/status", 0, 512, 0, 0);
 	status_file(f->root, "200/task/200/status", 0, 512, 1, 2);
-	put(f->root, "200/schedstat", "102 200 4\n");
+	fx_put(f->root, "200/schedstat", "102 200 4\n");
 	stat_200(f, 'S', 15);
 	assert_int_equal(utime_200(f, src), 15);
 	ptop_src_close(src);
@@ -440,7 +429,7 @@ static void test_quiet_groups(void **state)
 	ptop_src_close(src);
 
 	/* sched_info off: "0 0 0" never moves, so it proves nothing */
-	put(f->root, "200/schedstat", "0 0 0\n");
+	fx_put(f->root, "200/schedstat", "0 0 0\n");
 	src = open_fx_need(f, 0);
 	assert_int_equal(utime_200(f, src), 16);
 	stat_200(f, 'S', 17);
@@ -508,7 +497,7 @@ static void run_200_late(void *arg)
 	if (!l->ut)
 		return;
 	stat_200_at(l->f, 'S', l->ut, l->start ? l->start : 5000);
-	put(l->f->root, "200/schedstat", l->sched);
+	fx_put(l->f->root, "200/schedstat", l->sched);
 	l->ut = 0;
 }
 
@@ -523,11 +512,11 @@ static void test_ran_lately_read_again(void **state)
 	struct late_run l = { .f = f };
 	struct ptop_src *src;
 
-	put(f->root, "200/schedstat", "100 200 3\n");
+	fx_put(f->root, "200/schedstat", "100 200 3\n");
 	src = open_late_run(&l);
 	assert_int_equal(utime_200(f, src), 4);
 	stat_200(f, 'S', 6);
-	put(f->root, "200/schedstat", "150 200 4\n");
+	fx_put(f->root, "200/schedstat", "150 200 4\n");
 	assert_int_equal(utime_200(f, src), 6);	/* moved at this read */
 	l.ut = 8;
 	l.sched = "200 200 5\n";
@@ -688,7 +677,7 @@ static void fork_400(void *arg)
 	stat_file(r->f->root, "400/task/400/stat", 400, "cc1", 'R', 200, 9,
 		  0, 6, 3, 0, 0, 1, 7000, 30);
 	status_file(r->f->root, "400/task/400/status", 0, 900, 1, 0);
-	put(r->f->root, "400/task/400/schedstat", "90000000 100 2\n");
+	fx_put(r->f->root, "400/task/400/schedstat", "90000000 100 2\n");
 }
 
 /*
