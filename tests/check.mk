@@ -58,11 +58,11 @@ SUITE_MAKE = $(MAKE)$(if $(filter -j%,$(MAKEFLAGS)),, -j$(shell nproc))
 
 check: $(DEPS_STAMP)
 	@$(SUITE_MAKE) --no-print-directory all
-	@B=$(B) MAKE="$(SUITE_MAKE)" tests/suites check $(CHECK_SUITES)
+	@B=$(B) SUITES_MAKE="$(SUITE_MAKE)" tests/suites check $(CHECK_SUITES)
 
 check-all: test-deps-all
 	@$(SUITE_MAKE) --no-print-directory all
-	@B=$(B) MAKE="$(SUITE_MAKE)" tests/suites check-all $(CHECK_ALL_SUITES)
+	@B=$(B) SUITES_MAKE="$(SUITE_MAKE)" tests/suites check-all $(CHECK_ALL_SUITES)
 
 # each test's output also goes to $(B)/logs/; a failing test's FAIL lines
 # (cmocka's: its [  FAILED  ], [  ERROR   ] and the failed check's
@@ -148,4 +148,4 @@ LOADED_SUITES ?= $(CHECK_SUITES)
 check-loaded: SHELL := /bin/bash
 check-loaded: all
 	@mkdir -p $(B)/logs; tests/load/busy -j $(LOAD_JOBS) -l $(B)/logs/load.log -- \
-		env B=$(B) MAKE="$(MAKE)" tests/suites check-loaded $(LOADED_SUITES)
+		env B=$(B) SUITES_MAKE="$(MAKE)" tests/suites check-loaded $(LOADED_SUITES)
