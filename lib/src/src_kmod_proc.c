@@ -45,10 +45,10 @@ static int kmod_proc_open(struct ptop_src *src)
 			ptop_src_set_err(src, "%s missing: the ptop_taskstats module is not loaded (modprobe ptop_taskstats)",
 					 path);
 		else if (ret == -EACCES || ret == -EPERM)
-			ptop_src_set_err(src, "%s: not allowed: join the module's reader group (ptop; see ptop_taskstats(4)), or run as root",
+			ptop_src_set_err(src, "%s (not in the module's reader group): join group ptop (see ptop_taskstats(4)), or run as root",
 					 path);
 		else
-			ptop_src_set_err(src, "%s: %s", path, strerror(-ret));
+			ptop_src_set_err(src, "%s (%s)", path, strerror(-ret));
 		free(p);
 		return ret;
 	}
