@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "lib/src/caps.h"
@@ -22,6 +23,7 @@ enum {
 	OPT_WARMUP,
 	OPT_EXPLAIN,
 	OPT_DROP_CAPS,
+	OPT_NO_CGROUP,
 };
 
 static const struct option long_opts[] = {
@@ -33,6 +35,7 @@ static const struct option long_opts[] = {
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
+	{ "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -52,7 +55,7 @@ struct tstime_opts {
 	int append;
 	const char *format;
 	const char *format_from;	/* "-f" or "TIME" */
-	int posix, json, tree, quiet, verbose, explain, no_wait;
+	int posix, json, tree, quiet, verbose, explain, no_wait, no_cgroup;
 	long repeat, warmup;		/* repeat 0: one plain run */
 	const char *source;
 	enum ptop_caps_mode caps;	/* --drop-capabilities, strict by default */
@@ -78,6 +81,8 @@ static void usage(FILE *f)
 	      "      --warmup N       with --repeat: N unmeasured runs first\n"
 	      "      --source=NAME    kmod, taskstats or rusage (default: best)\n"
 	      "      --no-wait        stop when the command exits\n"
+	      "      --no-cgroup      no cgroup of the run's own: the total from\n"
+	      "                       wait4 and the per-task records\n"
 	      "      --explain        say which source was used, and why\n"
 	      "      --drop-capabilities=off|basic|strict\n"
 	      "                       what tstime keeps once its source is open\n"
@@ -179,6 +184,9 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 		case OPT_NO_WAIT:
 			o->no_wait = 1;
 			break;
+		case OPT_NO_CGROUP:
+			o->no_cgroup = 1;
+			break;
 		case 'r':
 			if (parse_runs("--repeat", optarg, 1, &o->repeat))
 				return -EINVAL;
@@ -248,7 +256,8 @@ static void report(FILE *f, const struct tstime_opts *o,
 /*
  * Least privilege (lib/src/caps.h): once the source is open, tstime keeps only
  * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
- * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set
+ * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set,
+ * CAP_DAC_OVERRIDE to remove the run's cgroup where it made one
  * (--drop-capabilities=strict, the default; basic also keeps CAP_KILL, as
  * ptop's; off keeps everything). The bounding set stays: the command gets what the user has (as root,
  * exec gives it every capability again).
@@ -262,11 +271,26 @@ static int drop_caps(const struct tstime_src *src, enum ptop_caps_mode mode)
 		needs |= PTOP_CAPS_NET_ADMIN;
 	if (src->keep_delayacct)
 		needs |= PTOP_CAPS_DELAYACCT;
+	/* the run's cgroup is removed at the end (tstime_cg.c) */
+	if (src->cg_ok)
+		needs |= PTOP_CAPS_CGROUP;
 	if (ptop_caps_drop(mode, needs, false, err, sizeof(err))) {
 		fprintf(stderr, "tstime: %s\n", err);
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* tstime's own CPU time so far (its children's is not in it) */
+static uint64_t own_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+		1000000000ULL +
+		(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 }
 
 /*
@@ -276,12 +300,15 @@ static int drop_caps(const struct tstime_src *src, enum ptop_caps_mode mode)
  */
 static int measure(const struct tstime_opts *o, struct tstime_run *run,
 		   struct tstime_src *src, struct tstime_result *res,
-		   int explain)
+		   int explain, int first)
 {
+	uint64_t own0 = first ? 0 : own_cpu_ns();
 	char err[512] = "";
 	int ret;
 
-	ret = tstime_src_open(src, o->source, o->tree, err, sizeof(err));
+	/* the first run's own time counts tstime's start too */
+	ret = tstime_src_open(src, o->source, o->tree, o->no_cgroup, err,
+			      sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tstime: %s\n", err);
 		return ret;
@@ -324,9 +351,16 @@ static int measure(const struct tstime_opts *o, struct tstime_run *run,
 			tstime_src_name(src), err);
 		goto err_src;
 	}
+	res->own_ns = own_cpu_ns() - own0;
 	if (explain && src->info[0])
 		fprintf(stderr, "tstime: %s: %s\n", tstime_src_name(src),
 			src->info);
+	if (explain && src->cg_ok)
+		fprintf(stderr, "tstime: total from the cgroup %s\n",
+			src->cg.path);
+	if (!src->cg_ok && !o->quiet && !o->no_cgroup && first)
+		fprintf(stderr, "tstime: no cgroup of the run's own (%s): total from wait4 and the records\n",
+			src->cg_why);
 	return 0;
 
 err_src:
@@ -340,7 +374,7 @@ static int run_once(const struct tstime_opts *o, struct tstime_run *run,
 	struct tstime_result res;
 	struct tstime_src src;
 
-	if (measure(o, run, &src, &res, o->explain))
+	if (measure(o, run, &src, &res, o->explain, 1))
 		return TSTIME_EXIT_ERR;
 	if (!o->quiet && src.warn[0])
 		fprintf(stderr, "tstime: warning: %s\n", src.warn);
@@ -373,7 +407,7 @@ static int run_repeat(const struct tstime_opts *o, struct tstime_run *run,
 		return TSTIME_EXIT_ERR;
 	}
 	for (i = 0; i < total; i++) {
-		if (measure(o, run, &src, &res, o->explain && i == 0)) {
+		if (measure(o, run, &src, &res, o->explain && i == 0, i == 0)) {
 			status = TSTIME_EXIT_ERR;
 			break;
 		}

@@ -8,6 +8,7 @@
 #ifndef PTOP_TSTIME_H
 #define PTOP_TSTIME_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +46,19 @@ struct tstime_result {
 	int signal;			/* killed by it, else 0 */
 	const char *source;		/* "kmod", "taskstats", "rusage" */
 	int exact;
+	/*
+	 * Where the total came from ("cgroup", "rusage", "records") and
+	 * what each counter said; tstime_total() explains the choice.
+	 */
+	const char *total_from;
+	int has_counter, has_records;
+	uint64_t counter_ns;		/* the run's cgroup: usage_usec */
+	uint64_t rusage_ns;		/* wait4 of what tstime reaped */
+	uint64_t ru_user_ns, ru_sys_ns;
+	uint64_t records_ns;		/* per-task records (--source) */
+	uint64_t exit_paths_ns;		/* counter beyond the records */
+	uint64_t own_ns;		/* tstime's own CPU time */
+	char verdict[256];		/* "exact" or "inexact: within ..." */
 	char *const *argv;		/* the command */
 	/* --tree: per command name, sorted by CPU time descending */
 	int tree_avail;
@@ -109,6 +123,9 @@ struct tstime_run {
 	void (*drain)(void *arg);
 	void *drain_arg;
 	int tick_ms;			/* also drain this often; -1: never */
+	/* the run's cgroup (tstime_cg.c), -1 if none */
+	int cg_fd, cg_procs_fd;
+	int cg_errno;			/* the command could not move in */
 };
 
 int tstime_run_prepare(struct tstime_run *r);
@@ -117,6 +134,27 @@ int tstime_run_wait(struct tstime_run *r);
 void tstime_run_close(struct tstime_run *r);
 /* The exit status a shell would show for r->status. */
 int tstime_run_exit_status(const struct tstime_run *r, int *sig);
+
+/* tstime_total.c: the total, where it came from, the verdict */
+struct tstime_cg_stat;
+void tstime_total(struct tstime_result *res, const struct tstime_cg_stat *cs,
+		  int kmod_exact, int lost, int left);
+
+/* tstime_cg.c: a cgroup v2 of the run's own */
+struct tstime_cg {
+	int fd, procs_fd;		/* the directory, its cgroup.procs */
+	int made;
+	char path[PATH_MAX];
+};
+
+struct tstime_cg_stat {
+	uint64_t usage_ns, user_ns, sys_ns;
+};
+
+int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len);
+int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st);
+int tstime_cg_settle(const struct tstime_cg *cg);
+void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len);
 
 enum tstime_src_kind {
 	TSTIME_SRC_KMOD,
@@ -127,6 +165,10 @@ enum tstime_src_kind {
 struct tstime_src {
 	enum tstime_src_kind kind;
 	int tree;			/* --tree asked */
+	int no_cgroup;			/* --no-cgroup */
+	struct tstime_cg cg;
+	int cg_ok;			/* cg is the run's counter */
+	char cg_why[384];		/* why there is no cgroup (one line) */
 	/* kmod */
 	int kfd;
 	uint64_t seq0;
@@ -168,7 +210,7 @@ void tstime_ts_close(struct tstime_src *s);
  * "rusage".
  */
 int tstime_src_open(struct tstime_src *s, const char *name, int tree,
-		    char *err, size_t errlen);
+		    int no_cgroup, char *err, size_t errlen);
 const char *tstime_src_name(const struct tstime_src *s);
 /* Right before the command starts. */
 int tstime_src_begin(struct tstime_src *s, struct tstime_run *r);

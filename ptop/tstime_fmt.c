@@ -47,6 +47,14 @@ static void put_elapsed(FILE *f, uint64_t ns)
 			(unsigned long long)(us % 1000000));
 }
 
+/* "exact" or "inexact: within ±X% (why)", ptop's headline words */
+static const char *verdict(const struct tstime_result *r)
+{
+	if (r->verdict[0])
+		return r->verdict;
+	return r->exact ? "exact" : "not exact";
+}
+
 static void put_count(FILE *f, int64_t v)
 {
 	if (v < 0)
@@ -255,8 +263,14 @@ void tstime_print_default(FILE *f, const struct tstime_result *r)
 	put_count(f, r->threads);
 	fputs(" threads\nmax rss  ", f);
 	put_count(f, r->max_rss_kb);
-	fprintf(f, " KiB\nsource   %s (%s)\n", r->source,
-		r->exact ? "exact" : "not exact");
+	fprintf(f, " KiB\nsource   %s (%s)\n", r->source, verdict(r));
+	if (r->total_from)
+		fprintf(f, "total    from %s\n", r->total_from);
+	if (r->total_from) {
+		fputs("own      ", f);
+		put_s(f, r->own_ns);
+		fputs(" s (tstime itself, not in the total)\n", f);
+	}
 }
 
 void tstime_print_posix(FILE *f, const struct tstime_result *r)
@@ -277,6 +291,7 @@ void tstime_print_tree(FILE *f, const struct tstime_result *r)
 	}
 	for (i = 0; i < r->ncomms; i++)
 		all += r->comms[i].cpu_ns;
+	all += r->exit_paths_ns;
 	fprintf(f, "%-16s %8s %8s %14s %14s %14s %7s\n", "COMMAND", "PROCS",
 		"THREADS", "USER(s)", "SYS(s)", "CPU(s)", "SHARE");
 	for (i = 0; i < r->ncomms; i++) {
@@ -287,6 +302,17 @@ void tstime_print_tree(FILE *f, const struct tstime_result *r)
 			(unsigned long long)c->threads, c->user_ns / 1e9,
 			c->sys_ns / 1e9, c->cpu_ns / 1e9,
 			all ? 100.0 * (double)c->cpu_ns / (double)all : 0.0);
+	}
+	/* what the kernel counted and no record explains: not lost */
+	if (r->exit_paths_ns)
+		fprintf(f, "%-50s %14.6f %6.2f%%\n",
+			"exit paths (not attributable on this kernel)",
+			r->exit_paths_ns / 1e9,
+			100.0 * (double)r->exit_paths_ns / (double)all);
+	if (r->total_from) {
+		fputs("total ", f);
+		put_s(f, cpu_ns(r));
+		fprintf(f, " s from %s (%s)\n", r->total_from, verdict(r));
 	}
 }
 
@@ -330,7 +356,25 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 	json_int(f, "signal", r->signal ? r->signal : -1);
 	fputs("\"source\":", f);
 	tstime_json_str(f, r->source, 64);
-	fprintf(f, ",\"exact\":%s,\"command\":[", r->exact ? "true" : "false");
+	fprintf(f, ",\"exact\":%s,", r->exact ? "true" : "false");
+	if (r->total_from) {
+		fputs("\"verdict\":", f);
+		tstime_json_str(f, verdict(r), sizeof(r->verdict));
+		fputs(",\"total_from\":", f);
+		tstime_json_str(f, r->total_from, 16);
+		if (r->has_counter)
+			fprintf(f, ",\"counter_s\":%.6f", r->counter_ns / 1e9);
+		else
+			fputs(",\"counter_s\":null", f);
+		fprintf(f, ",\"rusage_s\":%.6f", r->rusage_ns / 1e9);
+		if (r->has_records)
+			fprintf(f, ",\"records_s\":%.6f", r->records_ns / 1e9);
+		else
+			fputs(",\"records_s\":null", f);
+		fprintf(f, ",\"exit_paths_s\":%.6f,\"own_cpu_s\":%.6f,",
+			r->exit_paths_ns / 1e9, r->own_ns / 1e9);
+	}
+	fputs("\"command\":[", f);
 	for (i = 0; r->argv && r->argv[i]; i++) {
 		if (i)
 			fputc(',', f);
@@ -344,6 +388,7 @@ void tstime_print_json(FILE *f, const struct tstime_result *r, int tree)
 		} else {
 			for (i = 0; i < r->ncomms; i++)
 				all += r->comms[i].cpu_ns;
+			all += r->exit_paths_ns;
 			fputc('[', f);
 			for (i = 0; i < r->ncomms; i++) {
 				const struct ptop_tree_comm *c = &r->comms[i];
@@ -429,6 +474,13 @@ void tstime_print_verbose(FILE *f, const struct tstime_result *r)
 	put_count(f, r->procs);
 	fputs("\n\tThreads started: ", f);
 	put_count(f, r->threads);
-	fprintf(f, "\n\tSource: %s (%s)\n", r->source,
-		r->exact ? "exact" : "not exact");
+	fprintf(f, "\n\tSource: %s (%s)\n", r->source, verdict(r));
+	if (!r->total_from)
+		return;
+	fprintf(f, "\tTotal from: %s\n", r->total_from);
+	fputs("\tExit paths, not attributable on this kernel (seconds): ", f);
+	put_s(f, r->exit_paths_ns);
+	fputs("\n\tOwn CPU time of tstime, not in the total (seconds): ", f);
+	put_s(f, r->own_ns);
+	fputc('\n', f);
 }

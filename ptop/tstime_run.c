@@ -20,9 +20,12 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/sched.h>
 
 #include "tstime.h"
 
@@ -48,6 +51,7 @@ int tstime_run_prepare(struct tstime_run *r)
 
 	r->sfd = -1;
 	r->tick_ms = -1;
+	r->cg_fd = r->cg_procs_fd = -1;
 	r->ru_maxrss_kb = 0;
 	/* orphans of the tree come to us, not to init */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
@@ -84,10 +88,22 @@ void tstime_run_close(struct tstime_run *r)
 	}
 }
 
-static void __attribute__((noreturn)) run_child(struct tstime_run *r, int efd)
+/*
+ * The command's side of the exec pipe: a negative errno if it could not
+ * move into the run's cgroup (it runs anyway), then exec's errno if exec
+ * failed. EOF (close-on-exec) once exec succeeded.
+ */
+static void __attribute__((noreturn)) run_child(struct tstime_run *r, int efd,
+						int in_cg)
 {
 	int err;
 
+	if (!in_cg && r->cg_procs_fd >= 0 &&
+	    write(r->cg_procs_fd, "0\n", 2) != 2) {
+		err = -errno;
+		if (write(efd, &err, sizeof(err)) < 0)
+			_exit(127);
+	}
 	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
 	execvp(r->argv[0], r->argv);
 	err = errno;
@@ -96,13 +112,41 @@ static void __attribute__((noreturn)) run_child(struct tstime_run *r, int efd)
 	_exit(err == ENOENT ? 127 : 126);
 }
 
+/*
+ * fork(), the child born in the run's cgroup where there is one (clone3
+ * with CLONE_INTO_CGROUP, Linux 5.7): none of its time, not even the
+ * fork's, is charged elsewhere. The child only calls async-signal-safe
+ * functions before exec, so glibc's fork handlers are not missed.
+ */
+static pid_t run_spawn(struct tstime_run *r, int *in_cg)
+{
+	*in_cg = 0;
+#ifdef CLONE_INTO_CGROUP
+	if (r->cg_fd >= 0) {
+		struct clone_args ca = {
+			.flags = CLONE_INTO_CGROUP,
+			.exit_signal = SIGCHLD,
+			.cgroup = (uint64_t)r->cg_fd,
+		};
+		long p = syscall(SYS_clone3, &ca, sizeof(ca));
+
+		if (p >= 0) {
+			*in_cg = 1;
+			return (pid_t)p;
+		}
+	}
+#endif
+	return fork();
+}
+
 int tstime_run_start(struct tstime_run *r)
 {
-	int efd[2], err = 0;
+	int efd[2], err = 0, in_cg;
 	ssize_t n;
 
 	/* a new run (--repeat): nothing of the last one stays */
 	r->exec_errno = 0;
+	r->cg_errno = 0;
 	r->status = 0;
 	r->reaped = r->left = 0;
 	r->stop_signal = 0;
@@ -113,7 +157,7 @@ int tstime_run_start(struct tstime_run *r)
 	if (pipe2(efd, O_CLOEXEC))
 		return -errno;
 	r->t0_ns = mono_ns();
-	r->pid = fork();
+	r->pid = run_spawn(r, &in_cg);
 	if (r->pid < 0) {
 		err = -errno;
 		close(efd[0]);
@@ -121,15 +165,20 @@ int tstime_run_start(struct tstime_run *r)
 		return err;
 	}
 	if (!r->pid)
-		run_child(r, efd[1]);
+		run_child(r, efd[1], in_cg);
 	close(efd[1]);
-	/* EOF once exec succeeded (close-on-exec), else its errno */
-	do {
+	for (;;) {
 		n = read(efd[0], &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(err))
+			break;
+		if (err < 0)
+			r->cg_errno = -err;
+		else
+			r->exec_errno = err;
+	}
 	close(efd[0]);
-	if (n == sizeof(err))
-		r->exec_errno = err;
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tstime: where the CPU time of the tree comes from, best first.
+ * tstime: where the CPU time of the tree comes from. The total: the run's
+ * cgroup where tstime can make one (tstime_cg.c), else wait4 and the
+ * records (tstime_total.c). The per-task records, best first:
  *
  * kmod:      the module's accounting hierarchy (tstime_kmod.c). Exact and
  *            free.
@@ -37,12 +39,14 @@ static void why_add(struct tstime_src *s, const char *name, const char *msg)
 }
 
 int tstime_src_open(struct tstime_src *s, const char *name, int tree,
-		    char *err, size_t errlen)
+		    int no_cgroup, char *err, size_t errlen)
 {
 	char msg[256];
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	s->cg.fd = s->cg.procs_fd = -1;
+	s->no_cgroup = no_cgroup;
 	s->kfd = -1;
 	s->ts.fd = s->ts.lfd = -1;
 	s->cn.fd = -1;
@@ -83,6 +87,15 @@ int tstime_src_open(struct tstime_src *s, const char *name, int tree,
 
 int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 {
+	r->cg_fd = r->cg_procs_fd = -1;
+	s->cg_ok = 0;
+	if (s->no_cgroup)
+		snprintf(s->cg_why, sizeof(s->cg_why), "--no-cgroup");
+	else if (!tstime_cg_open(&s->cg, s->cg_why, sizeof(s->cg_why))) {
+		s->cg_ok = 1;
+		r->cg_fd = s->cg.fd;
+		r->cg_procs_fd = s->cg.procs_fd;
+	}
 	r->xfd[0] = r->xfd[1] = -1;
 	r->drain = NULL;
 	r->drain_arg = NULL;
@@ -106,19 +119,51 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 	return 0;
 }
 
+/* The run's cgroup counter, or NULL with the reason in s->cg_why. */
+static const struct tstime_cg_stat *src_counter(struct tstime_src *s,
+						const struct tstime_run *r,
+						struct tstime_cg_stat *cs)
+{
+	int ret;
+
+	if (!s->cg_ok)
+		return NULL;
+	s->cg_ok = 0;
+	if (r->cg_errno) {
+		snprintf(s->cg_why, sizeof(s->cg_why),
+			 "the command could not move into %.200s: %s", s->cg.path,
+			 strerror(r->cg_errno));
+		return NULL;
+	}
+	tstime_cg_settle(&s->cg);
+	ret = tstime_cg_read(&s->cg, cs);
+	if (ret) {
+		snprintf(s->cg_why, sizeof(s->cg_why), "%.200s/cpu.stat: %s",
+			 s->cg.path, strerror(-ret));
+		return NULL;
+	}
+	s->cg_ok = 1;
+	return cs;
+}
+
 int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 		   struct tstime_result *res, char *err, size_t errlen)
 {
-	int ret = 0;
+	const struct tstime_cg_stat *counter;
+	struct tstime_cg_stat cs;
+	int ret = 0, lost = 0;
 
 	res->source = tstime_src_name(s);
 	res->procs = res->threads = -1;
 	res->max_rss_kb = r->ru_maxrss_kb;
 	res->ru = r->ru;
+	res->ru_user_ns = r->ru_user_ns;
+	res->ru_sys_ns = r->ru_sys_ns;
 	res->tree_note = NULL;
 	switch (s->kind) {
 	case TSTIME_SRC_KMOD:
 		ret = tstime_kmod_end(s, res, err, errlen);
+		res->has_records = 1;
 		break;
 	case TSTIME_SRC_TASKSTATS:
 		ret = tstime_ts_end(s, r, res);
@@ -126,19 +171,21 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 			snprintf(err, errlen, "%s", strerror(-ret));
 		if (r->ru_maxrss_kb > res->max_rss_kb)
 			res->max_rss_kb = r->ru_maxrss_kb;
-	res->ru = r->ru;
+		res->ru = r->ru;
+		res->has_records = 1;
+		lost = s->ta.lost;
 		break;
 	case TSTIME_SRC_RUSAGE:
-		res->user_ns = r->ru_user_ns;
-		res->sys_ns = r->ru_sys_ns;
 		res->exact = 0;
 		res->tree_note = "the rusage source has no per-task data";
-		snprintf(s->warn, sizeof(s->warn),
-			 "rusage: the time of children that reaped themselves (SIGCHLD ignored) and of their descendants is missing");
 		break;
 	}
+	if (ret)
+		return ret;
+	counter = src_counter(s, r, &cs);
+	tstime_total(res, counter, s->kind == TSTIME_SRC_KMOD && res->exact,
+		     lost, r->left);
 	if (r->left) {
-		res->exact = 0;
 		if (r->stop_signal)
 			snprintf(s->warn, sizeof(s->warn),
 				 "descendants still running were not waited for: SIG%s came after the command exited",
@@ -148,11 +195,16 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 			snprintf(s->warn, sizeof(s->warn),
 				 "descendants still running were not waited for (--no-wait)");
 	}
-	return ret;
+	return 0;
 }
 
 void tstime_src_close(struct tstime_src *s)
 {
+	char why[PATH_MAX + 64] = "";
+
+	tstime_cg_close(&s->cg, why, sizeof(why));
+	if (why[0])
+		fprintf(stderr, "tstime: %s\n", why);
 	tstime_kmod_close(s);
 	tstime_ts_close(s);
 }

@@ -40,6 +40,8 @@ static bool keeps(enum ptop_caps_mode mode, unsigned int needs, int cap)
 		return needs & PTOP_CAPS_RT;
 	if (cap == CAP_SYS_ADMIN)
 		return needs & PTOP_CAPS_DELAYACCT;
+	if (cap == CAP_DAC_OVERRIDE)
+		return needs & PTOP_CAPS_CGROUP;
 	if (cap == CAP_KILL)
 		return mode == PTOP_CAPS_BASIC;
 	return false;

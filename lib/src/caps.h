@@ -33,6 +33,10 @@ int ptop_caps_parse(const char *name);
 #define PTOP_CAPS_RT		(1U << 1) /* CAP_SYS_NICE: real-time snapshots */
 #define PTOP_CAPS_DELAYACCT	(1U << 2) /* CAP_SYS_ADMIN: keeps setting
 					   * kernel.task_delayacct (tstime) */
+#define PTOP_CAPS_CGROUP	(1U << 3) /* CAP_DAC_OVERRIDE: removes the
+					   * run's cgroup from a directory
+					   * only root's capability may
+					   * write (tstime) */
 
 /*
  * Keep what mode and needs (PTOP_CAPS_*) allow, drop the rest. 0, or
