@@ -1,0 +1,86 @@
+# Sourced by tests/integration/tstime_cgroup*.sh: run tstime inside a
+# cgroup v2 the TEST makes, and compare tstime's total with that cgroup's
+# own counter (cpu.stat usage_usec delta) minus tstime's own CPU time.
+#
+# Why this is the truth: the test's cgroup holds tstime and everything it
+# starts, and a cgroup's usage_usec includes its descendants' (tstime
+# makes its own below it), so every task of the run is in it, whatever
+# tstime does, including a task that moves itself to another cgroup below
+# the test's. tstime's own time (own_cpu_s, its RUSAGE_SELF) is the rest.
+#
+# Needs: root, a writable cgroup2 mount; the caller sets B, T (tstime),
+# tmp (a scratch dir) and defines ok/bad. cg_setup FAILS (exit 1) with the
+# reason when it cannot make a cgroup: the comparison is never skipped.
+
+# slack on top of 0.5%: the counters are in usec (3 reads, <= 3 us), and
+# the shell that moves itself into the test's cgroup runs ~1 ms there
+# before it execs tstime (counted in tstime's RUSAGE_SELF, the same
+# process, but its start before the move is not in the cgroup); tstime's
+# exit after its report. Measured: < 1.5 ms on this machine, so 4 ms.
+CG_SLACK_S=0.004
+
+cg_setup() {
+	local m
+	if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+		CG_ROOT=/sys/fs/cgroup
+	else
+		# hybrid hierarchy: the v2 one is mounted elsewhere
+		m=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+		[ -n "$m" ] || { echo "FAIL: no cgroup2 mount here (/sys/fs/cgroup is $(stat -fc %T /sys/fs/cgroup)): cannot compare with the kernel's counter"; exit 1; }
+		CG_ROOT=$m
+	fi
+	CG=$CG_ROOT/ptop-test-$$
+	mkdir "$CG" 2>"$tmp/cg.err" ||
+		{ echo "FAIL: cannot make a test cgroup in $CG_ROOT: $(cat "$tmp/cg.err")"; exit 1; }
+	trap 'cg_cleanup' EXIT
+}
+
+cg_cleanup() {
+	local d
+	for d in "$CG"/*/ "$CG"; do
+		[ -d "$d" ] && rmdir "$d" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+
+cg_usage() { awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"; }
+
+# cg_run NAME TSTIME_ARGS... -- COMMAND...: tstime --json inside the
+# test's cgroup; leaves $tmp/NAME.json and $tmp/NAME.cg (usec before, after)
+cg_run() {
+	local name=$1 u0 u1
+	shift
+	u0=$(cg_usage "$CG")
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+		"$T" --json -o "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+	u1=$(cg_usage "$CG")
+	echo "$u0 $u1" >"$tmp/$name.cg"
+}
+
+# cg_check NAME [exact|inexact]: tstime's total within 0.5% + slack of
+# the test cgroup's delta minus tstime's own time, and the verdict
+cg_check() {
+	python3 - "$tmp/$1.json" "$tmp/$1.cg" "$1" "${2:-exact}" "$CG_SLACK_S" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+u0, u1 = map(int, open(sys.argv[2]).read().split())
+name, want, slack = sys.argv[3], sys.argv[4], float(sys.argv[5])
+truth = (u1 - u0) / 1e6 - j["own_cpu_s"]
+tot = j["cpu_s"]
+lim = truth * 0.005 + slack
+print(f"{name}: tstime {tot:.6f} s ({j['total_from']}, {j['verdict']}), "
+      f"test cgroup minus tstime's own {truth:.6f} s ({tot / truth * 100:.2f}%), "
+      f"wait4 {j['rusage_s']:.6f} s, records {j['records_s']}, own {j['own_cpu_s']:.6f} s")
+bad = 0
+if abs(tot - truth) > lim:
+    print(f"FAIL: {name}: off by {tot - truth:+.6f} s, more than {lim:.6f} s"); bad = 1
+if tot + 1e-6 < j["rusage_s"]:
+    print(f"FAIL: {name}: total below wait4's rusage {j['rusage_s']}"); bad = 1
+if want == "exact" and not j["exact"]:
+    print(f"FAIL: {name}: not exact: {j['verdict']}"); bad = 1
+if want == "inexact" and (j["exact"] or "within ±" not in j["verdict"]):
+    print(f"FAIL: {name}: should say inexact with its bound: {j['verdict']}"); bad = 1
+sys.exit(bad)
+EOF
+}
