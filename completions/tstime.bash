@@ -43,7 +43,7 @@ _tstime()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-o --output -a --append -f --format
-			-p --portability --json --tree --source= --no-wait
+			-p --portability --json --tree --source= --no-wait --no-cgroup
 			-r --repeat --warmup -q --quiet -v --verbose --explain
 			--drop-capabilities=
 			-h --help -V --version' -- "$cur"))
