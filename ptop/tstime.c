@@ -59,6 +59,7 @@ struct tstime_opts {
 	long repeat, warmup;		/* repeat 0: one plain run */
 	const char *source;
 	enum ptop_caps_mode caps;	/* --drop-capabilities, strict by default */
+	struct tstime_how how;		/* the above, for tstime_measure() */
 };
 
 static void usage(FILE *f)
@@ -231,6 +232,14 @@ static int parse_args(int argc, char **argv, struct tstime_opts *o)
 	}
 	if (check_opts(o))
 		return -EINVAL;
+	o->how = (struct tstime_how){
+		.prog = "tstime",
+		.source = o->source,
+		.tree = o->tree,
+		.no_cgroup = o->no_cgroup,
+		.quiet = o->quiet,
+		.caps = o->caps,
+	};
 	return optind;
 }
 
@@ -253,128 +262,13 @@ static void report(FILE *f, const struct tstime_opts *o,
 		tstime_print_tree(f, res);
 }
 
-/*
- * Least privilege (lib/src/caps.h): once the source is open, tstime keeps only
- * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
- * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set,
- * CAP_DAC_OVERRIDE to remove the run's cgroup where it made one
- * (--drop-capabilities=strict, the default; basic also keeps CAP_KILL, as
- * ptop's; off keeps everything). The bounding set stays: the command gets what the user has (as root,
- * exec gives it every capability again).
- */
-static int drop_caps(const struct tstime_src *src, enum ptop_caps_mode mode)
-{
-	unsigned int needs = 0;
-	char err[256];
-
-	if (src->kind == TSTIME_SRC_TASKSTATS)
-		needs |= PTOP_CAPS_NET_ADMIN;
-	if (src->keep_delayacct)
-		needs |= PTOP_CAPS_DELAYACCT;
-	/* the run's cgroup is removed at the end (tstime_cg.c) */
-	if (src->cg_ok)
-		needs |= PTOP_CAPS_CGROUP;
-	if (ptop_caps_drop(mode, needs, false, err, sizeof(err))) {
-		fprintf(stderr, "tstime: %s\n", err);
-		return -EPERM;
-	}
-	return 0;
-}
-
-/* tstime's own CPU time so far (its children's is not in it) */
-static uint64_t own_cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
-		1000000000ULL +
-		(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
-}
-
-/*
- * One run of the command, measured: the source opened (and left open for
- * the report: res->comms points into it), the command started and waited
- * for. 0, or -errno with the message printed.
- */
-static int measure(const struct tstime_opts *o, struct tstime_run *run,
-		   struct tstime_src *src, struct tstime_result *res,
-		   int explain, int first)
-{
-	uint64_t own0 = first ? 0 : own_cpu_ns();
-	char err[512] = "";
-	int ret;
-
-	/* the first run's own time counts tstime's start too */
-	ret = tstime_src_open(src, o->source, o->tree, o->no_cgroup, err,
-			      sizeof(err));
-	if (ret) {
-		fprintf(stderr, "tstime: %s\n", err);
-		return ret;
-	}
-	if (explain)
-		fprintf(stderr, "tstime: source %s%s%s%s\n",
-			tstime_src_name(src), src->why[0] ? " (skipped " : "",
-			src->why, src->why[0] ? ")" : "");
-	ret = tstime_src_begin(src, run);
-	if (ret) {
-		fprintf(stderr, "tstime: source %s: %s\n",
-			tstime_src_name(src), strerror(-ret));
-		goto err_src;
-	}
-	ret = drop_caps(src, o->caps);
-	if (ret)
-		goto err_src;
-	ret = tstime_run_start(run);
-	if (ret) {
-		fprintf(stderr, "tstime: cannot start %s: %s\n", run->argv[0],
-			strerror(-ret));
-		goto err_src;
-	}
-	ret = tstime_run_wait(run);
-	if (ret) {
-		fprintf(stderr, "tstime: waiting: %s\n", strerror(-ret));
-		goto err_src;
-	}
-	if (run->exec_errno)
-		fprintf(stderr, "tstime: cannot run %s: %s\n", run->argv[0],
-			strerror(run->exec_errno));
-
-	memset(res, 0, sizeof(*res));
-	res->real_ns = run->t1_ns - run->t0_ns;
-	res->argv = run->argv;
-	res->exit_status = tstime_run_exit_status(run, &res->signal);
-	ret = tstime_src_end(src, run, res, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "tstime: source %s: %s\n",
-			tstime_src_name(src), err);
-		goto err_src;
-	}
-	res->own_ns = own_cpu_ns() - own0;
-	if (explain && src->info[0])
-		fprintf(stderr, "tstime: %s: %s\n", tstime_src_name(src),
-			src->info);
-	if (explain && src->cg_ok)
-		fprintf(stderr, "tstime: total from the cgroup %s\n",
-			src->cg.path);
-	if (!src->cg_ok && !o->quiet && !o->no_cgroup && first)
-		fprintf(stderr, "tstime: no cgroup of the run's own (%s): total from wait4 and the records\n",
-			src->cg_why);
-	return 0;
-
-err_src:
-	tstime_src_close(src);
-	return ret;
-}
-
 static int run_once(const struct tstime_opts *o, struct tstime_run *run,
 		    FILE *out)
 {
 	struct tstime_result res;
 	struct tstime_src src;
 
-	if (measure(o, run, &src, &res, o->explain, 1))
+	if (tstime_measure(&o->how, run, &src, &res, o->explain, 1))
 		return TSTIME_EXIT_ERR;
 	if (!o->quiet && src.warn[0])
 		fprintf(stderr, "tstime: warning: %s\n", src.warn);
@@ -407,7 +301,8 @@ static int run_repeat(const struct tstime_opts *o, struct tstime_run *run,
 		return TSTIME_EXIT_ERR;
 	}
 	for (i = 0; i < total; i++) {
-		if (measure(o, run, &src, &res, o->explain && i == 0, i == 0)) {
+		if (tstime_measure(&o->how, run, &src, &res,
+				   o->explain && i == 0, i == 0)) {
 			status = TSTIME_EXIT_ERR;
 			break;
 		}
@@ -449,8 +344,12 @@ int main(int argc, char **argv)
 	struct tstime_opts o = { .caps = PTOP_CAPS_STRICT };
 	struct tstime_run run;
 	FILE *out = stderr;
+	const char *base = strrchr(argv[0], '/');
 	int first, ret, status;
 
+	/* a "time" link: GNU time's command line and report */
+	if (!strcmp(base ? base + 1 : argv[0], "time"))
+		return tstime_gnu_main(argc, argv);
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return TSTIME_EXIT_ERR;

@@ -67,6 +67,29 @@ struct tstime_result {
 	size_t ncomms;
 };
 
+/* How to measure (tstime_measure.c). */
+struct tstime_how {
+	const char *prog;		/* for messages: "tstime", GNU's argv[0] */
+	const char *source;		/* --source, NULL: best */
+	int tree, no_cgroup, quiet;
+	int caps;			/* enum ptop_caps_mode */
+};
+
+/*
+ * One run of the command, measured: the source opened (and left open for
+ * the report: res->comms points into it), the command started and waited
+ * for. 0, or -errno with the message printed. first: the first run of
+ * this process (its own time counts tstime's start).
+ */
+struct tstime_src;
+struct tstime_run;
+int tstime_measure(const struct tstime_how *o, struct tstime_run *run,
+		   struct tstime_src *src, struct tstime_result *res,
+		   int explain, int first);
+
+/* tstime_gnu.c: called as "time": GNU time's command line and report */
+int tstime_gnu_main(int argc, char **argv);
+
 /* tstime_fmt.c */
 /* Check a -f format; 0 or -EINVAL with a message in err. */
 int tstime_fmt_check(const char *fmt, char *err, size_t errlen);
