@@ -58,12 +58,15 @@ static void with_counter(struct tstime_result *res,
 		best = res->records_ns;
 	if (res->has_records && c > res->records_ns)
 		res->exit_paths_ns = c - res->records_ns;
-	if (!beyond(best, c)) {
+	if (best <= c) {
 		snprintf(res->verdict, sizeof(res->verdict), "exact");
 		res->exact = 1;
 		return;
 	}
-	/* a task left the cgroup: what others saw of it is more */
+	/*
+	 * Another counter saw more: a task left the cgroup, or rounding.
+	 * Never less than wait4's (time(1)'s) total.
+	 */
 	if (best == res->rusage_ns) {
 		res->total_from = "rusage";
 		set_total(res, best, res->ru_user_ns, res->ru_sys_ns);
@@ -71,7 +74,15 @@ static void with_counter(struct tstime_result *res,
 		res->total_from = "records";
 		set_total(res, best, rec_user, rec_sys);
 	}
-	res->exit_paths_ns = 0;
+	res->exit_paths_ns = res->has_records && best > res->records_ns ?
+		best - res->records_ns : 0;
+	if (!beyond(best, c)) {
+		/* the counter's, within its rounding */
+		res->total_from = "cgroup";
+		snprintf(res->verdict, sizeof(res->verdict), "exact");
+		res->exact = 1;
+		return;
+	}
 	snprintf(res->verdict, sizeof(res->verdict),
 		 "inexact: within ±%.2f%% (a task left the run's cgroup, which counted %.2f%% of the total)",
 		 pct(best - c, best), pct(c, best));
