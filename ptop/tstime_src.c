@@ -19,6 +19,9 @@
 
 #include "tstime.h"
 
+/* how often the records are read while the run's cgroup counts */
+#define TSTIME_BATCH_MS	50
+
 const char *tstime_src_name(const struct tstime_src *s)
 {
 	static const char *const names[] = {
@@ -106,12 +109,21 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 	case TSTIME_SRC_TASKSTATS:
 		/* what happened before the fork is not ours */
 		tstime_ts_drain(s);
-		r->xfd[0] = s->ts.lfd;
-		r->xfd[1] = s->cn.fd;
+		/*
+		 * With the run's cgroup the records only make the
+		 * breakdown: read them in batches, every TSTIME_BATCH_MS
+		 * (the 8 MiB socket buffers hold ~10^4 exits), not a
+		 * wakeup per exit.
+		 */
+		if (!s->cg_ok) {
+			r->xfd[0] = s->ts.lfd;
+			r->xfd[1] = s->cn.fd;
+		}
 		r->drain = tstime_ts_drain;
 		r->drain_arg = s;
 		/* wake now and then to keep task_delayacct set */
-		r->tick_ms = s->keep_delayacct ? 10 : -1;
+		r->tick_ms = s->keep_delayacct ? 10 :
+			s->cg_ok ? TSTIME_BATCH_MS : -1;
 		return 0;
 	case TSTIME_SRC_RUSAGE:
 		break;
