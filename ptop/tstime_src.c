@@ -19,7 +19,7 @@
 
 #include "tstime.h"
 
-/* how often the records are read while the run's cgroup counts */
+/* how often the records are read while the command runs */
 #define TSTIME_BATCH_MS	50
 
 const char *tstime_src_name(const struct tstime_src *s)
@@ -110,20 +110,12 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 		/* what happened before the fork is not ours */
 		tstime_ts_drain(s);
 		/*
-		 * With the run's cgroup the records only make the
-		 * breakdown: read them in batches, every TSTIME_BATCH_MS
-		 * (the 8 MiB socket buffers hold ~10^4 exits), not a
-		 * wakeup per exit.
+		 * Read the records in batches, every TSTIME_BATCH_MS (the
+		 * 8 MiB socket buffers hold ~10^4 exits), not a wakeup per
+		 * exit message: tstime's own time stays apart from the
+		 * command's, and small.
 		 */
-		if (!s->cg_ok) {
-			r->xfd[0] = s->ts.lfd;
-			r->xfd[1] = s->cn.fd;
-		}
-		r->drain = tstime_ts_drain;
-		r->drain_arg = s;
-		/* wake now and then to keep task_delayacct set */
-		r->tick_ms = s->keep_delayacct ? 10 :
-			s->cg_ok ? TSTIME_BATCH_MS : -1;
+		r->tick_ms = s->keep_delayacct ? 10 : TSTIME_BATCH_MS;
 		return 0;
 	case TSTIME_SRC_RUSAGE:
 		break;
