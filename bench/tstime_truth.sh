@@ -35,7 +35,7 @@ for _ in range(3):
 )
 order=(loop1000 selfreap300 orphan4 threads)
 if [ "${1:-}" = --build ]; then
-	WORK[build]="make -s -j2 B=$tmp/b $tmp/b/libptop.a >/dev/null"
+	WORK[build]="rm -rf $tmp/b; make -s -j2 B=$tmp/b $tmp/b/libptop.a >/dev/null"
 	order+=(build)
 fi
 
