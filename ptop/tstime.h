@@ -167,11 +167,13 @@ void tstime_total(struct tstime_result *res, const struct tstime_cg_stat *cs,
 struct tstime_cg {
 	int fd, procs_fd;		/* the directory, its cgroup.procs */
 	int made;
+	int v1;				/* a cgroup v1 cpuacct one */
 	char path[PATH_MAX];
 };
 
 struct tstime_cg_stat {
 	uint64_t usage_ns, user_ns, sys_ns;
+	int v1;				/* from cpuacct.usage* */
 };
 
 int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len);

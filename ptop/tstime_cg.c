@@ -7,9 +7,11 @@
  * self-reaped children and orphans included. Removed at the end.
  *
  * Works as root, or where tstime's own cgroup is delegated to the user
- * (a systemd scope with Delegate=yes). Anything else (no cgroup2 mount, no
- * write access, a read-only cgroupfs) leaves cg->fd at -1 and a one-line
- * reason in cg->why: the caller falls back to wait4 and the records.
+ * (a systemd scope with Delegate=yes). Without a usable cgroup2, a cgroup
+ * v1 cpuacct hierarchy does the same (cpuacct.usage, the command moving
+ * itself in before exec). Anything else (no mount, no write access, a
+ * read-only cgroupfs) leaves cg->fd at -1 and a one-line reason: the
+ * caller falls back to wait4 and the records.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,14 +44,28 @@ static int read_line(const char *path, const char *key, char *buf, size_t len)
 	return ret;
 }
 
+/* Is opt one of the comma-separated options in opts? */
+static int has_opt(const char *opts, const char *opt)
+{
+	size_t n = strlen(opt);
+	const char *p;
+
+	for (p = opts; (p = strstr(p, opt)); p += n)
+		if ((p == opts || p[-1] == ',') && (!p[n] || p[n] == ',' ||
+						     p[n] == '\n'))
+			return 1;
+	return 0;
+}
+
 /*
- * The cgroup2 mount point, and the mount's root inside the hierarchy, from
- * /proc/self/mountinfo: "id parent maj:min root mountpoint opts ... - fstype".
+ * The mount point of the cgroup2 hierarchy (v1: of the one with cpuacct),
+ * and the mount's root inside it, from /proc/self/mountinfo:
+ * "id parent maj:min root mountpoint opts ... - fstype source superopts".
  */
-static int cg2_mount(char *mnt, size_t mlen, char *root, size_t rlen)
+static int cg_mount(int v1, char *mnt, size_t mlen, char *root, size_t rlen)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], r[PATH_MAX], m[PATH_MAX];
+	char line[4096], r[PATH_MAX], m[PATH_MAX], fs[32], sup[512];
 	int ret = -ENOENT;
 
 	if (!f)
@@ -57,7 +73,10 @@ static int cg2_mount(char *mnt, size_t mlen, char *root, size_t rlen)
 	while (fgets(line, sizeof(line), f)) {
 		const char *dash = strstr(line, " - ");
 
-		if (!dash || strncmp(dash, " - cgroup2 ", 11))
+		if (!dash || sscanf(dash, " - %31s %*s %511s", fs, sup) != 2)
+			continue;
+		if (strcmp(fs, v1 ? "cgroup" : "cgroup2") ||
+		    (v1 && !has_opt(sup, "cpuacct")))
 			continue;
 		if (sscanf(line, "%*s %*s %*s %4095s %4095s", r, m) != 2)
 			continue;
@@ -70,26 +89,60 @@ static int cg2_mount(char *mnt, size_t mlen, char *root, size_t rlen)
 	return ret;
 }
 
-int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len)
+/* Where the path starts in a /proc/self/cgroup line of ours, or -1 */
+static int cg_line_off(int v1, const char *line)
+{
+	char ctl[256];
+	int off = 0;
+
+	if (!v1)
+		return strncmp(line, "0::", 3) ? -1 : 3;
+	if (sscanf(line, "%*u:%255[^:]:%n", ctl, &off) != 1 || !off ||
+	    !has_opt(ctl, "cpuacct"))
+		return -1;
+	return off;
+}
+
+/* Our cgroup's path in the hierarchy: "0::/a" (v2), "N:cpu,cpuacct:/a" */
+static int cg_own(int v1, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[PATH_MAX + 64];
+	int ret = -ENOENT, off;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		off = cg_line_off(v1, line);
+		if (off < 0)
+			continue;
+		snprintf(buf, len, "%s", line + off);
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+static int cg_make(struct tstime_cg *cg, int v1, char *why, size_t len)
 {
 	static unsigned int seq;
-	char mnt[PATH_MAX], root[PATH_MAX], own[PATH_MAX + 8];
+	char mnt[PATH_MAX], root[PATH_MAX], own[PATH_MAX];
 	const char *rel;
 	int ret;
 
-	memset(cg, 0, sizeof(*cg));
-	cg->fd = cg->procs_fd = -1;
-	if (cg2_mount(mnt, sizeof(mnt), root, sizeof(root))) {
-		snprintf(why, len, "no cgroup2 mount");
+	if (cg_mount(v1, mnt, sizeof(mnt), root, sizeof(root))) {
+		snprintf(why, len, v1 ? "no cpuacct mount" : "no cgroup2 mount");
 		return -ENOENT;
 	}
-	ret = read_line("/proc/self/cgroup", "0::", own, sizeof(own));
+	ret = cg_own(v1, own, sizeof(own));
 	if (ret) {
-		snprintf(why, len, "not in a cgroup2 hierarchy");
+		snprintf(why, len, "not in that hierarchy");
 		return ret;
 	}
-	/* "0::/a/b"; a mount of a subtree shows paths below its root */
-	rel = own + 3;
+	/* a mount of a subtree shows paths below its root */
+	rel = own;
 	if (strcmp(root, "/") && !strncmp(rel, root, strlen(root)))
 		rel += strlen(root);
 	if (!strcmp(rel, "/"))
@@ -101,11 +154,11 @@ int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len)
 	}
 	if (mkdir(cg->path, 0755)) {
 		ret = -errno;
-		snprintf(why, len, "%.200s: %s",
-			 cg->path, strerror(errno));
+		snprintf(why, len, "%.200s: %s", cg->path, strerror(errno));
 		return ret;
 	}
 	cg->made = 1;
+	cg->v1 = v1;
 	cg->fd = open(cg->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->fd >= 0) {
 		char p[PATH_MAX + 16];
@@ -115,15 +168,64 @@ int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len)
 	}
 	if (cg->fd < 0 || cg->procs_fd < 0) {
 		ret = -errno;
-		snprintf(why, len, "%.200s: %s", cg->path,
-			 strerror(errno));
+		snprintf(why, len, "%.200s: %s", cg->path, strerror(errno));
 		tstime_cg_close(cg, NULL, 0);
 		return ret;
 	}
 	return 0;
 }
 
-/* cpu.stat of the run's cgroup, in ns. 0 or -errno. */
+/*
+ * The run's cgroup: v2, else v1 cpuacct (then why says why not v2).
+ * 0, or -errno with both reasons in why.
+ */
+int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len)
+{
+	char v1why[192];
+	const char *e;
+	size_t n;
+	int ret;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->fd = cg->procs_fd = -1;
+	ret = cg_make(cg, 0, why, len);
+	if (!ret)
+		return 0;
+	if (!cg_make(cg, 1, v1why, sizeof(v1why)))
+		return 0;	/* why: why not v2 */
+	/* one short line: v1's reason without its path */
+	e = strstr(v1why, ": ");
+	n = strlen(why);
+	snprintf(why + n, len - n, "; v1: %s", e ? e + 2 : v1why);
+	return ret;
+}
+
+/* v1: cpuacct.usage* (ns) */
+static int cg_read_v1(const struct tstime_cg *cg, struct tstime_cg_stat *st)
+{
+	static const char *const files[] = {
+		"cpuacct.usage", "cpuacct.usage_user", "cpuacct.usage_sys",
+	};
+	uint64_t *v[] = { &st->usage_ns, &st->user_ns, &st->sys_ns };
+	char p[PATH_MAX + 32], line[64];
+	unsigned long long n;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", cg->path, files[i]);
+		ret = read_line(p, NULL, line, sizeof(line));
+		if (ret)
+			return ret;
+		if (sscanf(line, "%llu", &n) != 1)
+			return -EPROTO;
+		*v[i] = n;
+	}
+	st->v1 = 1;
+	return 0;
+}
+
+/* cpu.stat of the run's cgroup (v1: cpuacct), in ns. 0 or -errno. */
 int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st)
 {
 	char p[PATH_MAX + 16], line[128];
@@ -131,6 +233,9 @@ int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st)
 	FILE *f;
 	int n = 0;
 
+	memset(st, 0, sizeof(*st));
+	if (cg->v1)
+		return cg_read_v1(cg, st);
 	snprintf(p, sizeof(p), "%s/cpu.stat", cg->path);
 	f = fopen(p, "re");
 	if (!f)
@@ -158,12 +263,17 @@ int tstime_cg_settle(const struct tstime_cg *cg)
 	char p[PATH_MAX + 16], line[64];
 	int i;
 
-	snprintf(p, sizeof(p), "%s/cgroup.events", cg->path);
+	/* v1 has no cgroup.events: its cgroup.procs is empty */
+	snprintf(p, sizeof(p), "%s/%s", cg->path,
+		 cg->v1 ? "cgroup.procs" : "cgroup.events");
 	for (i = 0; i < 100; i++) {
-		if (read_line(p, "populated ", line, sizeof(line)))
-			return 0;
-		if (!strcmp(line, "populated 0"))
+		int ret = read_line(p, cg->v1 ? NULL : "populated ", line,
+				    sizeof(line));
+
+		if (cg->v1 ? ret == -ENOENT : !ret && !strcmp(line, "populated 0"))
 			return 1;
+		if (!cg->v1 && ret)
+			return 0;
 		nanosleep(&ts, NULL);
 	}
 	return 0;

@@ -118,6 +118,9 @@ int tstime_measure(const struct tstime_how *o, struct tstime_run *run,
 	if (explain && src->cg_ok)
 		fprintf(stderr, "%s: total from the cgroup %s\n", o->prog,
 			src->cg.path);
+	if (src->cg_ok && src->cg.v1 && !o->quiet && first)
+		fprintf(stderr, "%s: no cgroup2 of the run's own (%s): total from its cgroup v1 cpuacct\n",
+			o->prog, src->cg_why);
 	if (!src->cg_ok && !o->quiet && !o->no_cgroup && first)
 		fprintf(stderr, "%s: no cgroup of the run's own (%s): total from wait4 and the records\n", o->prog,
 			src->cg_why);

@@ -96,7 +96,8 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 		snprintf(s->cg_why, sizeof(s->cg_why), "--no-cgroup");
 	else if (!tstime_cg_open(&s->cg, s->cg_why, sizeof(s->cg_why))) {
 		s->cg_ok = 1;
-		r->cg_fd = s->cg.fd;
+		/* CLONE_INTO_CGROUP takes a v2 cgroup only */
+		r->cg_fd = s->cg.v1 ? -1 : s->cg.fd;
 		r->cg_procs_fd = s->cg.procs_fd;
 	}
 	r->xfd[0] = r->xfd[1] = -1;

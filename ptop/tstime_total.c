@@ -52,7 +52,7 @@ static void with_counter(struct tstime_result *res,
 {
 	uint64_t c = cs->usage_ns, best = res->rusage_ns;
 
-	res->total_from = "cgroup";
+	res->total_from = cs->v1 ? "cgroup v1" : "cgroup";
 	set_total(res, c, cs->user_ns, cs->sys_ns);
 	if (res->has_records && res->records_ns > best)
 		best = res->records_ns;
@@ -78,7 +78,7 @@ static void with_counter(struct tstime_result *res,
 		best - res->records_ns : 0;
 	if (!beyond(best, c)) {
 		/* the counter's, within its rounding */
-		res->total_from = "cgroup";
+		res->total_from = cs->v1 ? "cgroup v1" : "cgroup";
 		snprintf(res->verdict, sizeof(res->verdict), "exact");
 		res->exact = 1;
 		return;

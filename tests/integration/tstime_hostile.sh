@@ -5,6 +5,9 @@
 # miss; never a crash, never a silent "exact" that cannot be.
 #   - no write access to the cgroup tree (run as nobody)
 #   - a read-only cgroupfs (remounted read-only in a mount namespace)
+#   - cgroup2 read-only but a cgroup v1 cpuacct hierarchy writable: the
+#     total from a v1 cgroup of the run's own, within 0.5% of a v1 cgroup
+#     this test makes (its cpuacct.usage delta minus tstime's own time)
 #   - a pid namespace (tstime is pid 1 there): the cgroup still works
 set -uo pipefail
 B=${B:-build}
@@ -22,6 +25,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 m=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 [ -n "$m" ] || { echo "FAIL: no cgroup2 mount here"; exit 1; }
+# the v1 hierarchy with cpuacct, where there is one (hybrid machines)
+m1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ { print $2; exit }' /proc/self/mounts)
+# ro_all: every cgroup mount read-only in a new mount namespace, then exec
+ro_all='for d in "$@"; do [ "$d" = -- ] && break; mount -o remount,bind,ro "$d" || exit 99; done
+	while [ "$1" != -- ]; do shift; done; shift; exec "$@"'
+
 W='for i in $(seq 100); do /bin/true; done; exit 3'
 
 # check NAME WANT_FROM WANT_LINE: status 3, the JSON, stderr lines
@@ -60,20 +69,46 @@ check nobody rusage "Permission denied" && ok "no cgroup write access" || bad "n
 grep -q '"verdict":"inexact: no bound' "$tmp/nobody.json" && ok "  says it has no bound" ||
 	bad "  as nobody with wait4 alone it cannot say exact"
 
-unshare -m sh -c 'mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$m" \
+unshare -m sh -c "$ro_all" sh "$m" $m1 -- \
 	"$T" --json -o "$tmp/ro.json" sh -c "$W" 2>"$tmp/ro.err"
 echo $? >"$tmp/ro.rc"
 check ro '!cgroup' "Read-only file system" && ok "read-only cgroupfs" || bad "read-only cgroupfs"
 
 # self-reaped children there: wait4 misses them, the records miss their
 # exit paths: inexact, with the bound
-unshare -m sh -c 'mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$m" \
+unshare -m sh -c "$ro_all" sh "$m" $m1 -- \
 	"$T" --json -o "$tmp/ro2.json" sh -c "$WL selfreap 50 2 >/dev/null; exit 3" 2>"$tmp/ro2.err"
 echo $? >"$tmp/ro2.rc"
 check ro2 records "Read-only file system" && ok "read-only cgroupfs, self-reaped children" ||
 	bad "read-only cgroupfs, self-reaped children"
 grep -q '"exact":false,"verdict":"inexact: within ±' "$tmp/ro2.json" && ok "  inexact, with its bound" ||
 	bad "  self-reaped children without a cgroup: $(grep -o '"verdict":"[^"]*"' "$tmp/ro2.json")"
+
+# cgroup2 read-only, v1 cpuacct writable: the run's v1 cgroup, checked
+# against one this test makes (slack as tests/helpers/tstime_cg.sh's)
+if [ -n "$m1" ]; then
+	c1=$m1/ptop-test-$$
+	mkdir "$c1" || { echo "FAIL: cannot make $c1"; exit 1; }
+	u0=$(cat "$c1/cpuacct.usage")
+	unshare -m sh -c 'mount -o remount,bind,ro "$1" && echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@"' \
+		sh "$m" "$c1" "$T" --json -o "$tmp/v1.json" sh -c "$WL selfreap 100 2 >/dev/null; exit 3" 2>"$tmp/v1.err"
+	echo $? >"$tmp/v1.rc"
+	u1=$(cat "$c1/cpuacct.usage")
+	rmdir "$c1"
+	python3 - "$tmp/v1.json" "$u0" "$u1" "$(cat "$tmp/v1.err")" "$(cat "$tmp/v1.rc")" <<'PY' && ok "cgroup2 read-only: the total from a cgroup v1 of the run's own" || bad "cgroup v1"
+import json, sys
+j = json.load(open(sys.argv[1]))
+truth = (int(sys.argv[3]) - int(sys.argv[2])) / 1e9 - j["own_cpu_s"]
+print(f"total {j['cpu_s']:.6f} s from {j['total_from']} ({j['verdict']}), v1 test cgroup minus own {truth:.6f} s; stderr: {sys.argv[4]!r}")
+assert sys.argv[5] == "3", "status"
+assert j["total_from"] == "cgroup v1" and j["exact"], j["verdict"]
+assert abs(j["cpu_s"] - truth) <= truth * 0.005 + 0.004, "off the v1 counter"
+assert sys.argv[4].startswith("tstime: no cgroup2 of the run's own (") and "Read-only" in sys.argv[4] \
+	and "\n" not in sys.argv[4], "want one line"
+PY
+else
+	echo "note: no cgroup v1 cpuacct hierarchy here: its fallback not tried"
+fi
 
 unshare -p -f --mount-proc "$T" --json -o "$tmp/pidns.json" sh -c "$W" 2>"$tmp/pidns.err"
 echo $? >"$tmp/pidns.rc"

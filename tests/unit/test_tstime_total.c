@@ -45,6 +45,12 @@ static void test_cgroup_exact(void **state)
 	assert_int_equal(r.exit_paths_ns, 91 * MS);
 	assert_int_equal(r.records_ns, 170 * MS);
 	assert_int_equal(r.rusage_ns, 260 * MS);
+	/* the same from a cgroup v1 cpuacct: said so */
+	r = res_of(150 * MS, 20 * MS, 100 * MS, 160 * MS, 1);
+	cs.v1 = 1;
+	tstime_total(&r, &cs, 0, 0, 0);
+	assert_string_equal(r.total_from, "cgroup v1");
+	assert_string_equal(r.verdict, "exact");
 }
 
 static void test_cgroup_left(void **state)
