@@ -178,7 +178,7 @@ struct tstime_cg_stat {
 
 int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len);
 int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st);
-int tstime_cg_settle(const struct tstime_cg *cg);
+int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms);
 void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len);
 
 enum tstime_src_kind {

@@ -252,31 +252,39 @@ int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st)
 	return n == 3 ? 0 : -EPROTO;
 }
 
+static uint64_t cg_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /*
- * Wait (at most ~200 ms) until no task is left in the cgroup: a child
- * that reaped itself may still be on its exit path when its parent, the
- * last one tstime waited for, is gone. 1 when empty.
+ * Wait, at most max_ms, until no task is left in the cgroup: children
+ * that reaped themselves may still be on their exit paths when their
+ * parent, the last one tstime waited for, is gone (seconds of them under
+ * an emulated CPU). 1 when empty.
  */
-int tstime_cg_settle(const struct tstime_cg *cg)
+int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms)
 {
 	struct timespec ts = { 0, 2000000 };
+	uint64_t end = cg_mono_ms() + max_ms;
 	char p[PATH_MAX + 16], line[64];
-	int i;
 
 	/* v1 has no cgroup.events: its cgroup.procs is empty */
 	snprintf(p, sizeof(p), "%s/%s", cg->path,
 		 cg->v1 ? "cgroup.procs" : "cgroup.events");
-	for (i = 0; i < 100; i++) {
+	for (;;) {
 		int ret = read_line(p, cg->v1 ? NULL : "populated ", line,
 				    sizeof(line));
 
 		if (cg->v1 ? ret == -ENOENT : !ret && !strcmp(line, "populated 0"))
 			return 1;
-		if (!cg->v1 && ret)
+		if ((!cg->v1 && ret) || cg_mono_ms() >= end)
 			return 0;
 		nanosleep(&ts, NULL);
 	}
-	return 0;
 }
 
 /* Remove the run's cgroup; what is left (still running) is said in why. */

@@ -19,6 +19,12 @@
 
 #include "tstime.h"
 
+/*
+ * How long the run's cgroup may go on holding exiting tasks after the
+ * last one tstime waited for: self-reaped children on their exit paths.
+ */
+#define TSTIME_SETTLE_MS	30000
+
 /* how often the records are read while the command runs */
 #define TSTIME_BATCH_MS	50
 
@@ -127,7 +133,8 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 /* The run's cgroup counter, or NULL with the reason in s->cg_why. */
 static const struct tstime_cg_stat *src_counter(struct tstime_src *s,
 						const struct tstime_run *r,
-						struct tstime_cg_stat *cs)
+						struct tstime_cg_stat *cs,
+						int *unsettled)
 {
 	int ret;
 
@@ -140,7 +147,8 @@ static const struct tstime_cg_stat *src_counter(struct tstime_src *s,
 			 strerror(r->cg_errno));
 		return NULL;
 	}
-	tstime_cg_settle(&s->cg);
+	/* what we did not wait for may run on: then no waiting here */
+	*unsettled = !tstime_cg_settle(&s->cg, r->left ? 0 : TSTIME_SETTLE_MS);
 	ret = tstime_cg_read(&s->cg, cs);
 	if (ret) {
 		snprintf(s->cg_why, sizeof(s->cg_why), "%.200s/cpu.stat: %s",
@@ -156,7 +164,7 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 {
 	const struct tstime_cg_stat *counter;
 	struct tstime_cg_stat cs;
-	int ret = 0, lost = 0;
+	int ret = 0, lost = 0, unsettled = 0;
 
 	res->source = tstime_src_name(s);
 	res->procs = res->threads = -1;
@@ -187,9 +195,13 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 	}
 	if (ret)
 		return ret;
-	counter = src_counter(s, r, &cs);
+	counter = src_counter(s, r, &cs, &unsettled);
 	tstime_total(res, counter, s->kind == TSTIME_SRC_KMOD && res->exact,
-		     lost, r->left);
+		     lost, r->left || unsettled);
+	if (unsettled && !r->left)
+		snprintf(s->warn, sizeof(s->warn),
+			 "tasks of the run were still exiting %d s after the last was reaped",
+			 TSTIME_SETTLE_MS / 1000);
 	if (r->left) {
 		if (r->stop_signal)
 			snprintf(s->warn, sizeof(s->warn),

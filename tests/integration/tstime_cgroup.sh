@@ -24,14 +24,16 @@ fi
 for f in "$T" "$WL"; do
 	[ -x "$f" ] || { echo "FAIL: $f missing (make all + helpers)"; exit 1; }
 done
+# fewer processes where each costs far more (the VM's emulated CPUs)
+S=${TSTIME_CG_SCALE:-10}
 tmp=$(mktemp -d)
 . tests/helpers/tstime_cg.sh
 cg_setup
 
-cg_run loop -- sh -c 'for i in $(seq 400); do /bin/true; done'
+cg_run loop -- sh -c "for i in \$(seq $((40 * S))); do /bin/true; done"
 cg_check loop exact && ok "fork-exec loop of /bin/true" || bad "fork-exec loop"
 
-cg_run selfreap --tree -- "$WL" selfreap 300 2
+cg_run selfreap --tree -- "$WL" selfreap $((30 * S)) 2
 cg_check selfreap exact && ok "children that reap themselves" || bad "self-reaped children"
 python3 - "$tmp/selfreap.json" <<'PY' && ok "--tree: the rows plus the exit-path line make the total" || bad "--tree breakdown"
 import json, sys
@@ -50,7 +52,7 @@ cg_check orphan exact && ok "orphans (double fork)" || bad "orphans"
 # GNU time inside tstime: the same run, so tstime's total includes it
 if [ -x /usr/bin/time ]; then
 	cg_run gnu -- /usr/bin/time -f '%U %S' -o "$tmp/gnu.txt" \
-		sh -c 'for i in $(seq 200); do /bin/true; done; '"$WL"' selfreap 50 2'
+		sh -c "for i in \$(seq $((20 * S))); do /bin/true; done; $WL selfreap $((5 * S)) 2"
 	cg_check gnu exact || bad "GNU time's run"
 	python3 - "$tmp/gnu.json" "$tmp/gnu.txt" <<'PY' && ok "total >= GNU time's (same run)" || bad "total below GNU time's"
 import json, sys

@@ -56,11 +56,14 @@ CG=$CGROOT/ptop_tstime
 rmdir $CG 2>/dev/null; mkdir $CG || { echo "FAIL: cannot make cgroup $CG"; exit 1; }
 # the outer tstime's child moves itself into the cgroup, notes what it ran
 # before that (its runtime then: /proc/self/schedstat, read by the shell
-# itself), then runs the rest
-"$T" --source=kmod --json --tree -o "$tmp/kmod.json" \
+# itself), then runs the rest. Both tstimes without a cgroup of the run's
+# own (--no-cgroup): this test is about the records of each source, and
+# the outer one's would lose the tree the moment it moves to $CG
+# (tests/vm/test_tstime_cgroup.sh checks the cgroup total with the module).
+"$T" --source=kmod --no-cgroup --json --tree -o "$tmp/kmod.json" \
 	sh -c 'echo $$ >"$0/cgroup.procs" && read -r rt _ </proc/self/schedstat &&
 		echo "$rt" >"$1" && shift && exec "$@"' "$CG" "$tmp/prejoin_ns" \
-	"$T" -q --source=taskstats --json --tree -o "$tmp/ts.json" sh -c "$WORK" \
+	"$T" -q --source=taskstats --no-cgroup --json --tree -o "$tmp/ts.json" sh -c "$WORK" \
 	>"$tmp/wl" || { echo "FAIL: nested tstime exited $?"; fail=1; }
 awk '$1 == "usage_usec" { print $2 * 1000 }' $CG/cpu.stat >"$tmp/cg_ns"
 rmdir $CG
