@@ -2,8 +2,8 @@
 # tstime against the kernel's own counter, side by side with GNU time, in
 # one run: each workload runs inside a cgroup v2 this script makes, once
 # per measuring tool; the truth of each run is that cgroup's usage_usec
-# delta minus the tool's own CPU time (tstime's own_cpu_s; GNU time's own
-# is not known and left in, ~1 ms). Prints a markdown table to
+# delta minus the tool's own process (the kernel's count of it, by
+# tests/helpers/cg_runner.py). Prints a markdown table to
 # bench/results/tstime_truth.md: each tool's total as a share of the
 # truth of its run, and tstime's own CPU as a share of the command's.
 #
@@ -47,8 +47,8 @@ share() {
 	python3 - "$tmp/$1.json" "$tmp/$1.cg" ${2:+"$2"} <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-u0, u1 = map(int, open(sys.argv[2]).read().split())
-truth = (u1 - u0) / 1e6 - j["own_cpu_s"]
+u0, u1, pre, self_ns, _ = map(int, open(sys.argv[2]).read().split())
+truth = (u1 - u0 - self_ns + pre) / 1e9
 if len(sys.argv) > 3:
     print(f"{truth:.3f}"); sys.exit(0)
 v = "exact" if j["exact"] else "inexact"
@@ -61,7 +61,7 @@ PY
 	echo
 	echo "$(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)," \
 		"commit $(git rev-parse --short HEAD 2>/dev/null). Each cell: the tool's total as a share" \
-		"of its own run's truth (the run's cgroup usage_usec minus the tool's own CPU), tstime's" \
+		"of its own run's truth (the run's cgroup usage_usec minus the kernel's count of the tool's process), tstime's" \
 		"verdict, and tstime's own CPU as a share of its total."
 	echo
 	printf '| workload | truth s |'
@@ -83,11 +83,9 @@ PY
 			fi
 			row+=" $(share "$n") |"
 		done
-		u0=$(cg_usage "$CG")
-		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+		python3 tests/helpers/cg_runner.py "$CG" "$tmp/gnu.cg" -- \
 			/usr/bin/time -f '%U %S' -o "$tmp/gnu.txt" sh -c "${WORK[$w]}" >/dev/null 2>&1
-		u1=$(cg_usage "$CG")
-		row+=" $(python3 -c 'import sys; u,s=map(float,open(sys.argv[1]).read().split()[-2:]); t=(int(sys.argv[3])-int(sys.argv[2]))/1e6; print(f"{(u+s)/t*100:.2f}%")' "$tmp/gnu.txt" "$u0" "$u1") |"
+		row+=" $(python3 -c 'import sys; u,s=map(float,open(sys.argv[1]).read().split()[-2:]); u0,u1,p,me,_=map(int,open(sys.argv[2]).read().split()); t=(u1-u0-me+p)/1e9; print(f"{(u+s)/t*100:.2f}%")' "$tmp/gnu.txt" "$tmp/gnu.cg") |"
 		echo "$row"
 	done
 } | tee "$OUT"
