@@ -179,6 +179,8 @@ struct tstime_cg_stat {
 int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len);
 int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st);
 int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms);
+int tstime_cg_read_final(const struct tstime_cg *cg, struct tstime_cg_stat *st,
+			 unsigned int max_ms);
 void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len);
 
 enum tstime_src_kind {

@@ -287,6 +287,31 @@ int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms)
 	}
 }
 
+/*
+ * The counter once the last exit paths are in it: a task goes on with its
+ * exit notification (a self-reaped one: its own release) and last
+ * schedule after it left the cgroup's task list (populated 0), charged to
+ * the cgroup all the same (~10 us here, ms under an emulated CPU). Read
+ * again every 2 ms until two reads agree, for at most max_ms.
+ */
+int tstime_cg_read_final(const struct tstime_cg *cg, struct tstime_cg_stat *st,
+			 unsigned int max_ms)
+{
+	struct timespec ts = { 0, 2000000 };
+	uint64_t end = cg_mono_ms() + max_ms;
+	struct tstime_cg_stat next;
+	int ret = tstime_cg_read(cg, st);
+
+	while (!ret && cg_mono_ms() < end) {
+		nanosleep(&ts, NULL);
+		ret = tstime_cg_read(cg, &next);
+		if (ret || next.usage_ns == st->usage_ns)
+			break;
+		*st = next;
+	}
+	return ret;
+}
+
 /* Remove the run's cgroup; what is left (still running) is said in why. */
 void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len)
 {

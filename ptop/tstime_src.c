@@ -24,6 +24,8 @@
  * last one tstime waited for: self-reaped children on their exit paths.
  */
 #define TSTIME_SETTLE_MS	30000
+/* and how long their last exit steps may go on charging it */
+#define TSTIME_TAIL_MS		1000
 
 /* how often the records are read while the command runs */
 #define TSTIME_BATCH_MS	50
@@ -149,7 +151,8 @@ static const struct tstime_cg_stat *src_counter(struct tstime_src *s,
 	}
 	/* what we did not wait for may run on: then no waiting here */
 	*unsettled = !tstime_cg_settle(&s->cg, r->left ? 0 : TSTIME_SETTLE_MS);
-	ret = tstime_cg_read(&s->cg, cs);
+	ret = tstime_cg_read_final(&s->cg, cs, r->left || *unsettled ? 0 :
+				   TSTIME_TAIL_MS);
 	if (ret) {
 		snprintf(s->cg_why, sizeof(s->cg_why), "%.200s/cpu.stat: %s",
 			 s->cg.path, strerror(-ret));
