@@ -162,6 +162,22 @@ static const struct tstime_cg_stat *src_counter(struct tstime_src *s,
 	return cs;
 }
 
+/*
+ * --tree: what the total has beyond its rows is the exit-path line (the
+ * module's EXIT records lack the exit paths its c* folds in, too).
+ */
+static void tree_rest(struct tstime_result *res)
+{
+	uint64_t rows = 0, total = res->user_ns + res->sys_ns;
+	size_t i;
+
+	if (!res->tree_avail)
+		return;
+	for (i = 0; i < res->ncomms; i++)
+		rows += res->comms[i].cpu_ns;
+	res->exit_paths_ns = total > rows ? total - rows : 0;
+}
+
 int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 		   struct tstime_result *res, char *err, size_t errlen)
 {
@@ -201,6 +217,7 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 	counter = src_counter(s, r, &cs, &unsettled);
 	tstime_total(res, counter, s->kind == TSTIME_SRC_KMOD && res->exact,
 		     lost, r->left || unsettled);
+	tree_rest(res);
 	if (unsettled && !r->left)
 		snprintf(s->warn, sizeof(s->warn),
 			 "tasks of the run were still exiting %d s after the last was reaped",
