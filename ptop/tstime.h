@@ -168,6 +168,7 @@ struct tstime_cg {
 	int fd, procs_fd;		/* the directory, its cgroup.procs */
 	int made;
 	int v1;				/* a cgroup v1 cpuacct one */
+	int need_override;		/* rmdir needs CAP_DAC_OVERRIDE */
 	char path[PATH_MAX];
 };
 

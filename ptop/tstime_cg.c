@@ -125,6 +125,27 @@ static int cg_own(int v1, char *buf, size_t len)
 	return ret;
 }
 
+/*
+ * Can we remove path later only with CAP_DAC_OVERRIDE? A hierarchy's root
+ * is r-x even for root; a cgroup made by root is rwx for it.
+ */
+static int cg_parent_locked(const char *path)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return 1;
+	*slash = 0;
+	if (stat(parent, &st))
+		return 1;
+	return !(st.st_uid == geteuid() &&
+		 (st.st_mode & (S_IWUSR | S_IXUSR)) == (S_IWUSR | S_IXUSR));
+}
+
 static int cg_make(struct tstime_cg *cg, int v1, char *why, size_t len)
 {
 	static unsigned int seq;
@@ -159,6 +180,7 @@ static int cg_make(struct tstime_cg *cg, int v1, char *why, size_t len)
 	}
 	cg->made = 1;
 	cg->v1 = v1;
+	cg->need_override = cg_parent_locked(cg->path);
 	cg->fd = open(cg->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->fd >= 0) {
 		char p[PATH_MAX + 16];
@@ -312,15 +334,54 @@ int tstime_cg_read_final(const struct tstime_cg *cg, struct tstime_cg_stat *st,
 	return ret;
 }
 
-/* Remove the run's cgroup; what is left (still running) is said in why. */
+/*
+ * Descendants tstime did not wait for (--no-wait, a signal) go on in the
+ * cgroup tstime is in, as if it had made none: moved there, one by one.
+ */
+static void cg_hand_back(const struct tstime_cg *cg)
+{
+	char from[PATH_MAX + 16], to[PATH_MAX + 16], pid[32];
+	char *slash;
+	FILE *f, *t;
+
+	snprintf(from, sizeof(from), "%s/cgroup.procs", cg->path);
+	snprintf(to, sizeof(to), "%s", cg->path);
+	slash = strrchr(to, '/');
+	if (!slash)
+		return;
+	snprintf(slash, sizeof(to) - (size_t)(slash - to), "/cgroup.procs");
+	f = fopen(from, "re");
+	if (!f)
+		return;
+	while (fgets(pid, sizeof(pid), f)) {
+		t = fopen(to, "we");
+		if (!t)
+			break;
+		fputs(pid, t);
+		fclose(t);
+	}
+	fclose(f);
+}
+
+/* Remove the run's cgroup; if that fails, why says so. */
 void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len)
 {
+	struct timespec ts = { 0, 2000000 };
+	int i, ret = 0;
+
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
 	if (cg->fd >= 0)
 		close(cg->fd);
 	cg->procs_fd = cg->fd = -1;
-	if (cg->made && rmdir(cg->path) && why)
+	if (!cg->made)
+		return;
+	/* a task just moved out may keep it populated a moment */
+	for (i = 0; i < 50 && (ret = rmdir(cg->path)) && errno == EBUSY; i++) {
+		cg_hand_back(cg);
+		nanosleep(&ts, NULL);
+	}
+	if (ret && why)
 		snprintf(why, len, "cgroup %s left behind: %s", cg->path,
 			 strerror(errno));
 	cg->made = 0;

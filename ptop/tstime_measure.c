@@ -17,7 +17,8 @@
  * Least privilege (lib/src/caps.h): once the source is open, tstime keeps only
  * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
  * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set,
- * CAP_DAC_OVERRIDE to remove the run's cgroup where it made one
+ * CAP_DAC_OVERRIDE to remove the run's cgroup where its parent is not
+ * writable without it (a hierarchy's root)
  * (--drop-capabilities=strict, the default; basic also keeps CAP_KILL, as
  * ptop's; off keeps everything). The bounding set stays: the command gets
  * what the user has (as root, exec gives it every capability again).
@@ -31,8 +32,11 @@ static int drop_caps(const struct tstime_how *o, const struct tstime_src *src)
 		needs |= PTOP_CAPS_NET_ADMIN;
 	if (src->keep_delayacct)
 		needs |= PTOP_CAPS_DELAYACCT;
-	/* the run's cgroup is removed at the end (tstime_cg.c) */
-	if (src->cg_ok)
+	/*
+	 * The run's cgroup is removed at the end (tstime_cg.c): from a
+	 * hierarchy's root (r-x even for root) only with CAP_DAC_OVERRIDE.
+	 */
+	if (src->cg_ok && src->cg.need_override)
 		needs |= PTOP_CAPS_CGROUP;
 	if (ptop_caps_drop(o->caps, needs, false, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

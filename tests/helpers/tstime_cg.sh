@@ -38,8 +38,13 @@ cg_setup() {
 
 cg_cleanup() {
 	local d
+	# a task just killed may keep one populated a moment
 	for d in "$CG"/*/ "$CG"; do
-		[ -d "$d" ] && rmdir "$d" 2>/dev/null
+		for _ in $(seq 50); do
+			[ -d "$d" ] || break
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.02
+		done
 	done
 	rm -rf "$tmp"
 }

@@ -92,18 +92,18 @@ o=$("$PTOP" -b -n 1 --drop-capabilities=some 2>&1)
 TSTIME=$B/tstime
 if [ -x "$TSTIME" ]; then
 	probe='grep ^CapEff: /proc/$PPID/status; grep ^CapEff: /proc/self/status'
-	o=$("$TSTIME" --source=taskstats sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	o=$("$TSTIME" --source=taskstats --no-cgroup sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
 	[ "$o" = "$(printf %016x $NET_ADMIN) $(printf %016x $full)" ] &&
 		ok "tstime (root, taskstats): keeps CAP_NET_ADMIN, the command has every capability ($o)" ||
 		bad "tstime (root, taskstats): tstime/command CapEff '$o'"
-	o=$("$TSTIME" --source=rusage sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	o=$("$TSTIME" --source=rusage --no-cgroup sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
 	[ "$o" = "$(printf %016x 0) $(printf %016x $full)" ] &&
 		ok "tstime (root, rusage): keeps nothing ($o)" || bad "tstime (root, rusage): '$o'"
 	o=$("$TSTIME" --source=taskstats --drop-capabilities=off sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
 	[ "$o" = "$(printf %016x $full) $(printf %016x $full)" ] &&
 		ok "tstime --drop-capabilities=off (root): keeps everything ($o)" ||
 		bad "tstime --drop-capabilities=off: tstime/command CapEff '$o'"
-	o=$("$TSTIME" --source=taskstats --drop-capabilities=basic sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	o=$("$TSTIME" --source=taskstats --no-cgroup --drop-capabilities=basic sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
 	[ "$o" = "$(printf %016x $((NET_ADMIN | (1 << 5)))) $(printf %016x $full)" ] &&
 		ok "tstime --drop-capabilities=basic (root): CAP_NET_ADMIN and CAP_KILL ($o)" ||
 		bad "tstime --drop-capabilities=basic: tstime/command CapEff '$o'"
@@ -112,9 +112,29 @@ if [ -x "$TSTIME" ]; then
 		ok "tstime bad --drop-capabilities: exit 125, '$o'" || bad "tstime bad --drop-capabilities: '$o'"
 	o=$("$TSTIME" --source=taskstats --repeat 2 true 2>&1)
 	[ $? = 0 ] && ok "tstime --repeat 2 after the drop" || bad "tstime --repeat 2: $o"
+	# with a cgroup of the run's own: CAP_DAC_OVERRIDE too, only where
+	# removing it needs that (made in a hierarchy's root, r-x for root)
+	m2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	if [ -n "$m2" ]; then
+		tcg=$m2/ptop-caps-$$
+		mkdir "$tcg"
+		o=$(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$tcg" \
+			"$TSTIME" --source=taskstats sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+		rmdir "$tcg"
+		[ "$o" = "$(printf %016x $NET_ADMIN) $(printf %016x $full)" ] &&
+			ok "tstime in a cgroup root made (rwx): its cgroup's removal needs nothing more ($o)" ||
+			bad "tstime in a cgroup made by root: tstime/command CapEff '$o'"
+		own=$m2$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup)
+		want=$NET_ADMIN
+		[ "$(stat -c %a "$own")" = 555 ] && want=$((NET_ADMIN | (1 << 1)))
+		o=$("$TSTIME" --source=taskstats sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+		[ "$o" = "$(printf %016x $want) $(printf %016x $full)" ] &&
+			ok "tstime in $own ($(stat -c %a "$own")): keeps CAP_DAC_OVERRIDE only to remove its cgroup from a root ($o)" ||
+			bad "tstime in $own: tstime/command CapEff '$o'"
+	fi
 	cp "$TSTIME" "$B/caps/tstime"
 	setcap cap_net_admin,cap_dac_override+ep "$B/caps/tstime"
-	o=$("${user[@]}" "$B/caps/tstime" --source=taskstats sh -c "$probe" 2>&1)
+	o=$("${user[@]}" "$B/caps/tstime" --source=taskstats --no-cgroup sh -c "$probe" 2>&1)
 	eff=$(awk '/^CapEff:/{print $2}' <<<"$o" | paste -sd' ')
 	[ "$eff" = "$(printf %016x $NET_ADMIN) $(printf %016x 0)" ] &&
 		ok "tstime (user + file caps): keeps CAP_NET_ADMIN, the command nothing ($eff)" ||

@@ -7,6 +7,8 @@
 #     (below the test's, so the test's counter still sees it): tstime's
 #     own counter misses what it did there, wait4 does not; tstime must
 #     take the larger and say inexact, with its bound
+#   - --no-wait with a descendant left running: it goes on in the test's
+#     cgroup, tstime's own is removed
 set -uo pipefail
 B=${B:-build}
 T=$B/tstime
@@ -49,4 +51,13 @@ cg_run moved -- sh -c 'for i in $(seq "$2"); do /bin/true; done
 	for i in $(seq "$3"); do /bin/true; done' sh "$CG/other" $((10 * S)) $((20 * S))
 cg_check moved inexact && ok "a command that moved itself to another cgroup" ||
 	bad "a command that moved itself"
+# a descendant not waited for (--no-wait) goes on in tstime's own cgroup,
+# and tstime's is removed all the same
+cg_run nowait --no-wait -- sh -c 'sleep 2 & echo $! >"$1"; exit 0' sh "$tmp/sleeper"
+sp=$(cat "$tmp/sleeper")
+left=$(find "$CG" -mindepth 1 -maxdepth 1 -name 'tstime-*' | wc -l)
+grep -qx "0::${CG#$CG_ROOT}" "/proc/$sp/cgroup" && [ "$left" = 0 ] &&
+	ok "--no-wait: the sleeper handed back to tstime's cgroup, none left behind" ||
+	bad "--no-wait: sleeper in $(tail -1 "/proc/$sp/cgroup"), $left cgroups left: $(cat "$tmp/nowait.err")"
+kill "$sp" 2>/dev/null
 exit $fail
