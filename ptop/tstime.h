@@ -169,7 +169,9 @@ struct tstime_cg {
 	int made;
 	int v1;				/* a cgroup v1 cpuacct one */
 	int need_override;		/* rmdir needs CAP_DAC_OVERRIDE */
-	char path[PATH_MAX];
+	int leaf_made;
+	char path[PATH_MAX];		/* ours: its counter */
+	char leaf[PATH_MAX + 8];	/* the command's: path/run (v1: path) */
 };
 
 struct tstime_cg_stat {
@@ -180,7 +182,7 @@ struct tstime_cg_stat {
 int tstime_cg_open(struct tstime_cg *cg, char *why, size_t len);
 int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st);
 int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms);
-int tstime_cg_read_final(const struct tstime_cg *cg, struct tstime_cg_stat *st,
+int tstime_cg_read_final(struct tstime_cg *cg, struct tstime_cg_stat *st,
 			 unsigned int max_ms);
 void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len);
 

@@ -181,20 +181,25 @@ static int cg_make(struct tstime_cg *cg, int v1, char *why, size_t len)
 	cg->made = 1;
 	cg->v1 = v1;
 	cg->need_override = cg_parent_locked(cg->path);
-	cg->fd = open(cg->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* v2: the command in a leaf below it (tstime_cg_read_final()) */
+	snprintf(cg->leaf, sizeof(cg->leaf), "%s%s", cg->path, v1 ? "" : "/run");
+	if (!v1 && mkdir(cg->leaf, 0755))
+		goto err;
+	cg->leaf_made = !v1;
+	cg->fd = open(cg->leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->fd >= 0) {
-		char p[PATH_MAX + 16];
+		char p[PATH_MAX + 32];
 
-		snprintf(p, sizeof(p), "%s/cgroup.procs", cg->path);
+		snprintf(p, sizeof(p), "%s/cgroup.procs", cg->leaf);
 		cg->procs_fd = open(p, O_WRONLY | O_CLOEXEC);
 	}
-	if (cg->fd < 0 || cg->procs_fd < 0) {
-		ret = -errno;
-		snprintf(why, len, "%.200s: %s", cg->path, strerror(errno));
-		tstime_cg_close(cg, NULL, 0);
-		return ret;
-	}
-	return 0;
+	if (cg->fd >= 0 && cg->procs_fd >= 0)
+		return 0;
+err:
+	ret = -errno;
+	snprintf(why, len, "%.200s: %s", cg->leaf, strerror(errno));
+	tstime_cg_close(cg, NULL, 0);
+	return ret;
 }
 
 /*
@@ -250,7 +255,7 @@ static int cg_read_v1(const struct tstime_cg *cg, struct tstime_cg_stat *st)
 /* cpu.stat of the run's cgroup (v1: cpuacct), in ns. 0 or -errno. */
 int tstime_cg_read(const struct tstime_cg *cg, struct tstime_cg_stat *st)
 {
-	char p[PATH_MAX + 16], line[128];
+	char p[PATH_MAX + 32], line[128];
 	unsigned long long v;
 	FILE *f;
 	int n = 0;
@@ -292,10 +297,10 @@ int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms)
 {
 	struct timespec ts = { 0, 2000000 };
 	uint64_t end = cg_mono_ms() + max_ms;
-	char p[PATH_MAX + 16], line[64];
+	char p[PATH_MAX + 32], line[64];
 
 	/* v1 has no cgroup.events: its cgroup.procs is empty */
-	snprintf(p, sizeof(p), "%s/%s", cg->path,
+	snprintf(p, sizeof(p), "%s/%s", cg->leaf,
 		 cg->v1 ? "cgroup.procs" : "cgroup.events");
 	for (;;) {
 		int ret = read_line(p, cg->v1 ? NULL : "populated ", line,
@@ -309,21 +314,48 @@ int tstime_cg_settle(const struct tstime_cg *cg, unsigned int max_ms)
 	}
 }
 
+/* v2: wait until no removed cgroup below ours is still dying */
+static int cg_wait_dead(const struct tstime_cg *cg, uint64_t end)
+{
+	struct timespec ts = { 0, 1000000 };
+	char p[PATH_MAX + 32], line[64];
+
+	snprintf(p, sizeof(p), "%s/cgroup.stat", cg->path);
+	for (;;) {
+		if (read_line(p, "nr_dying_descendants ", line, sizeof(line)))
+			return 0;
+		if (!strcmp(line, "nr_dying_descendants 0"))
+			return 1;
+		if (cg_mono_ms() >= end)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /*
- * The counter once the last exit paths are in it: a task goes on with its
+ * The counter once the last exit paths are in it. A task goes on with its
  * exit notification (a self-reaped one: its own release) and last
  * schedule after it left the cgroup's task list (populated 0), charged to
- * the cgroup all the same (~10 us here, ms under an emulated CPU). Read
- * again every 2 ms until two reads agree, for at most max_ms.
+ * the cgroup all the same (~10 us here, ms under an emulated CPU). v2:
+ * the command's leaf cgroup is removed, and stays "dying" until the last
+ * of its tasks is freed, after its last schedule; then its counts are in
+ * ours. v1 (or if that fails): read again every 2 ms until two reads
+ * agree. For at most max_ms.
  */
-int tstime_cg_read_final(const struct tstime_cg *cg, struct tstime_cg_stat *st,
+int tstime_cg_read_final(struct tstime_cg *cg, struct tstime_cg_stat *st,
 			 unsigned int max_ms)
 {
 	struct timespec ts = { 0, 2000000 };
 	uint64_t end = cg_mono_ms() + max_ms;
 	struct tstime_cg_stat next;
-	int ret = tstime_cg_read(cg, st);
+	int ret;
 
+	if (max_ms && cg->leaf_made && !rmdir(cg->leaf)) {
+		cg->leaf_made = 0;
+		if (cg_wait_dead(cg, end))
+			return tstime_cg_read(cg, st);
+	}
+	ret = tstime_cg_read(cg, st);
 	while (!ret && cg_mono_ms() < end) {
 		nanosleep(&ts, NULL);
 		ret = tstime_cg_read(cg, &next);
@@ -336,15 +368,16 @@ int tstime_cg_read_final(const struct tstime_cg *cg, struct tstime_cg_stat *st,
 
 /*
  * Descendants tstime did not wait for (--no-wait, a signal) go on in the
- * cgroup tstime is in, as if it had made none: moved there, one by one.
+ * cgroup tstime is in, as if it had made none: moved there from dir, one
+ * by one.
  */
-static void cg_hand_back(const struct tstime_cg *cg)
+static void cg_hand_back(const struct tstime_cg *cg, const char *dir)
 {
-	char from[PATH_MAX + 16], to[PATH_MAX + 16], pid[32];
+	char from[PATH_MAX + 32], to[PATH_MAX + 32], pid[32];
 	char *slash;
 	FILE *f, *t;
 
-	snprintf(from, sizeof(from), "%s/cgroup.procs", cg->path);
+	snprintf(from, sizeof(from), "%s/cgroup.procs", dir);
 	snprintf(to, sizeof(to), "%s", cg->path);
 	slash = strrchr(to, '/');
 	if (!slash)
@@ -363,25 +396,33 @@ static void cg_hand_back(const struct tstime_cg *cg)
 	fclose(f);
 }
 
-/* Remove the run's cgroup; if that fails, why says so. */
-void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len)
+/* rmdir, handing back what is in it; 0 or -1 with errno */
+static int cg_remove(const struct tstime_cg *cg, const char *dir)
 {
 	struct timespec ts = { 0, 2000000 };
 	int i, ret = 0;
 
+	/* a task just moved out may keep it populated a moment */
+	for (i = 0; i < 50 && (ret = rmdir(dir)) && errno == EBUSY; i++) {
+		cg_hand_back(cg, dir);
+		nanosleep(&ts, NULL);
+	}
+	return ret;
+}
+
+/* Remove the run's cgroup; if that fails, why says so. */
+void tstime_cg_close(struct tstime_cg *cg, char *why, size_t len)
+{
 	if (cg->procs_fd >= 0)
 		close(cg->procs_fd);
 	if (cg->fd >= 0)
 		close(cg->fd);
 	cg->procs_fd = cg->fd = -1;
-	if (!cg->made)
-		return;
-	/* a task just moved out may keep it populated a moment */
-	for (i = 0; i < 50 && (ret = rmdir(cg->path)) && errno == EBUSY; i++) {
-		cg_hand_back(cg);
-		nanosleep(&ts, NULL);
-	}
-	if (ret && why)
+	if (cg->leaf_made && cg_remove(cg, cg->leaf) && why)
+		snprintf(why, len, "cgroup %s left behind: %s", cg->leaf,
+			 strerror(errno));
+	cg->leaf_made = 0;
+	if (cg->made && cg_remove(cg, cg->path) && why && !why[0])
 		snprintf(why, len, "cgroup %s left behind: %s", cg->path,
 			 strerror(errno));
 	cg->made = 0;
