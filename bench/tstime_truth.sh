@@ -47,8 +47,9 @@ share() {
 	python3 - "$tmp/$1.json" "$tmp/$1.cg" ${2:+"$2"} <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-u0, u1, pre, self_ns, _ = map(int, open(sys.argv[2]).read().split())
-truth = (u1 - u0 - self_ns + pre) / 1e9
+u0, u1, lo, hi, self_ns, _ = map(int, open(sys.argv[2]).read().split())
+# the tool's process ran between lo and hi before it moved in
+truth = (u1 - u0 - self_ns + (lo + hi) / 2) / 1e9
 if len(sys.argv) > 3:
     print(f"{truth:.3f}"); sys.exit(0)
 v = "exact" if j["exact"] else "inexact"
@@ -85,7 +86,7 @@ PY
 		done
 		python3 tests/helpers/cg_runner.py "$CG" "$tmp/gnu.cg" -- \
 			/usr/bin/time -f '%U %S' -o "$tmp/gnu.txt" sh -c "${WORK[$w]}" >/dev/null 2>&1
-		row+=" $(python3 -c 'import sys; u,s=map(float,open(sys.argv[1]).read().split()[-2:]); u0,u1,p,me,_=map(int,open(sys.argv[2]).read().split()); t=(u1-u0-me+p)/1e9; print(f"{(u+s)/t*100:.2f}%")' "$tmp/gnu.txt" "$tmp/gnu.cg") |"
+		row+=" $(python3 -c 'import sys; u,s=map(float,open(sys.argv[1]).read().split()[-2:]); u0,u1,lo,hi,me,_=map(int,open(sys.argv[2]).read().split()); t=(u1-u0-me+(lo+hi)/2)/1e9; print(f"{(u+s)/t*100:.2f}%")' "$tmp/gnu.txt" "$tmp/gnu.cg") |"
 		echo "$row"
 	done
 } | tee "$OUT"

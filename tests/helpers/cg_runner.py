@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 # cg_runner.py CGROUP OUT -- PROGRAM ARGS...: run PROGRAM as a process of
 # CGROUP (a cgroup v2 or v1 directory) and write to OUT, from the kernel's
-# own counters, "u0 u1 pre_ns self_ns status":
+# own counters, "u0 u1 pre_lo pre_hi self_ns status":
 #   u0, u1   the cgroup's CPU usage before PROGRAM starts and after it was
 #            reaped (ns: v2 cpu.stat usage_usec, v1 cpuacct.usage)
-#   pre_ns   what PROGRAM's process ran before it was in CGROUP (its fork's
-#            start, from /proc/self/schedstat after a yield)
+#   pre_lo, pre_hi  what PROGRAM's process had run right before and right
+#            after it moved into CGROUP (/proc/self/schedstat after a yield):
+#            what it ran outside CGROUP is between the two (~0.1 ms here,
+#            ms under an emulated CPU)
 #   self_ns  what PROGRAM's process ran in all, read from its zombie's
-#            /proc/PID/schedstat once final (its exit path included)
-# So u1 - u0 - (self_ns - pre_ns) is what everything PROGRAM started ran
-# in CGROUP: a truth for a tool like tstime, whatever the tool says of its
-# own time. Exits with PROGRAM's status (128 + N after signal N).
+#            /proc/PID/schedstat once final (its exit path included; the
+#            same for 60 ms)
+# So u1 - u0 - (self_ns - pre) is what everything PROGRAM started ran in
+# CGROUP, pre between pre_lo and pre_hi: a truth for a tool like tstime,
+# whatever the tool says of its own time. Exits with PROGRAM's status
+# (128 + N after signal N).
 import os
 import sys
 import time
@@ -37,26 +41,30 @@ def main():
     pid = os.fork()
     if pid == 0:
         os.close(r)
-        with open(cg + "/cgroup.procs", "w") as f:
-            f.write("0\n")
         # a schedule brings the runtime in schedstat up to date
         os.sched_yield()
-        os.write(w, str(schedstat("self")).encode())
+        lo = schedstat("self")
+        with open(cg + "/cgroup.procs", "w") as f:
+            f.write("0\n")
+        os.sched_yield()
+        hi = schedstat("self")
+        os.write(w, f"{lo} {hi}".encode())
         os.close(w)
         os.execvp(argv[0], argv)
     os.close(w)
-    pre = int(os.read(r, 64) or b"0")
+    pre = (os.read(r, 64) or b"0 0").decode()
     os.close(r)
     os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-    # the zombie's last slice is counted when it schedules out: read until
-    # two reads 20 ms apart agree
-    last = schedstat(pid)
-    for _ in range(100):
-        time.sleep(0.02)
+    # the zombie's last slice is counted when it schedules out, which a
+    # loaded machine may delay: read until three reads 30 ms apart agree
+    last, same = schedstat(pid), 0
+    for _ in range(200):
+        time.sleep(0.03)
         now = schedstat(pid)
-        if now == last:
-            break
+        same = same + 1 if now == last else 0
         last = now
+        if same == 2:
+            break
     _, st = os.waitpid(pid, 0)
     u1 = usage(cg)
     code = os.waitstatus_to_exitcode(st)
