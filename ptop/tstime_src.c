@@ -25,7 +25,7 @@
  */
 #define TSTIME_SETTLE_MS	30000
 /* and how long their last exit steps may go on charging it */
-#define TSTIME_TAIL_MS		1000
+#define TSTIME_TAIL_MS		10000
 
 /* how often the records are read while the command runs */
 #define TSTIME_BATCH_MS	50
