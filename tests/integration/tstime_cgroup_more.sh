@@ -53,7 +53,7 @@ cg_check moved inexact && ok "a command that moved itself to another cgroup" ||
 	bad "a command that moved itself"
 # a descendant not waited for (--no-wait) goes on in tstime's own cgroup,
 # and tstime's is removed all the same
-cg_run nowait --no-wait -- sh -c 'sleep 2 & echo $! >"$1"; exit 0' sh "$tmp/sleeper"
+cg_run nowait --no-wait -- sh -c 'sleep 60 & echo $! >"$1"; exit 0' sh "$tmp/sleeper"
 sp=$(cat "$tmp/sleeper")
 left=$(find "$CG" -mindepth 1 -maxdepth 1 -name 'tstime-*' | wc -l)
 grep -qx "0::${CG#$CG_ROOT}" "/proc/$sp/cgroup" && [ "$left" = 0 ] &&
