@@ -178,7 +178,7 @@ static int kmod_nl_open(struct ptop_src *src)
 	}
 	p->family = genl_ctrl_resolve(p->sk, PTOP_TS_FAMILY_NAME);
 	if (p->family < 0) {
-		ptop_src_set_err(src, "no genetlink family %s: the ptop_taskstats module is not loaded (modprobe ptop_taskstats)",
+		ptop_src_set_err(src, "no family %s (the module is not loaded): modprobe ptop_taskstats",
 				 PTOP_TS_FAMILY_NAME);
 		ret = -ENOENT;
 		goto err;

@@ -42,7 +42,7 @@ static int kmod_proc_open(struct ptop_src *src)
 	if (p->fd < 0) {
 		ret = -errno;
 		if (ret == -ENOENT)
-			ptop_src_set_err(src, "%s missing: the ptop_taskstats module is not loaded (modprobe ptop_taskstats)",
+			ptop_src_set_err(src, "%s missing (the module is not loaded): modprobe ptop_taskstats",
 					 path);
 		else if (ret == -EACCES || ret == -EPERM)
 			ptop_src_set_err(src, "%s (not in the module's reader group): join group ptop (see ptop_taskstats(4)), or run as root",
