@@ -2,7 +2,9 @@
 # Self-test of tests/vm/batch, which `make check` runs the VM tests with:
 # several scripts share a boot, each gets the status it earned, and a
 # guest that dies in one script fails that one only (a new boot for the
-# rest).  Two boots, the module neither built nor loaded:
+# rest).  Three boots, the module neither built nor loaded:
+#   batch_append.sh    0 only if its vm-append and vm-smp lines reached its
+#                      boot (a group of its own)
 #   batch_a_leaves.sh  0, leaves a task behind
 #   batch_b_clean.sh   0 only if that task was killed after the previous test
 #   exit3.sh           3
@@ -15,7 +17,7 @@ cd "$(dirname -- "$0")/../.." || exit 1
 out=$(mktemp -d "${TMPDIR:-/tmp}/vm-batch-selftest.XXXXXX") || exit 1
 trap 'rm -rf "$out"' EXIT
 s=tests/vm/selftest
-B=$out PTOP_VM_KMOD_LOAD=0 tests/vm/batch $s/batch_a_leaves.sh $s/batch_b_clean.sh \
+B=$out PTOP_VM_KMOD_LOAD=0 tests/vm/batch $s/batch_append.sh $s/batch_a_leaves.sh $s/batch_b_clean.sh \
 	$s/exit3.sh $s/kmsg_warning.sh $s/panic.sh $s/pass.sh $s/sleep.sh >"$out/batch.out" 2>&1
 rc=$?
 fail=0
@@ -26,6 +28,7 @@ expect() { # name status what
 	if [ "$got" = "$2" ]; then echo "ok   - $1: status $got ($3)"
 	else echo "FAIL - $1: status ${got:-none}, want $2 ($3)"; fail=1; fi
 }
+expect batch_append 0 "its vm-append and vm-smp reached its boot"
 expect batch_a_leaves 0 "passes, leaves a task"
 expect batch_b_clean 0 "the task left by the previous test was killed"
 expect exit3 3 "the script's own status"
