@@ -47,6 +47,10 @@
  *                          non-leader thread execs tsload again, which
  *                          touches MB MiB and exits: a long exit_mm()
  *                          of the exec'er, now the leader; prints "done N"
+ *   tsload orphans N       N times: fork A, A forks B, A exits while B
+ *                          sleeps (B is reparented to tsload, a
+ *                          subreaper, and killed by its alarm a second
+ *                          later without having run); prints "done N"
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -283,12 +287,64 @@ static void run_children(long n, int busy)
 	exit(0);
 }
 
+/*
+ * orphans: A's child B outlives A; B is asleep before A exits (it told A
+ * through the pipe) and does not run again until its alarm kills it, so
+ * that only the module's marks can tell its new parent
+ */
+static void orphan_pair(void)
+{
+	int p[2];
+	char c = 0;
+
+	if (pipe(p))
+		_exit(1);
+	if (fork() == 0) {
+		alarm(1);
+		if (write(p[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (read(p[0], &c, 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
+static int orphans(long n)
+{
+	long i;
+	pid_t pid;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		perror("tsload: PR_SET_CHILD_SUBREAPER");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (!pid)
+			orphan_pair();
+		if (pid < 0) {
+			perror("tsload: fork");
+			return 1;
+		}
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+	}
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	printf("done %ld\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long i, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: tsload sleepers|busy|threads|deadthreads|shortlived|forkstorm|groupstorm|threadchurn|execexit ARG...\n");
+		fprintf(stderr, "usage: tsload sleepers|busy|threads|deadthreads|shortlived|forkstorm|groupstorm|threadchurn|execexit|orphans ARG...\n");
 		return 2;
 	}
 	n = atol(argv[2]);
@@ -511,6 +567,8 @@ int main(int argc, char **argv)
 		printf("groups %ld\n", groups);
 		return 0;
 	}
+	if (!strcmp(argv[1], "orphans"))
+		return orphans(n);
 	fprintf(stderr, "tsload: unknown mode %s\n", argv[1]);
 	return 2;
 }
