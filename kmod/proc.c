@@ -25,6 +25,7 @@
 #include "acct.h"
 #include "acct_exit.h"
 #include "activity.h"
+#include "activity_orphans.h"
 #include "budget.h"
 #include "events.h"
 #include "exit_ring.h"
@@ -162,6 +163,9 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
 	long grown, grow_refused, pend, pend_waited, pend_unsettled;
 	struct ptop_ts_act_counts act;
+	u64 orphans_capped;
+	size_t orphan_bytes;
+	u32 orphans;
 	bool steal_on, events_on;
 	u64 folds, unfolded, late, tail_ns, walk_ns, rcu_max_ns;
 	u64 sw_calls, sw_ns, sw_clock_ns;
@@ -186,6 +190,13 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "track_full_walks %llu\n", act.full_walks);
 	seq_printf(m, "track_marked_walks %llu\n", act.inc_walks);
 	seq_printf(m, "track_lost %llu\n", act.lost);
+	/* reparented children waiting for their father (activity_orphans.c) */
+	ptop_ts_orphans_counts(&orphans, &orphan_bytes, &orphans_capped);
+	seq_printf(m, "track_orphans %u\n", orphans);
+	seq_printf(m, "track_orphan_bytes %zu\n", orphan_bytes);
+	seq_printf(m, "track_orphans_max %u\n", PTOP_TS_ORPHANS_MAX);
+	seq_printf(m, "track_orphan_bytes_max %u\n", PTOP_TS_ORPHAN_BYTES_MAX);
+	seq_printf(m, "track_orphans_capped %llu\n", orphans_capped);
 	/* probe_timing=1 (hooks.c): switches timed, their ns, a timing's own */
 	ptop_ts_hooks_switch_time(&sw_calls, &sw_ns, &sw_clock_ns);
 	seq_printf(m, "switch_probe_calls %llu\n", sw_calls);
