@@ -304,6 +304,15 @@ vm-leader-window: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_LEADER_WINDOW,kmod-leaderwin)
 	$(call kmod_window_ko,kmod-leaderwin) tests/vm/run tests/vm/test_kmod_late_exec.sh
 
+# rmmod while a reader runs passes back to back, with a second after
+# the sched_switch probe went and a warning when a pass reads a CPU's
+# task in it (KCFLAGS=-DPTOP_TS_TEST_UNLOAD_WINDOW, on the host), run by
+# tests/vm/test_kmod_unload_race.sh; PTOP_VM_KO=... to try another build
+.PHONY: vm-unload-window
+vm-unload-window: all $(HELPER_BINS)
+	$(call kmod_window_build,PTOP_TS_TEST_UNLOAD_WINDOW,kmod-unloadwin)
+	$(call kmod_window_ko,kmod-unloadwin) tests/vm/run tests/vm/test_kmod_unload_race.sh
+
 include tests/fuzz/fuzz.mk
 include tests/check.mk
 

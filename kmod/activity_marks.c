@@ -44,6 +44,24 @@ static DEFINE_PER_CPU(struct act_here, act_here);
 
 static struct act_cpu **act_cpus;	/* NULL: tracking off */
 
+#ifdef PTOP_TS_TEST_UNLOAD_WINDOW
+/* Test builds only: hooks.c's unload window; a CPU's task read after it. */
+static bool test_switch_gone;
+
+void ptop_ts_act_test_switch_gone(void)
+{
+	WRITE_ONCE(test_switch_gone, true);
+}
+
+static void test_curr_read(const struct task_struct *c)
+{
+	WARN_ONCE(c && READ_ONCE(test_switch_gone),
+		  "test build: a CPU's task read after the switch probe went\n");
+}
+#else
+static inline void test_curr_read(const struct task_struct *c) { }
+#endif
+
 bool ptop_ts_marks_on(void)
 {
 	return READ_ONCE(act_cpus) != NULL;
@@ -214,6 +232,7 @@ u32 ptop_ts_marks_take(int cpu, struct ptop_ts_mark *buf, bool *lost)
 		buf[i] = ac->slot[ac->order[i]];
 	n = ac->n;
 	c = h->curr;
+	test_curr_read(c);	/* test builds only */
 	if (c && c->pid) {	/* alive: it cannot switch out now */
 		buf[n].pid = c->pid;
 		buf[n].tgid = c->tgid;

@@ -32,5 +32,8 @@ void ptop_ts_act_curr_init(void);
 int ptop_ts_marks_start(void);
 void ptop_ts_marks_stop(void);
 u32 ptop_ts_marks_take(int cpu, struct ptop_ts_mark *buf, bool *lost);
+#ifdef PTOP_TS_TEST_UNLOAD_WINDOW
+void ptop_ts_act_test_switch_gone(void);
+#endif
 
 #endif /* _PTOP_TS_ACTIVITY_MARKS_H */

@@ -16,6 +16,7 @@
  * users switch their part on and off with data only.
  */
 #include <linux/binfmts.h>
+#include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
@@ -109,6 +110,23 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	ptop_ts_events_exec(p, old_pid);
 }
 
+#ifdef PTOP_TS_TEST_UNLOAD_WINDOW
+/*
+ * Test builds only (make vm-unload-window): a second after the switch
+ * probe went at unload, for tests/vm/test_kmod_unload_race.sh's reader
+ * to run passes in if it still can; activity_marks.c then warns when a
+ * pass reads a CPU's task (kept by that probe: it may be freed by now).
+ */
+static void unload_window(void)
+{
+	ptop_ts_act_test_switch_gone();
+	pr_info("test build: unload window\n");
+	msleep(1000);
+}
+#else
+static inline void unload_window(void) { }
+#endif
+
 static struct ptop_ts_probe hooks[] = {
 	PTOP_TS_PROBE("sched_switch", probe_switch),
 	PTOP_TS_PROBE("sched_process_exec", probe_exec),
@@ -131,4 +149,5 @@ int ptop_ts_hooks_attach(void)
 void ptop_ts_hooks_detach(void)
 {
 	ptop_ts_probes_detach(hooks, ARRAY_SIZE(hooks));
+	unload_window();	/* test builds only */
 }
