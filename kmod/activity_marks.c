@@ -164,6 +164,20 @@ void ptop_ts_act_curr_init(void)
 	on_each_cpu(set_curr, NULL, 1);
 }
 
+/* At unload, once the switch probe is detached (and synchronized). */
+void ptop_ts_act_curr_clear(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct act_here *h = per_cpu_ptr(&act_here, cpu);
+
+		raw_spin_lock_irq(&h->lock);
+		h->curr = NULL;
+		raw_spin_unlock_irq(&h->lock);
+	}
+}
+
 static void free_tables(struct act_cpu **tabs)
 {
 	int cpu;

@@ -29,6 +29,7 @@ void ptop_ts_act_mark_group(u32 tgid, u64 start_ns);
 void ptop_ts_act_switch(struct task_struct *prev, struct task_struct *next);
 void ptop_ts_act_here_init(void);
 void ptop_ts_act_curr_init(void);
+void ptop_ts_act_curr_clear(void);
 int ptop_ts_marks_start(void);
 void ptop_ts_marks_stop(void);
 u32 ptop_ts_marks_take(int cpu, struct ptop_ts_mark *buf, bool *lost);

@@ -150,4 +150,6 @@ void ptop_ts_hooks_detach(void)
 {
 	ptop_ts_probes_detach(hooks, ARRAY_SIZE(hooks));
 	unload_window();	/* test builds only */
+	/* each CPU's task may go now: nothing may read it any more */
+	ptop_ts_act_curr_clear();
 }

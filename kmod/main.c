@@ -150,9 +150,14 @@ static void __exit ptop_ts_exit(void)
 	ptop_ts_snap_test_exit();
 	/* the requested sources first: no event is sent to a family going */
 	ptop_ts_listen_exit();
-	ptop_ts_hooks_detach();
+	/*
+	 * then the entry points, before the probes: a pass reads each CPU's
+	 * task, which only the switch probe keeps valid (the unwind of init
+	 * has this order too)
+	 */
 	ptop_ts_nl_exit();
 	ptop_ts_proc_exit();
+	ptop_ts_hooks_detach();
 	ptop_ts_exits_detach();
 	ptop_ts_acct_exit();
 	ptop_ts_act_exit();
