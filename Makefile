@@ -313,6 +313,15 @@ vm-unload-window: all $(HELPER_BINS)
 	$(call kmod_window_build,PTOP_TS_TEST_UNLOAD_WINDOW,kmod-unloadwin)
 	$(call kmod_window_ko,kmod-unloadwin) tests/vm/run tests/vm/test_kmod_unload_race.sh
 
+# a thread answer while the group's threads come and go, with the thread
+# a chunked thread walk rests on made to exit at each boundary
+# (KCFLAGS=-DPTOP_TS_TEST_CHUNK_WINDOW, on the host), run by
+# tests/vm/test_kmod_thread_restart.sh; PTOP_VM_KO=... to try another build
+.PHONY: vm-chunk-window
+vm-chunk-window: all $(HELPER_BINS)
+	$(call kmod_window_build,PTOP_TS_TEST_CHUNK_WINDOW,kmod-chunkwin)
+	$(call kmod_window_ko,kmod-chunkwin) tests/vm/run tests/vm/test_kmod_thread_restart.sh
+
 include tests/fuzz/fuzz.mk
 include tests/check.mk
 

@@ -55,6 +55,7 @@
 #include "record.h"
 #include "seq.h"
 #include "steal.h"
+#include "walk_window.h"
 #include "snapshot.h"
 
 #define WALK_CHUNK	256	/* groups per rcu_read_lock() section */
@@ -530,6 +531,7 @@ static struct task_struct *next_thread_chunked(struct walk *w,
 	span_end(&w->spans);
 	if (fatal_signal_pending(current))
 		*ret = -EINTR;
+	test_chunk_window(t);	/* test builds only */
 	cond_resched();
 	span_begin(&w->spans);
 	*alive = pid_alive(t);
