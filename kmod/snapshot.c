@@ -490,7 +490,7 @@ static int pid_cmp(const void *a, const void *b)
 }
 
 /*
- * The thread walk starts over (the thread it was to resume after was
+ * The thread walk cannot resume (the thread it was to resume after was
  * released meanwhile): the threads already in the answer, from record
  * first on, by pid, sorted, to skip them. Process context, out of RCU.
  */
@@ -549,45 +549,50 @@ static struct task_struct *next_thread_chunked(struct walk *w,
  * a resched point. The walk resumes after the last thread visited when
  * that is still linked (pid_alive() under RCU, as proc's next_tid()):
  * new threads go to the tail of the list, so none is missed. When it was
- * released meanwhile, the walk starts over from the first thread and
- * skips those already in the answer (by pid): none is doubled. Under RCU
- * (left and taken again between chunks), a reference on leader held.
+ * released meanwhile, the rest of the group is walked at once under its
+ * siglock (the list cannot change then), skipping those already in the
+ * answer (by pid): none is doubled. Starting over in chunks instead
+ * could start over for as long as the group's threads came and went
+ * (tests/vm/test_kmod_thread_restart.sh). Under RCU (left and taken
+ * again between chunks), a reference on leader held.
  */
 static int walk_threads(struct walk *w, struct task_struct *leader,
 			struct ptop_ts_record **lrec, bool *truncated)
 	__must_hold(RCU)
 {
 	struct list_head *head = &leader->signal->thread_head;
-	u32 first = w->snap->ans->count, n = 0, nseen = 0;
+	u32 first = w->snap->ans->count, n = 0, nseen, nr, *seen;
+	struct sighand_struct *sh;
 	struct task_struct *t;
-	u32 *seen = NULL;
-	bool alive;
+	unsigned long flags;
+	bool alive = true;
 	int ret = 0;
 
 	t = list_first_or_null_rcu(head, struct task_struct, thread_node);
 	while (t) {
-		u32 nr = seen ? task_pid_nr_ns(t, w->q->pid_ns) : 0;
-
-		if (!seen || !bsearch(&nr, seen, nseen, sizeof(*seen), pid_cmp))
-			walk_thread(w, leader, t, lrec, truncated);
+		walk_thread(w, leader, t, lrec, truncated);
 		t = next_thread_chunked(w, head, t, ++n, &alive, &ret);
 		if (ret)
-			break;
-		if (alive)
-			continue;
-		span_end(&w->spans);
-		kvfree(seen);
-		seen = walked_pids(w, first, &nseen);
-		span_begin(&w->spans);
-		if (!seen) {
-			ret = -ENOMEM;
-			break;
+			return ret;
+	}
+	if (alive)
+		return 0;
+	span_end(&w->spans);
+	seen = walked_pids(w, first, &nseen);
+	span_begin(&w->spans);
+	if (!seen)
+		return -ENOMEM;
+	sh = ptop_ts_lock_sighand(leader, &flags);
+	if (sh) {
+		for_each_thread(leader, t) {
+			nr = task_pid_nr_ns(t, w->q->pid_ns);
+			if (!bsearch(&nr, seen, nseen, sizeof(*seen), pid_cmp))
+				walk_thread(w, leader, t, lrec, truncated);
 		}
-		t = list_first_or_null_rcu(head, struct task_struct,
-					   thread_node);
+		spin_unlock_irqrestore(&sh->siglock, flags);
 	}
 	kvfree(seen);
-	return ret;
+	return 0;
 }
 
 /*
