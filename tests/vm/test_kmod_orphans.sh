@@ -14,7 +14,7 @@
 . "$(dirname "$0")/kmod_common.sh"
 require_module
 W=$(mktemp -d)
-N=${PTOP_ORPHAN_LOOPS:-1000}
+N=${PTOP_ORPHAN_LOOPS:-600}
 nob="setpriv --reuid=65534 --regid=65534 --clear-groups"
 shrink_slabs() { local f; for f in /sys/kernel/slab/*/shrink; do echo 1 >"$f"; done 2>/dev/null; }
 tasks() { shrink_slabs; awk '$1 == "task_struct" { print $2 }' /proc/slabinfo; }
@@ -61,7 +61,7 @@ rmmod ptop_taskstats && insmod "$KO" crosscheck=1 track_linger=2 ||
 	bad "reload with crosscheck=1"
 (for i in $(seq 20); do tsload orphans 300 >/dev/null 2>&1; done) &
 lp=$!
-tsquery -t -X "${PTOP_ORPHAN_XSECS:-10}" -i 0.2 >"$W/x" 2>&1
+tsquery -t -X "${PTOP_ORPHAN_XSECS:-8}" -i 0.2 >"$W/x" 2>&1
 rc=$?
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
 grep -E '^(miss|crosscheck)' "$W/x" | tail -8
