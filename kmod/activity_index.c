@@ -59,7 +59,7 @@ u64 ptop_ts_act_entries(void)
 int ptop_ts_act_index_alloc(void)
 {
 	act_hash = kvcalloc(1U << ACT_HASH_BITS, sizeof(*act_hash),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!act_hash)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&prune_cursor);

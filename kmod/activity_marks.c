@@ -195,11 +195,11 @@ int ptop_ts_marks_start(void)
 	struct act_cpu **tabs;
 	int cpu;
 
-	tabs = kcalloc(nr_cpu_ids, sizeof(*tabs), GFP_KERNEL);
+	tabs = kcalloc(nr_cpu_ids, sizeof(*tabs), GFP_KERNEL_ACCOUNT);
 	if (!tabs)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		tabs[cpu] = kvzalloc_node(sizeof(**tabs), GFP_KERNEL,
+		tabs[cpu] = kvzalloc_node(sizeof(**tabs), GFP_KERNEL_ACCOUNT,
 					  cpu_to_node(cpu));
 		if (!tabs[cpu]) {
 			free_tables(tabs);
