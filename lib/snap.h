@@ -66,7 +66,7 @@ struct ptop_snap {
 	 * process; merged_from: the id of the snapshot merged into (0: a
 	 * full answer). upd_*: the indices into threads/groups of the
 	 * records the answer brought, ascending, so that the interval
-	 * math (lib/interval.c) recomputes only what they touch.
+	 * math (lib/interval_quick.c) recomputes only what they touch.
 	 */
 	uint64_t id;
 	uint64_t merged_from;

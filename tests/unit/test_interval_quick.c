@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The interval's quick path (lib/interval.c): after an
+ * The interval's quick path (lib/interval_quick.c): after an
  * incremental answer it recomputes only the rows the answer touched and
  * those that had figures, and keeps the others from the last interval.
  * It must give exactly what the full math gives: every step of random
