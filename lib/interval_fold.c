@@ -205,9 +205,10 @@ static int late_exits(struct work *w)
 	return 0;
 }
 
-static int dead_work(struct work *w)
+/* The threads of cur that exec'ed (w->execs): 0 or -ENOMEM. */
+static int find_execs(struct work *w)
 {
-	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	const struct ptop_snap *cur = w->cur;
 	size_t i, k;
 
 	for (i = 0, k = 0; i < cur->nthreads; i++)
@@ -218,6 +219,16 @@ static int dead_work(struct work *w)
 	for (i = 0; i < cur->nthreads; i++)
 		if (cur->threads[i].flags & PTOP_RECF_EXEC)
 			w->execs[w->nexecs++] = &cur->threads[i];
+	return 0;
+}
+
+static int dead_work(struct work *w)
+{
+	const struct ptop_snap *cur = w->cur, *prev = w->prev;
+	size_t i, k;
+
+	if (find_execs(w))
+		return -ENOMEM;
 
 	/* own time of each previous group's live threads, for T_d(k-1) */
 	for (i = 0; i < prev->nthreads; i++) {

@@ -277,6 +277,119 @@ int iv_quick_find_dead(struct work *w, struct quick_dead *d)
 	return 0;
 }
 
+/*
+ * The sum without the rows that change (dirty[0, nd)) or go (the dead
+ * groups'), before they move, each kept in iv->changes; what the last
+ * interval showed of a dead group goes to its receiver's csub.
+ */
+static void quick_take_out(struct ptop_interval *iv,
+			   const struct ptop_snap *prev,
+			   const struct ptop_snap *cur,
+			   const struct quick_dead *d, size_t nd,
+			   struct tri *csub)
+{
+	size_t k;
+
+	for (k = 0; k < nd; k++) {
+		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
+		const struct ptop_rec *pg =
+			ptop_snap_find_group(prev, g->pid, g->start_ns);
+		struct ptop_iv_change *c = &iv->changes[k];
+
+		c->row = iv->dirty[k];
+		c->was = pg != NULL;
+		if (pg) {
+			c->old = iv->rows[pg - prev->groups];
+			iv_sum_add(iv, &c->old, -1);
+		}
+	}
+	/*
+	 * A dead group: what the last interval showed of it (its threads'
+	 * own then, x*, c*) is not new in its receiver's c*.
+	 */
+	for (k = 0; k < d->ngroups; k++) {
+		const struct ptop_rec *g = &prev->groups[d->group[k]];
+		struct ptop_iv_change *c = &iv->changes[nd + k];
+		struct tri shown;
+
+		c->row = PTOP_IV_GONE;
+		c->was = true;
+		c->old = iv->rows[d->group[k]];
+		iv_sum_add(iv, &c->old, -1);
+		shown = (struct tri){ c->old.live_u, c->old.live_s,
+				      c->old.live_st };
+		tri_add(&shown, tri_x(g));
+		tri_add(&shown, tri_c(g));
+		if (d->target[k] >= 0)
+			tri_add(&csub[iv_first_not_below(iv->dirty, nd,
+							 (size_t)d->target[k])], shown);
+		else
+			iv->unfolded_ns += tri_total(shown);
+	}
+}
+
+/*
+ * The rows in their new places: the dirty ones reset, the own time of
+ * the dead threads out (the rest in their group's x: xsub), the
+ * answer's threads in.
+ */
+static void quick_own(struct ptop_interval *iv, const struct ptop_snap *prev,
+		      const struct ptop_snap *cur, const struct quick_dead *d,
+		      size_t nd, struct tri *xsub)
+{
+	size_t k;
+
+	for (k = 0; k < nd; k++) {
+		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
+
+		quick_reset(iv, cur, iv->dirty[k],
+			    ptop_snap_find_group(prev, g->pid, g->start_ns));
+	}
+	/* a dead thread of a live group: its group shows the rest in x */
+	for (k = 0; k < d->nthreads; k++) {
+		if (d->in[k] < 0)
+			continue;
+		iv_row_drop_own(&iv->rows[d->in[k]], d->thread[k]);
+		tri_add(&xsub[iv_first_not_below(iv->dirty, nd,
+						 (size_t)d->in[k])],
+			tri_own(d->thread[k]));
+	}
+	/* the answer's threads, as make_rows() adds them */
+	for (k = 0; k < cur->nupd_threads; k++) {
+		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
+		const struct ptop_rec *pt = ptop_snap_prev_thread(prev, t);
+		struct ptop_row *row = &iv->rows[ptop_snap_find_tgid(cur, t->tgid) -
+						 cur->groups];
+
+		if (pt)
+			iv_row_drop_own(row, pt);
+		iv_row_add_own(row, t, pt);
+	}
+}
+
+/* The dirty rows' x*, c* and totals, back into the sum: 0 or -ENOMEM. */
+static int quick_put_back(struct ptop_interval *iv,
+			  const struct ptop_snap *prev,
+			  const struct ptop_snap *cur, size_t nd,
+			  const struct tri *xsub, const struct tri *csub)
+{
+	size_t k;
+
+	iv->nloud = 0;
+	for (k = 0; k < nd; k++) {
+		struct ptop_row *row = &iv->rows[iv->dirty[k]];
+		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
+
+		iv_row_xc(row, g, ptop_snap_find_group(prev, g->pid, g->start_ns),
+			  xsub[k], csub[k], &iv->clamped_ns);
+		iv_row_total(row);
+		iv_sum_add(iv, row, 1);
+		if (iv_row_loud(row) && iv_add_loud(iv, row))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int iv_quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 		     const struct ptop_snap *cur)
 {
@@ -284,7 +397,7 @@ int iv_quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 	struct quick_dead d = { 0 };
 	struct tri *xsub = NULL, *csub = NULL;
 	ssize_t nd;
-	size_t k, nc;
+	size_t nc;
 	int ret;
 
 	if (iv_grow(iv, cur->ngroups + cur->ndropped_groups))
@@ -305,85 +418,12 @@ int iv_quick_compute(struct ptop_interval *iv, const struct ptop_snap *prev,
 	csub = calloc(nd ? (size_t)nd : 1, sizeof(*csub));
 	if (!xsub || !csub)
 		goto out;
-	/* the sum without the rows that change or go, before they move */
-	for (k = 0; k < (size_t)nd; k++) {
-		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
-		const struct ptop_rec *pg =
-			ptop_snap_find_group(prev, g->pid, g->start_ns);
-		struct ptop_iv_change *c = &iv->changes[k];
-
-		c->row = iv->dirty[k];
-		c->was = pg != NULL;
-		if (pg) {
-			c->old = iv->rows[pg - prev->groups];
-			iv_sum_add(iv, &c->old, -1);
-		}
-	}
-	/*
-	 * A dead group: what the last interval showed of it (its threads'
-	 * own then, x*, c*) is not new in its receiver's c*.
-	 */
-	for (k = 0; k < d.ngroups; k++) {
-		const struct ptop_rec *g = &prev->groups[d.group[k]];
-		struct ptop_iv_change *c = &iv->changes[(size_t)nd + k];
-		struct tri shown;
-
-		c->row = PTOP_IV_GONE;
-		c->was = true;
-		c->old = iv->rows[d.group[k]];
-		iv_sum_add(iv, &c->old, -1);
-		shown = (struct tri){ c->old.live_u, c->old.live_s,
-				      c->old.live_st };
-		tri_add(&shown, tri_x(g));
-		tri_add(&shown, tri_c(g));
-		if (d.target[k] >= 0)
-			tri_add(&csub[iv_first_not_below(iv->dirty, (size_t)nd,
-							 (size_t)d.target[k])], shown);
-		else
-			iv->unfolded_ns += tri_total(shown);
-	}
+	quick_take_out(iv, prev, cur, &d, (size_t)nd, csub);
 	iv->nchanges = nc;
 	iv_quick_remove(iv, d.group, d.ngroups);
 	quick_insert(iv, prev, cur);
-	for (k = 0; k < (size_t)nd; k++) {
-		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
-
-		quick_reset(iv, cur, iv->dirty[k],
-			    ptop_snap_find_group(prev, g->pid, g->start_ns));
-	}
-	/* a dead thread of a live group: its group shows the rest in x */
-	for (k = 0; k < d.nthreads; k++) {
-		if (d.in[k] < 0)
-			continue;
-		iv_row_drop_own(&iv->rows[d.in[k]], d.thread[k]);
-		tri_add(&xsub[iv_first_not_below(iv->dirty, (size_t)nd,
-						 (size_t)d.in[k])],
-			tri_own(d.thread[k]));
-	}
-	/* the answer's threads, as make_rows() adds them */
-	for (k = 0; k < cur->nupd_threads; k++) {
-		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
-		const struct ptop_rec *pt = ptop_snap_prev_thread(prev, t);
-		struct ptop_row *row = &iv->rows[ptop_snap_find_tgid(cur, t->tgid) -
-						 cur->groups];
-
-		if (pt)
-			iv_row_drop_own(row, pt);
-		iv_row_add_own(row, t, pt);
-	}
-	iv->nloud = 0;
-	for (k = 0; k < (size_t)nd; k++) {
-		struct ptop_row *row = &iv->rows[iv->dirty[k]];
-		const struct ptop_rec *g = &cur->groups[iv->dirty[k]];
-
-		iv_row_xc(row, g, ptop_snap_find_group(prev, g->pid, g->start_ns),
-			  xsub[k], csub[k], &iv->clamped_ns);
-		iv_row_total(row);
-		iv_sum_add(iv, row, 1);
-		if (iv_row_loud(row) && iv_add_loud(iv, row))
-			goto out;
-	}
-	ret = 0;
+	quick_own(iv, prev, cur, &d, (size_t)nd, xsub);
+	ret = quick_put_back(iv, prev, cur, (size_t)nd, xsub, csub);
 out:
 	free(xsub);
 	free(csub);

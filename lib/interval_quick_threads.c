@@ -130,52 +130,21 @@ static ssize_t slot_of(const size_t *a, size_t n, ssize_t v)
 	return i < n && a[i] == (size_t)v ? (ssize_t)i : -1;
 }
 
-/*
- * The quick path in thread mode: rows[] is prev's threads, one row per
- * thread in the same order. Computed again: every thread of each group
- * that the answer brought, that has a new or a dead thread, that
- * receives a dead group's time, or that had a row with figures (the
- * group's identity is on each of its thread rows, its x* and c* on one
- * of them), found in tidx; the dead threads' rows go, the new ones'
- * places open.
- */
-int iv_quick_compute_threads(struct ptop_interval *iv,
-			     const struct ptop_snap *prev,
-			     const struct ptop_snap *cur)
+/* The groups whose rows change (cur indices), sorted and unique: dg[return) */
+static size_t dirty_groups(const struct ptop_interval *iv,
+			   const struct ptop_snap *cur,
+			   const struct quick_dead *d, size_t *dg)
 {
-	struct work w = { .prev = prev, .cur = cur, .iv = iv };
-	struct quick_dead d = { 0 };
-	size_t nt = cur->ndropped_threads, ndg = 0, nrow = 0, nnew = 0, k, i;
-	size_t *dg = NULL, *dpos = NULL, *newpos = NULL, from, end, cap;
-	struct tdirty *rows = NULL;
-	struct tri *xsub = NULL, *csub = NULL;
-	int ret;
+	size_t ndg = 0, k, i;
 
-	if (iv_grow(iv, cur->nthreads + nt))
-		return -ENOMEM;
-	ret = iv_quick_find_dead(&w, &d);
-	if (!ret)
-		ret = iv_tidx_update(iv, prev, cur);
-	if (ret)
-		goto out;
-	ret = -ENOMEM;
-	/* the groups whose rows change (cur indices) */
-	cap = cur->nupd_groups + cur->nupd_threads + d.ngroups + d.nthreads +
-	      iv->nloud + 1;
-	dg = malloc(cap * sizeof(*dg));
-	dpos = malloc((nt ? nt : 1) * sizeof(*dpos));
-	newpos = malloc((cur->nupd_threads ? cur->nupd_threads : 1) *
-			sizeof(*newpos));
-	if (!dg || !dpos || !newpos)
-		goto out;
 	for (k = 0; k < cur->nupd_groups; k++)
 		dg[ndg++] = cur->upd_groups[k];
 	for (k = 0; k < cur->nupd_threads; k++)
 		dg[ndg++] = (size_t)index_of(cur->groups,
 			ptop_snap_find_tgid(cur, cur->threads[cur->upd_threads[k]].tgid));
-	for (k = 0; k < d.ngroups + d.nthreads; k++)
-		if (d.more[k] >= 0)
-			dg[ndg++] = (size_t)d.more[k];
+	for (k = 0; k < d->ngroups + d->nthreads; k++)
+		if (d->more[k] >= 0)
+			dg[ndg++] = (size_t)d->more[k];
 	for (k = 0; k < iv->nloud; k++) {
 		const struct ptop_rec *t = ptop_snap_find_thread(cur,
 				iv->loud[k].pid, iv->loud[k].start_ns);
@@ -190,17 +159,19 @@ int iv_quick_compute_threads(struct ptop_interval *iv,
 	for (k = 0, i = 0; k < ndg; k++)
 		if (!i || dg[i - 1] != dg[k])
 			dg[i++] = dg[k];
-	ndg = i;
-	/* their threads, and loud rows of threads without a group */
-	for (k = 0, cap = iv->nloud + 1; k < ndg; k++) {
-		end = iv_tidx_group(iv, cur->groups[dg[k]].pid, &from);
-		cap += end - from;
-	}
-	rows = malloc(cap * sizeof(*rows));
-	xsub = calloc(ndg ? ndg : 1, sizeof(*xsub));
-	csub = calloc(ndg ? ndg : 1, sizeof(*csub));
-	if (!rows || !xsub || !csub)
-		goto out;
+	return i;
+}
+
+/*
+ * The rows computed again: the threads of the groups dg[0, ndg), and
+ * loud rows of threads without a group; sorted and unique: rows[return)
+ */
+static size_t dirty_threads(const struct ptop_interval *iv,
+			    const struct ptop_snap *cur, const size_t *dg,
+			    size_t ndg, struct tdirty *rows)
+{
+	size_t nrow = 0, k, i, from, end;
+
 	for (k = 0; k < ndg; k++) {
 		const struct ptop_rec *g = &cur->groups[dg[k]];
 		ssize_t carrier = -1;
@@ -233,36 +204,54 @@ int iv_quick_compute_threads(struct ptop_interval *iv,
 	for (k = 0, i = 0; k < nrow; k++)
 		if (!i || rows[i - 1].ci != rows[k].ci)
 			rows[i++] = rows[k];
-	nrow = i;
+	return i;
+}
+
+/* What the dead take from the x* and c* of the groups dg[0, ndg) */
+static void dead_subs(struct ptop_interval *iv, const struct ptop_snap *prev,
+		      const struct quick_dead *d, const size_t *dg, size_t ndg,
+		      struct tri *xsub, struct tri *csub)
+{
+	size_t k, i;
+
 	/* a dead thread of a live group: its group shows the rest in x */
-	for (k = 0; k < d.nthreads; k++) {
-		ssize_t s = slot_of(dg, ndg, d.in[k]);
+	for (k = 0; k < d->nthreads; k++) {
+		ssize_t s = slot_of(dg, ndg, d->in[k]);
 
 		if (s >= 0)
-			tri_add(&xsub[s], tri_own(d.thread[k]));
+			tri_add(&xsub[s], tri_own(d->thread[k]));
 	}
 	/*
 	 * A dead group: its threads' own then (all died with it), x*, c*
 	 * are not new in its receiver's c*.
 	 */
-	for (k = 0; k < d.ngroups; k++) {
-		const struct ptop_rec *g = &prev->groups[d.group[k]];
+	for (k = 0; k < d->ngroups; k++) {
+		const struct ptop_rec *g = &prev->groups[d->group[k]];
 		struct tri shown = tri_x(g);
-		ssize_t s = slot_of(dg, ndg, d.target[k]);
+		ssize_t s = slot_of(dg, ndg, d->target[k]);
 
 		tri_add(&shown, tri_c(g));
-		for (i = 0; i < d.nthreads; i++)
-			if (d.thread[i]->tgid == g->pid)
-				tri_add(&shown, tri_own(d.thread[i]));
+		for (i = 0; i < d->nthreads; i++)
+			if (d->thread[i]->tgid == g->pid)
+				tri_add(&shown, tri_own(d->thread[i]));
 		if (s >= 0)
 			tri_add(&csub[s], shown);
 		else
 			iv->unfolded_ns += tri_total(shown);
 	}
-	/* what changes: the rows computed again, the dead threads' rows */
-	k = nrow + nt;
-	if (iv_changes_reserve(iv, k))
-		goto out;
+}
+
+/*
+ * What changes (room for it reserved): the rows computed again, the
+ * dead threads' rows, each taken out of the sum; dpos: the dead rows'
+ * places in prev, ascending.
+ */
+static void take_out(struct ptop_interval *iv, const struct ptop_snap *prev,
+		     const struct ptop_snap *cur, const struct tdirty *rows,
+		     size_t nrow, size_t *dpos)
+{
+	size_t nt = cur->ndropped_threads, k;
+
 	for (k = 0; k < nrow; k++) {
 		const struct ptop_rec *t = &cur->threads[rows[k].ci];
 		const struct ptop_rec *pt = ptop_snap_find_thread(prev, t->pid,
@@ -290,14 +279,33 @@ int iv_quick_compute_threads(struct ptop_interval *iv,
 		iv_sum_add(iv, &c->old, -1);
 	}
 	iv->nchanges = nrow + nt;
+}
+
+/* The dead threads' rows go, the new ones' places open (newpos: scratch). */
+static void move_rows(struct ptop_interval *iv, const struct ptop_snap *prev,
+		      const struct ptop_snap *cur, const size_t *dpos,
+		      size_t *newpos)
+{
+	size_t nnew = 0, k;
+
 	for (k = 0; k < cur->nupd_threads; k++) {
 		const struct ptop_rec *t = &cur->threads[cur->upd_threads[k]];
 
 		if (!ptop_snap_find_thread(prev, t->pid, t->start_ns))
 			newpos[nnew++] = cur->upd_threads[k];
 	}
-	iv_quick_remove(iv, dpos, nt);
+	iv_quick_remove(iv, dpos, cur->ndropped_threads);
 	open_places(iv, newpos, nnew, cur->nthreads);
+}
+
+/* The rows computed again, back into the sum: 0 or -ENOMEM. */
+static int put_back(struct ptop_interval *iv, const struct ptop_snap *prev,
+		    const struct ptop_snap *cur, const struct tdirty *rows,
+		    size_t nrow, const size_t *dg, const struct tri *xsub,
+		    const struct tri *csub)
+{
+	size_t k;
+
 	iv->nloud = 0;
 	for (k = 0; k < nrow; k++) {
 		ssize_t s = rows[k].gslot;
@@ -309,9 +317,65 @@ int iv_quick_compute_threads(struct ptop_interval *iv,
 			   s >= 0 ? csub[s] : (struct tri){ 0 });
 		iv_sum_add(iv, row, 1);
 		if (iv_row_loud(row) && iv_add_loud(iv, row))
-			goto out;
+			return -ENOMEM;
 	}
-	ret = 0;
+	return 0;
+}
+
+/*
+ * The quick path in thread mode: rows[] is prev's threads, one row per
+ * thread in the same order. Computed again: every thread of each group
+ * that the answer brought, that has a new or a dead thread, that
+ * receives a dead group's time, or that had a row with figures (the
+ * group's identity is on each of its thread rows, its x* and c* on one
+ * of them), found in tidx; the dead threads' rows go, the new ones'
+ * places open.
+ */
+int iv_quick_compute_threads(struct ptop_interval *iv,
+			     const struct ptop_snap *prev,
+			     const struct ptop_snap *cur)
+{
+	struct work w = { .prev = prev, .cur = cur, .iv = iv };
+	struct quick_dead d = { 0 };
+	size_t nt = cur->ndropped_threads, ndg, nrow, k;
+	size_t *dg = NULL, *dpos = NULL, *newpos = NULL, from, end, cap;
+	struct tdirty *rows = NULL;
+	struct tri *xsub = NULL, *csub = NULL;
+	int ret;
+
+	if (iv_grow(iv, cur->nthreads + nt))
+		return -ENOMEM;
+	ret = iv_quick_find_dead(&w, &d);
+	if (!ret)
+		ret = iv_tidx_update(iv, prev, cur);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
+	cap = cur->nupd_groups + cur->nupd_threads + d.ngroups + d.nthreads +
+	      iv->nloud + 1;
+	dg = malloc(cap * sizeof(*dg));
+	dpos = malloc((nt ? nt : 1) * sizeof(*dpos));
+	newpos = malloc((cur->nupd_threads ? cur->nupd_threads : 1) *
+			sizeof(*newpos));
+	if (!dg || !dpos || !newpos)
+		goto out;
+	ndg = dirty_groups(iv, cur, &d, dg);
+	for (k = 0, cap = iv->nloud + 1; k < ndg; k++) {
+		end = iv_tidx_group(iv, cur->groups[dg[k]].pid, &from);
+		cap += end - from;
+	}
+	rows = malloc(cap * sizeof(*rows));
+	xsub = calloc(ndg ? ndg : 1, sizeof(*xsub));
+	csub = calloc(ndg ? ndg : 1, sizeof(*csub));
+	if (!rows || !xsub || !csub)
+		goto out;
+	nrow = dirty_threads(iv, cur, dg, ndg, rows);
+	dead_subs(iv, prev, &d, dg, ndg, xsub, csub);
+	if (iv_changes_reserve(iv, nrow + nt))
+		goto out;
+	take_out(iv, prev, cur, rows, nrow, dpos);
+	move_rows(iv, prev, cur, dpos, newpos);
+	ret = put_back(iv, prev, cur, rows, nrow, dg, xsub, csub);
 out:
 	if (ret)
 		iv->tidx_snap = 0;
