@@ -335,23 +335,18 @@ static bool same_links(const struct ptop_row *a, const struct ptop_row *b)
 	       a->acct_ppid == b->acct_ppid && a->is_thread == b->is_thread;
 }
 
-int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
-		 const struct ui_vrow *exited, size_t nexited)
+/*
+ * What leaves, into q->lst[0, *nrem): the last build's dead, rows gone
+ * or relinked. 0, or -ESRCH (a row not there, or two changes, one row).
+ */
+static int what_leaves(struct ui_tree_quick *q, const struct ui_tq_chg *chg,
+		       size_t nchg, size_t *nrem)
 {
-	struct ui_tree_quick *q = v->tq;
-	size_t i, nrem = 0, nadd = 0, left, k;
+	size_t i;
 	long x;
-	int rc;
 
-	if (!q || !q->valid)
-		return -EINVAL;
-	q->valid = false;	/* until all of it is done */
-	if (tq_reserve(&q->lst, &q->cap_lst, q->nexited + 2 * nchg + nexited,
-		       sizeof(*q->lst)))
-		return -ENOMEM;
-	/* what leaves: the last build's dead, rows gone or relinked */
 	for (i = 0; i < q->nexited; i++)
-		q->lst[nrem++] = q->exited[i];
+		q->lst[(*nrem)++] = q->exited[i];
 	for (i = 0; i < nchg; i++) {
 		if (!chg[i].old)
 			continue;
@@ -360,12 +355,24 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 			return -ESRCH;	/* not there, or two changes, one row */
 		q->node[x].mark = 3;
 		if (!chg[i].nv || !same_links(&q->node[x].own.r, &chg[i].nv->r))
-			q->lst[nrem++] = x;
+			q->lst[(*nrem)++] = x;
 	}
 	for (i = 0; i < nchg; i++)
 		if (chg[i].old)
 			q->node[tq_tab_node(q, chg[i].old->pid)].mark = 0;
-	/* a leaf first, then what is a leaf once those left, then the rest */
+	return 0;
+}
+
+/*
+ * The nodes q->lst[0, nrem) leave: a leaf first, then what is a leaf
+ * once those left, then the rest.
+ */
+static int remove_all(struct ui_tree_quick *q, struct ui_view *v, size_t nrem)
+{
+	size_t i, left;
+	long x;
+	int rc;
+
 	for (left = nrem; left;) {
 		size_t before = left;
 
@@ -390,7 +397,17 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 		q->lst[i] = -1;
 		left--;
 	}
-	/* what stays, with new figures */
+	return 0;
+}
+
+/* What stays, with new figures. */
+static int update_stayers(struct ui_tree_quick *q, struct ui_view *v,
+			  const struct ui_tq_chg *chg, size_t nchg)
+{
+	size_t i;
+	long x;
+	int rc;
+
 	for (i = 0; i < nchg; i++) {
 		if (!chg[i].old || !chg[i].nv)
 			continue;
@@ -401,7 +418,20 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 		if (rc)
 			return rc;
 	}
-	/* what comes: pids in the table first, then each under its parent */
+	return 0;
+}
+
+/*
+ * What comes, as new nodes in the pid table, into q->lst[0, *nadd):
+ * 0, -EINVAL (pid 0), -ENOMEM, -EEXIST (a duplicate pid).
+ */
+static int what_comes(struct ui_tree_quick *q, const struct ui_tq_chg *chg,
+		      size_t nchg, const struct ui_vrow *exited,
+		      size_t nexited, size_t *nadd)
+{
+	size_t i;
+	long x;
+
 	for (i = 0; i < nchg + nexited; i++) {
 		const struct ui_vrow *nv = i < nchg ? chg[i].nv : &exited[i - nchg];
 		struct tq_ent *e;
@@ -427,27 +457,65 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 		e = tq_tab_find(q, nv->r.pid);
 		e->node = x;
 		q->node[x].mark = 1;
-		q->lst[nadd++] = x;
+		q->lst[(*nadd)++] = x;
 	}
+	return 0;
+}
+
+/*
+ * The new nodes q->lst[0, nadd) each under its parent, rows that looked
+ * a new pid up in vain under it, and the dead shown now kept.
+ */
+static int attach_all(struct ui_tree_quick *q, struct ui_view *v, size_t nadd,
+		      size_t nexited)
+{
+	size_t k;
+	int rc;
+
 	for (k = 0; k < nadd; k++) {
 		rc = attach(q, v, q->lst[k], 0);
 		if (rc)
 			return rc;
 	}
-	/* rows that looked a new pid up in vain go under it now */
 	for (k = 0; k < nadd; k++) {
 		struct tq_ent *w = tq_tab_find(q, q->node[q->lst[k]].own.r.pid);
 
 		if (w && w->nmiss && (rc = relink_missing(q, v, w->pid)))
 			return rc;
 	}
-	/* the dead shown now */
 	if (tq_reserve(&q->exited, &q->cap_exited, nexited, sizeof(*q->exited)))
 		return -ENOMEM;
 	q->nexited = 0;
 	for (k = 0; k < nadd; k++)
 		if (q->node[q->lst[k]].own.exited)
 			q->exited[q->nexited++] = q->lst[k];
+	return 0;
+}
+
+int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
+		 const struct ui_vrow *exited, size_t nexited)
+{
+	struct ui_tree_quick *q = v->tq;
+	size_t nrem = 0, nadd = 0;
+	int rc;
+
+	if (!q || !q->valid)
+		return -EINVAL;
+	q->valid = false;	/* until all of it is done */
+	if (tq_reserve(&q->lst, &q->cap_lst, q->nexited + 2 * nchg + nexited,
+		       sizeof(*q->lst)))
+		return -ENOMEM;
+	rc = what_leaves(q, chg, nchg, &nrem);
+	if (!rc)
+		rc = remove_all(q, v, nrem);
+	if (!rc)
+		rc = update_stayers(q, v, chg, nchg);
+	if (!rc)
+		rc = what_comes(q, chg, nchg, exited, nexited, &nadd);
+	if (!rc)
+		rc = attach_all(q, v, nadd, nexited);
+	if (rc)
+		return rc;
 	q->valid = true;
 	return 0;
 }

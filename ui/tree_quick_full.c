@@ -9,31 +9,24 @@
 
 #include "tree_quick_internal.h"
 
-/*
- * The tree kept from rows in[0, n) (the full build's input) and its
- * output (v->rows): pid table, parents, depths, sums, places. Any case
- * the quick build does not take (a duplicate pid, a cycle, a row not
- * where it should be): not valid.
- */
-static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
+/* Room for what the rest needs, and the pid table of the n nodes. */
+static bool from_full_table(struct ui_tree_quick *q, struct ui_view *v,
+			    size_t n)
 {
-	size_t i, j, k, head;
-	long x, p;
-	bool orphan;
+	size_t i;
 
-	q->valid = false;
 	if (tq_reserve(&q->kidx, &q->cap_kidx, n + 1, sizeof(*q->kidx)) ||
 	    tq_reserve(&q->order, &q->cap_order, n + 1, sizeof(*q->order)) ||
 	    tq_reserve(&q->kstart, &q->cap_kstart, n + 1, sizeof(*q->kstart)))
-		return;
+		return false;
 	if (tq_reserve(&q->at, &q->cap_at, v->nrows + 1, sizeof(*q->at)))
-		return;
+		return false;
 	if (!q->tabcap || q->tabcap < 4 * n || q->tabcap > 16 * n + 64) {
 		free(q->tab);
 		q->tab = NULL;
 		q->tabcap = 0;
 		if (tq_tab_resize(q, 2 * n))
-			return;
+			return false;
 	} else {
 		memset(q->tab, 0, q->tabcap * sizeof(*q->tab));
 	}
@@ -42,17 +35,27 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 		struct tq_ent *e;
 
 		if (!q->node[i].own.r.pid)
-			return;
+			return false;
 		e = tq_tab_get(q, q->node[i].own.r.pid);
 		if (!e || e->node >= 0)
-			return;		/* a duplicate pid */
+			return false;	/* a duplicate pid */
 		e->node = (long)i;
 	}
+	return true;
+}
+
+/* Each node's parent, and the number of children (in kstart[p + 1]). */
+static bool from_full_parents(struct ui_tree_quick *q, size_t n)
+{
+	size_t i;
+	long p;
+	bool orphan;
+
 	memset(q->kstart, 0, (n + 1) * sizeof(*q->kstart));
 	for (i = 0; i < n; i++) {
 		p = tq_resolve(q, (long)i, &orphan);
 		if (tq_misses_add(q, (long)i))
-			return;
+			return false;
 		q->node[i].parent = p;
 		q->node[i].orphan = p >= 0 && orphan;
 		if (p >= 0) {
@@ -60,7 +63,20 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 			q->kstart[p + 1]++;
 		}
 	}
-	/* children lists (any order), then breadth first from the roots */
+	return true;
+}
+
+/*
+ * Children lists (any order), then breadth first from the roots into
+ * q->order, with depths and what a collapsed branch hides; false: a
+ * ppid cycle.
+ */
+static bool from_full_order(struct ui_tree_quick *q, struct ui_view *v,
+			    size_t n)
+{
+	size_t i, j, k, head;
+	long x, p;
+
 	for (i = 0; i < n; i++)
 		q->kstart[i + 1] += q->kstart[i];
 	for (i = 0; i < n; i++) {
@@ -87,8 +103,15 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 			q->order[k++] = c;
 		}
 	}
-	if (k < n)
-		return;		/* a ppid cycle */
+	return k >= n;
+}
+
+/* The branches' sums and sizes, from the leaves up (q->order reversed). */
+static void from_full_sums(struct ui_tree_quick *q, size_t n)
+{
+	size_t i;
+	long x, p;
+
 	for (i = n; i-- > 0;) {
 		struct ptop_row c;
 
@@ -102,26 +125,50 @@ static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
 		if (!q->node[x].hidden)
 			q->node[p].vsize += q->node[x].vsize + 1;
 	}
-	/* the places, checked against the full build's rows */
+}
+
+/* The places, checked against the full build's rows, and the dead. */
+static bool from_full_places(struct ui_tree_quick *q, struct ui_view *v,
+			     size_t n)
+{
+	size_t i, k;
+	long x;
+
 	for (i = 0, k = 0; i < n; i++)
 		k += !q->node[i].hidden;
 	if (k != v->nrows)
-		return;
+		return false;
 	for (i = 0; i < v->nrows; i++) {
 		x = tq_tab_node(q, v->rows[i].r.pid);
 		if (x < 0 || q->node[x].hidden ||
 		    q->node[x].depth != v->rows[i].depth ||
 		    q->node[x].own.exited != v->rows[i].exited)
-			return;
+			return false;
 		q->node[x].pos = i;
 		q->at[i] = x;
 	}
 	if (tq_reserve(&q->exited, &q->cap_exited, n, sizeof(*q->exited)))
-		return;
+		return false;
 	for (i = 0, q->nexited = 0; i < n; i++)
 		if (q->node[i].own.exited)
 			q->exited[q->nexited++] = (long)i;
-	q->valid = true;
+	return true;
+}
+
+/*
+ * The tree kept from rows in[0, n) (the full build's input) and its
+ * output (v->rows): pid table, parents, depths, sums, places. Any case
+ * the quick build does not take (a duplicate pid, a cycle, a row not
+ * where it should be): not valid.
+ */
+static void tq_from_full(struct ui_tree_quick *q, struct ui_view *v, size_t n)
+{
+	q->valid = false;
+	if (!from_full_table(q, v, n) || !from_full_parents(q, n) ||
+	    !from_full_order(q, v, n))
+		return;
+	from_full_sums(q, n);
+	q->valid = from_full_places(q, v, n);
 }
 
 long ui_tq_full(struct ui_view *v, size_t n, int sort_id, bool asc, bool keep)
