@@ -13,43 +13,6 @@
 #include <string.h>
 
 #include "tree.h"
-#include "view.h"
-
-struct sort_ctx {
-	const struct ptop_col *col;
-	bool asc;
-};
-
-static int vrow_cmp(const void *pa, const void *pb, void *arg)
-{
-	const struct sort_ctx *ctx = arg;
-	const struct ui_vrow *a = pa, *b = pb;
-	int c = ptop_col_compare(ctx->col, &a->r, &b->r);
-
-	if (!ctx->asc)
-		c = -c;
-	if (!c)	/* ties: by pid, so the order is stable */
-		c = a->r.pid < b->r.pid ? -1 : a->r.pid > b->r.pid;
-	if (!c)	/* a live row before a dead one of the same pid */
-		c = a->exited - b->exited;
-	return c;
-}
-
-int ui_vrow_cmp(const struct ui_vrow *a, const struct ui_vrow *b, int sort_id,
-		bool asc)
-{
-	struct sort_ctx ctx = { &ptop_cols[sort_id], asc };
-
-	return vrow_cmp(a, b, &ctx);
-}
-
-void ui_vrows_sort(struct ui_vrow *rows, size_t n, int sort_id, bool asc)
-{
-	struct sort_ctx ctx = { &ptop_cols[sort_id], asc };
-
-	if (n > 1)
-		qsort_r(rows, n, sizeof(*rows), vrow_cmp, &ctx);
-}
 
 struct pid_idx {
 	uint32_t pid;
@@ -359,14 +322,12 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 	 * time goes), not their own: sort by the sums, shape again.
 	 */
 	if (ui_tree_summable(sort_id)) {
-		struct sort_ctx ctx = { &ptop_cols[sort_id], asc };
-
 		for (i = 0; i < n; i++) {
 			w.out[i] = rows[i];
 			w.out[i].r = w.acc[i];	/* the key only */
 			w.out[i].nhidden = (int)i;
 		}
-		qsort_r(w.out, n, sizeof(*w.out), vrow_cmp, &ctx);
+		ui_vrows_sort(w.out, n, sort_id, asc);
 		for (i = 0; i < n; i++)
 			w.order[i] = (size_t)w.out[i].nhidden;
 		for (i = 0; i < n; i++)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The tree order of plain rows (batch --tree), a pure function. */
+/* The tree order of the view's rows, and of plain rows (batch --tree). */
 #ifndef UI_TREE_H
 #define UI_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "lib/col.h"
+#include "vrow.h"
+
+#define UI_TREE_MAX_DEPTH 63
 
 /*
  * Reorder rows depth first: every row follows its parent (a thread row
@@ -27,5 +30,24 @@ void ui_tree_figures_add(struct ptop_row *to, const struct ptop_row *r);
 void ui_tree_figures_sub(struct ptop_row *to, const struct ptop_row *r);
 void ui_tree_figures_zero(struct ptop_row *r);
 bool ui_tree_summable(int id);
+
+/*
+ * Tree order over rows[0..n): depth first, each row after its parent (a
+ * thread after its process, a process after its parent, an orphan after
+ * its accounting parent when that is shown), siblings sorted by sort_id
+ * (for a column of figures, by their branches' sums: where the time goes);
+ * sets depth, more, has_kids and subtree_ns; removes the rows below a
+ * collapsed branch (pid in collapsed), adding their figures to it. Rows
+ * caught in a ppid cycle become roots. Returns the new count, or -ENOMEM
+ * (rows then only sorted).
+ */
+long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
+		   const struct ui_pidset *collapsed);
+
+/*
+ * The tree's lines before a row's COMMAND ("│  ├─ "), in UTF-8 when utf8,
+ * else ASCII ("|  |- "). Empty for a root that is not collapsed.
+ */
+void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len);
 
 #endif /* UI_TREE_H */

@@ -97,59 +97,6 @@ void ui_sysline(const struct ptop_interval *iv, char *buf, size_t len)
 		 iv->verdict.window_ns / 1e6);
 }
 
-/* --- pid sets --------------------------------------------------------- */
-
-static size_t pidset_pos(const struct ui_pidset *s, uint32_t pid)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->pid[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-bool ui_pidset_has(const struct ui_pidset *s, uint32_t pid)
-{
-	size_t i = pidset_pos(s, pid);
-
-	return i < s->n && s->pid[i] == pid;
-}
-
-int ui_pidset_add(struct ui_pidset *s, uint32_t pid)
-{
-	size_t i = pidset_pos(s, pid);
-
-	if (i < s->n && s->pid[i] == pid)
-		return 0;
-	if (ptop_reserve(&s->pid, &s->cap, s->n + 1, sizeof(*s->pid), 16))
-		return -ENOMEM;
-	memmove(s->pid + i + 1, s->pid + i, (s->n - i) * sizeof(*s->pid));
-	s->pid[i] = pid;
-	s->n++;
-	return 0;
-}
-
-void ui_pidset_del(struct ui_pidset *s, uint32_t pid)
-{
-	size_t i = pidset_pos(s, pid);
-
-	if (i >= s->n || s->pid[i] != pid)
-		return;
-	memmove(s->pid + i, s->pid + i + 1, (s->n - i - 1) * sizeof(*s->pid));
-	s->n--;
-}
-
-void ui_pidset_clear(struct ui_pidset *s)
-{
-	s->n = 0;
-}
-
 /* --- the view --------------------------------------------------------- */
 
 void ui_view_init(struct ui_view *v)

@@ -20,8 +20,8 @@
 #include <time.h>
 #include "lib/col.h"
 #include "lib/snap.h"
-
-#define UI_TREE_MAX_DEPTH 63
+#include "tree.h"
+#include "vrow.h"
 
 struct ui_encoder;
 struct ui_tree_quick;
@@ -39,35 +39,6 @@ struct ui_view_opts {
 	size_t npids;
 	const char *source;	/* the source's name */
 };
-
-struct ui_vrow {
-	struct ptop_row r;	/* a collapsed branch: the branch's sums */
-	uint64_t subtree_ns;	/* tree: total of the row and all below it */
-	uint64_t more;		/* tree: bit d, the ancestor at depth d+1
-				 * (or this row, at its depth) has a later
-				 * sibling: draw a continuation line */
-	int depth;
-	int nhidden;		/* collapsed: rows folded into this one */
-	bool has_kids;
-	bool collapsed;
-	bool orphan;		/* reparented: shown under its accounting
-				 * parent, not its real one (init) */
-	bool exited;		/* died in the interval */
-	bool tagged;
-	int exit_code;		/* exited: as wait(2) says; -1 unknown */
-};
-
-/* A set of pids (tags, collapsed branches): small, sorted. */
-struct ui_pidset {
-	uint32_t *pid;
-	size_t n, cap;
-};
-
-bool ui_pidset_has(const struct ui_pidset *s, uint32_t pid);
-/* 0, or -ENOMEM (unchanged) */
-int ui_pidset_add(struct ui_pidset *s, uint32_t pid);
-void ui_pidset_del(struct ui_pidset *s, uint32_t pid);
-void ui_pidset_clear(struct ui_pidset *s);
 
 /* The settings a build used (ui/view.c compares them with the next's). */
 struct ui_view_built {
@@ -148,23 +119,6 @@ int ui_view_build(struct ui_view *v, const struct ui_view_opts *o,
 		  const struct ptop_snap *cur);
 
 /*
- * Tree order over rows[0..n): depth first, each row after its parent (a
- * thread after its process, a process after its parent, an orphan after
- * its accounting parent when that is shown), siblings sorted by sort_id
- * (for a column of figures, by their branches' sums: where the time goes);
- * sets depth, more, has_kids and subtree_ns; removes the rows below a
- * collapsed branch (pid in collapsed), adding their figures to it. Rows
- * caught in a ppid cycle become roots. Returns the new count, or -ENOMEM
- * (rows then only sorted).
- */
-long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
-		   const struct ui_pidset *collapsed);
-/* Sort rows by column id (descending unless asc), ties by pid. */
-void ui_vrows_sort(struct ui_vrow *rows, size_t n, int sort_id, bool asc);
-/* The order ui_vrows_sort() sorts by: <0, 0, >0 */
-int ui_vrow_cmp(const struct ui_vrow *a, const struct ui_vrow *b, int sort_id,
-		bool asc);
-/*
  * The tree's quick build (ui/tree_quick.c). ui_tq_full(): ui_tree_build()
  * over v->rows[0, n) with v->collapsed, and (keep) the tree kept for the
  * next build; returns what ui_tree_build() returns. ui_tq_update(): the
@@ -184,12 +138,6 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 		 const struct ui_vrow *exited, size_t nexited);
 bool ui_tq_valid(const struct ui_view *v);
 void ui_tq_free(struct ui_tree_quick *q);
-
-/*
- * The tree's lines before a row's COMMAND ("│  ├─ "), in UTF-8 when utf8,
- * else ASCII ("|  |- "). Empty for a root that is not collapsed.
- */
-void ui_tree_prefix(const struct ui_vrow *r, bool utf8, char *buf, size_t len);
 
 /*
  * The absolute-deadline schedule, written once: the next snapshot is due
