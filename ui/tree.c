@@ -296,6 +296,26 @@ static size_t shape(struct tree_work *w, struct ui_vrow *rows, size_t n)
 	return k;
 }
 
+/* A collapsed branch: its figures (acc) under the top row's identity. */
+static void collapse_row(struct ui_vrow *v, const struct ptop_row *acc,
+			 int nhidden)
+{
+	struct ptop_row id = v->r;
+
+	v->r = *acc;
+	memcpy(v->r.comm, id.comm, sizeof(id.comm));
+	v->r.pid = id.pid;
+	v->r.tgid = id.tgid;
+	v->r.ppid = id.ppid;
+	v->r.uid = id.uid;
+	v->r.state = id.state;
+	v->r.has = id.has;
+	v->r.nthreads = id.nthreads;
+	v->r.depth = id.depth;
+	v->collapsed = true;
+	v->nhidden = nhidden;
+}
+
 long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 		   const struct ui_pidset *collapsed)
 {
@@ -358,23 +378,8 @@ long ui_tree_build(struct ui_vrow *rows, size_t n, int sort_id, bool asc,
 		v->has_kids = w.first[o] >= 0 && w.size[o] > 0;
 		v->subtree_ns = w.acc[o].total;
 		if (v->has_kids && collapsed &&
-		    ui_pidset_has(collapsed, v->r.pid)) {
-			struct ptop_row id = v->r;
-
-			/* the branch's figures under the top row's identity */
-			v->r = w.acc[o];
-			memcpy(v->r.comm, id.comm, sizeof(id.comm));
-			v->r.pid = id.pid;
-			v->r.tgid = id.tgid;
-			v->r.ppid = id.ppid;
-			v->r.uid = id.uid;
-			v->r.state = id.state;
-			v->r.has = id.has;
-			v->r.nthreads = id.nthreads;
-			v->r.depth = id.depth;
-			v->collapsed = true;
-			v->nhidden = w.size[o];
-		}
+		    ui_pidset_has(collapsed, v->r.pid))
+			collapse_row(v, &w.acc[o], w.size[o]);
 	}
 	memcpy(rows, w.out, out * sizeof(*rows));
 	work_free(&w);
