@@ -126,7 +126,8 @@ vm-check: all $(HELPER_BINS)
 
 # the module's test builds with a window (Makefile: vm-reaper-race and on)
 vm-races: all $(HELPER_BINS)
-	@fail=0; for t in vm-reaper-race vm-exit-pos vm-pass-pairs vm-leader-window; do \
+	@fail=0; for t in vm-reaper-race vm-exit-pos vm-pass-pairs vm-leader-window \
+		vm-unload-window vm-chunk-window; do \
 		$(MAKE) --no-print-directory $$t || { fail=1; echo "-- make $$t failed" >>$(FAILURES); }; \
 	done; exit $$fail
 
