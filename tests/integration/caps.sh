@@ -19,7 +19,7 @@ tmp=$(mktemp -d /tmp/ptop_caps.XXXXXX)
 pids=
 trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
-KILL=$((1 << 5)) NET_ADMIN=$((1 << 12)) SYS_NICE=$((1 << 23))
+KILL=$((1 << 5)) NET_ADMIN=$((1 << 12)) SYS_NICE=$((1 << 23)) SYS_ADMIN=$((1 << 21))
 
 # caps LABEL WANT_EFF WANT_BND|- [setpriv args --] PTOP ARGS...: start ptop,
 # wait for its first interval, read its capability sets while it runs
@@ -91,7 +91,20 @@ o=$("$PTOP" -b -n 1 --drop-capabilities=some 2>&1)
 # --- tstime: the same for the measuring parent; the command is not limited
 TSTIME=$B/tstime
 if [ -x "$TSTIME" ]; then
+	# kernel.task_delayacct set to 1 by someone else may be needed by
+	# them: tstime then keeps CAP_SYS_ADMIN to set it again if it is
+	# reset (this kernel fills the runtime without it, so tstime never
+	# sets it itself). Checked once here; the expectations after it are
+	# for the sysctl off, the machine's default
+	delayacct=$(cat /proc/sys/kernel/task_delayacct)
+	trap 'echo "$delayacct" >/proc/sys/kernel/task_delayacct; for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 	probe='grep ^CapEff: /proc/$PPID/status; grep ^CapEff: /proc/self/status'
+	echo 1 >/proc/sys/kernel/task_delayacct
+	o=$("$TSTIME" --source=taskstats --no-cgroup sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
+	[ "$o" = "$(printf %016x $((NET_ADMIN | SYS_ADMIN))) $(printf %016x $full)" ] &&
+		ok "tstime (root, task_delayacct on): keeps CAP_NET_ADMIN and CAP_SYS_ADMIN to keep it on ($o)" ||
+		bad "tstime (root, task_delayacct on): tstime/command CapEff '$o'"
+	echo 0 >/proc/sys/kernel/task_delayacct
 	o=$("$TSTIME" --source=taskstats --no-cgroup sh -c "$probe" 2>/dev/null | awk '/^CapEff:/{print $2}' | paste -sd' ')
 	[ "$o" = "$(printf %016x $NET_ADMIN) $(printf %016x $full)" ] &&
 		ok "tstime (root, taskstats): keeps CAP_NET_ADMIN, the command has every capability ($o)" ||
