@@ -27,9 +27,10 @@ m=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 [ -n "$m" ] || { echo "FAIL: no cgroup2 mount here"; exit 1; }
 # the v1 hierarchy with cpuacct, where there is one (hybrid machines)
 m1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ { print $2; exit }' /proc/self/mounts)
-# ro_all: every cgroup mount read-only in a new mount namespace, then exec
-ro_all='for d in "$@"; do [ "$d" = -- ] && break; mount -o remount,bind,ro "$d" || exit 99; done
-	while [ "$1" != -- ]; do shift; done; shift; exec "$@"'
+# a mount namespace with every cgroup mount read-only (tests/helpers/ns_run:
+# also where / is not a mount point)
+NSRUN=$(cd "$(dirname "$0")/../helpers" && pwd)/ns_run
+ro_all=("$NSRUN" -r "$m" ${m1:+-r "$m1"} --)
 
 W='for i in $(seq 100); do /bin/true; done; exit 3'
 
@@ -69,14 +70,14 @@ check nobody rusage "Permission denied" && ok "no cgroup write access" || bad "n
 grep -q '"verdict":"inexact: no bound' "$tmp/nobody.json" && ok "  says it has no bound" ||
 	bad "  as nobody with wait4 alone it cannot say exact"
 
-unshare -m sh -c "$ro_all" sh "$m" $m1 -- \
+"${ro_all[@]}" \
 	"$T" --json -o "$tmp/ro.json" sh -c "$W" 2>"$tmp/ro.err"
 echo $? >"$tmp/ro.rc"
 check ro '!cgroup' "Read-only file system" && ok "read-only cgroupfs" || bad "read-only cgroupfs"
 
 # self-reaped children there: wait4 misses them, the records miss their
 # exit paths: inexact, with the bound
-unshare -m sh -c "$ro_all" sh "$m" $m1 -- \
+"${ro_all[@]}" \
 	"$T" --json -o "$tmp/ro2.json" sh -c "$WL selfreap 50 2 >/dev/null; exit 3" 2>"$tmp/ro2.err"
 echo $? >"$tmp/ro2.rc"
 check ro2 records "Read-only file system" && ok "read-only cgroupfs, self-reaped children" ||
@@ -90,8 +91,8 @@ if [ -n "$m1" ]; then
 	c1=$m1/ptop-test-$$
 	mkdir "$c1" || { echo "FAIL: cannot make $c1"; exit 1; }
 	u0=$(cat "$c1/cpuacct.usage")
-	unshare -m sh -c 'mount -o remount,bind,ro "$1" && echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@"' \
-		sh "$m" "$c1" "$T" --json -o "$tmp/v1.json" sh -c "$WL selfreap 100 2 >/dev/null; exit 3" 2>"$tmp/v1.err"
+	"$NSRUN" -r "$m" -- sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
+		sh "$c1" "$T" --json -o "$tmp/v1.json" sh -c "$WL selfreap 100 2 >/dev/null; exit 3" 2>"$tmp/v1.err"
 	echo $? >"$tmp/v1.rc"
 	u1=$(cat "$c1/cpuacct.usage")
 	rmdir "$c1"
@@ -110,7 +111,7 @@ else
 	echo "note: no cgroup v1 cpuacct hierarchy here: its fallback not tried"
 fi
 
-unshare -p -f --mount-proc "$T" --json -o "$tmp/pidns.json" sh -c "$W" 2>"$tmp/pidns.err"
+"$NSRUN" -p -- "$T" --json -o "$tmp/pidns.json" sh -c "$W" 2>"$tmp/pidns.err"
 echo $? >"$tmp/pidns.rc"
 check pidns cgroup "" && ok "a pid namespace" || bad "a pid namespace"
 exit $fail
