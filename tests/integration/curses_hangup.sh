@@ -64,8 +64,14 @@ case_gone plain
 case_gone setsid setsid --
 T_STDIN='< /dev/null' case_gone nullin setsid --
 # POSIXLY_CORRECT: su takes what follows the user as the shell's
-# arguments, not as options of its own
+# arguments, not as options of its own. nobody runs a copy of ptop that
+# it can reach (the tree may be under a private home such as /root)
+mkdir -p "$T_TMP/nobody" && chmod 755 "$T_TMP" "$T_TMP/nobody" &&
+	cp "$PTOP" "$T_TMP/nobody/ptop" || bad "a copy of ptop for nobody"
+root_ptop=$PTOP
+PTOP=$T_TMP/nobody/ptop
 case_gone su env POSIXLY_CORRECT=1 su -s /bin/sh -c 'exec "$0" "$@"' nobody --
+PTOP=$root_ptop
 
 # a hangup signal with the terminal still there: ends, and restores it
 start hup 80 24 --no-config --source=procfs -d 1
