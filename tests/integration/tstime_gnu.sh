@@ -43,9 +43,20 @@ small=$(fmt '%R' true)
 # voluntary context switches: a sleep gives up its CPU
 v=$(fmt '%w' sleep 0.05)
 [ "${v:-0}" -ge 1 ] && ok "%w of sleep 0.05: $v voluntary switches" || bad "%w of sleep: '$v'"
-# blocks written: 4 MiB with fsync on $tmp's file system (512-byte blocks)
-v=$(fmt '%O' dd if=/dev/zero of="$tmp/out" bs=1M count=4 conv=fsync status=none)
-[ "${v:-0}" -ge 4096 ] && ok "%O of 4 MiB written with fsync: $v blocks" || bad "%O of dd: '$v'"
+# blocks written: 4 MiB with fsync (512-byte blocks), on a file system
+# with a block device (writes to tmpfs count none)
+disk=
+for d in "$tmp" /var/tmp "$B"; do
+	[ "$(stat -f -c %T "$d" 2>/dev/null)" != tmpfs ] && [ -w "$d" ] && { disk=$d; break; }
+done
+if [ -n "$disk" ]; then
+	v=$(fmt '%O' dd if=/dev/zero of="$disk/tstime_gnu.$$" bs=1M count=4 conv=fsync status=none)
+	rm -f "$disk/tstime_gnu.$$"
+	[ "${v:-0}" -ge 4096 ] && ok "%O of 4 MiB written with fsync in $disk: $v blocks" ||
+		bad "%O of dd in $disk ($(stat -f -c %T "$disk")): '$v'"
+else
+	bad "%O: no writable file system with a block device among $tmp /var/tmp $B"
+fi
 # the constant ones: as GNU time has them on this kernel
 if [ -x $GNU ]; then
 	g=$($GNU -f '%Z %W %k %r %s %X %D %p %K %t' true 2>&1)
