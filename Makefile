@@ -74,7 +74,7 @@ TEST_PKGS := cmocka:libcmocka-dev
 DEB_BUILD := build-essential pkg-config libncurses-dev libnl-genl-3-dev \
 	libcap-dev libedit-dev zlib1g-dev
 # (check-all's own: DEB_CHECK_ALL in tests/check.mk)
-DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux \
+DEB_TEST  := libcmocka-dev procps htop time linux-perf qemu-system-x86 tmux strace \
 	busybox-static cpio linux-headers-amd64 dkms kmod \
 	python3 groff-base mandoc dpkg-dev binutils zsh fish \
 	clang-14 libclang-rt-14-dev valgrind sparse \
