@@ -927,6 +927,9 @@ void cv_draw(struct cv *cv)
 	case CV_MENU:
 		draw_menu(cv);
 		break;
+	case CV_TASK:
+		cv_task_draw(cv);
+		break;
 	default:
 		draw_table(cv);
 		break;

@@ -31,6 +31,8 @@ static const char *const help_tail[] = {
 	"",
 	"Rows plus idle and the system parts add up to ncpu x 100%. sum: the last line, every task's figures added up, also those filtered out or not shown. Dimmed rows are tasks that died in the interval, with [exit N] or [signal N]: their time is already in their ancestor's c*, so they are in no sum. A collapsed branch (+) shows the sums of everything under it. The tree's dashed link marks an orphan, shown under the ancestor it came from. The default columns hide what the source cannot fill; a chosen column shows - there. < and > at the ends of the column header: more columns that way (Left, Right).",
 	"",
+	cv_task_help,
+	"",
 	"Columns (name for -o and the config, header, unit, meaning)",
 };
 

@@ -500,6 +500,8 @@ const struct cv_binding cv_bindings[] = {
 	{ { KEY_F(9), 'k' }, "F9 k", k_kill,
 	  "send a signal (a menu) to the tagged tasks, else the selected one" },
 	{ { KEY_F(10), 'q', 'Q' }, "F10 q", k_quit, "quit" },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", cv_task_open,
+	  "the process screen of the selected task (its history, threads, children; Esc: back)" },
 	{ { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE }, "Up Down PgUp PgDn", k_move,
 	  "select a row; a page up / down" },
 	{ { KEY_HOME, KEY_END }, "Home End", k_move, "first / last row" },
@@ -757,7 +759,8 @@ static void key_help(struct cv *cv, int ch)
 	case KEY_RESIZE:
 		break;
 	default:
-		cv->mode = CV_TABLE;
+		cv->mode = cv->task_help ? CV_TASK : CV_TABLE;
+		cv->task_help = false;
 		break;
 	}
 }
@@ -884,6 +887,9 @@ void cv_key(struct cv *cv, int ch)
 		break;
 	case CV_SETUP:
 		cv_key_setup(cv, ch);
+		break;
+	case CV_TASK:
+		cv_task_key(cv, ch);
 		break;
 	default:
 		key_table(cv, ch);

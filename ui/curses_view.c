@@ -208,6 +208,7 @@ static int cv_step(struct cv *cv)
 		if (cv->threads_pending && app->iv.threads == app->threads)
 			cv->threads_pending = false;
 		cv_rebuild(cv);
+		cv_task_step(cv);
 	}
 	return 0;
 }

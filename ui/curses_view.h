@@ -14,6 +14,7 @@
 #include "evlog.h"
 #include "meters.h"
 #include "prompt.h"
+#include "taskhist.h"
 #include "view.h"
 
 /*
@@ -37,6 +38,7 @@ enum cv_mode {
 	CV_SETUP,	/* F2: columns, meters, colours */
 	CV_INPUT,	/* a prompt: search, filter, delay */
 	CV_MENU,	/* a list to pick from: sort, signal, user */
+	CV_TASK,	/* Enter: one process (ui/curses_task.c) */
 };
 enum cv_input { CV_IN_SEARCH, CV_IN_FILTER, CV_IN_DELAY, CV_IN__COUNT };
 enum cv_menu { CV_MENU_SORT, CV_MENU_SIGNAL, CV_MENU_USER };
@@ -114,6 +116,12 @@ struct cv {
 	struct ui_evlog evlog;
 	char ev_err[300];	/* why there are no events; "" if none */
 	int64_t ev_boot_wall;	/* CLOCK_BOOTTIME -> wall clock */
+	/* the process screen (ui/curses_task.c): its task, the history */
+	uint32_t task_pid;
+	uint64_t task_start;
+	char task_comm[PTOP_COMM_LEN];
+	bool task_help;		/* help opened from it: goes back to it */
+	struct ui_taskhist task_hist;
 };
 
 /* One key binding: the keys (0-terminated), what it does, the help. */
@@ -202,6 +210,18 @@ void cv_headline(const struct cv *cv, bool with_bar, int width, char *buf,
 		 size_t len);
 /* Is the selected row on screen (as the last draw left it)? */
 bool cv_sel_shown(const struct cv *cv);
+
+/*
+ * The process screen (ui/curses_task.c): Enter opens it on the selected
+ * row; while open the loop calls its draw and key functions. step: after
+ * each interval's rebuild, feeds the history (the selected row's task is
+ * followed in the table too). help: its paragraph of the F1 help.
+ */
+void cv_task_open(struct cv *cv, int ch);
+void cv_task_draw(struct cv *cv);
+void cv_task_key(struct cv *cv, int ch);
+void cv_task_step(struct cv *cv);
+extern const char cv_task_help[];
 
 /* The signal menu's entries. */
 int cv_signal_count(void);
