@@ -20,7 +20,8 @@
 #include "listen.h"
 #include "netlink.h"
 #include "proc.h"
-#include "snapshot.h"
+#include "pass.h"
+#include "test_window.h"
 #include "main.h"
 
 /*
@@ -124,7 +125,7 @@ static int __init ptop_ts_init(void)
 	ret = ptop_ts_nl_init();
 	if (ret)
 		goto err_nl;
-	ptop_ts_snap_test_init();	/* test builds only */
+	ptop_ts_test_init();	/* test builds only */
 	pr_info("version %s loaded\n", PTOP_TS_VERSION);
 	return 0;
 
@@ -147,7 +148,7 @@ err_act:
 
 static void __exit ptop_ts_exit(void)
 {
-	ptop_ts_snap_test_exit();
+	ptop_ts_test_exit();
 	/* the requested sources first: no event is sent to a family going */
 	ptop_ts_listen_exit();
 	/*

@@ -26,7 +26,7 @@
 #include "activity.h"
 #include "listen.h"
 #include "main.h"
-#include "snapshot.h"
+#include "pass.h"
 #include "netlink.h"
 
 struct ptop_ts_dump {

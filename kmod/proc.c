@@ -36,7 +36,7 @@
 #include "pass_ran.h"
 #include "record.h"
 #include "seq.h"
-#include "snapshot.h"
+#include "pass.h"
 #include "steal.h"
 #include "proc.h"
 

@@ -4,7 +4,7 @@
 # start) and the exec'er, which de_thread() gives that pid and start,
 # dies as the group's last thread (a second THREAD record of the same
 # identity, then the GROUP one), both after the pass began. The late
-# group's rows (snapshot.c, fit_late_threads()) kept both: two live
+# group's rows (late.c, fit_late_threads()) kept both: two live
 # THREAD records of one (pid, start) in one answer (review of tonight's
 # exit changes, LOW-MEDIUM). Load: tsload execexit (children one after
 # another whose second thread execs tsload, which burns 5 ms and exits)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* One answer: a pass over the reader's pid namespace. */
-#ifndef _PTOP_TS_SNAPSHOT_H
-#define _PTOP_TS_SNAPSHOT_H
+/* One question, its answer's buffer, and the RCU read sections of a walk. */
+#ifndef _PTOP_TS_ANSWER_H
+#define _PTOP_TS_ANSWER_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include "uapi/ptop_taskstats.h"
@@ -30,20 +31,23 @@ struct ptop_ts_snap {
 	kuid_t uid;			/* charged to (budget.c) */
 };
 
-extern bool ptop_ts_crosscheck;
+/*
+ * The RCU read sections of a pass, timed: the longest of the last pass
+ * and how long its walk took (the state file shows both, for the tests:
+ * one section must stay a small part of a walk of many tasks).
+ */
+struct ptop_ts_spans {
+	u64 t0;
+	u64 max;
+};
 
-int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd);
-int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap);
+int ptop_ts_snap_alloc(const struct ptop_ts_query *q,
+		       struct ptop_ts_snap *snap, u32 ncpu, u32 cap);
+void ptop_ts_snap_grow(struct ptop_ts_snap *snap, u32 cap);
 void ptop_ts_snap_free(struct ptop_ts_snap *snap);
-void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns);
-void ptop_ts_snap_late_span(u64 *seq, u64 *from, u64 *to);
+void ptop_ts_snap_count_grow(bool grown);
 void ptop_ts_snap_grow_counts(long *grown, long *refused);
-#ifdef PTOP_TS_TEST_LEADER_WINDOW
-void ptop_ts_snap_test_init(void);
-void ptop_ts_snap_test_exit(void);
-#else
-static inline void ptop_ts_snap_test_init(void) { }
-static inline void ptop_ts_snap_test_exit(void) { }
-#endif
+void ptop_ts_span_begin(struct ptop_ts_spans *sp) __acquires(RCU);
+void ptop_ts_span_end(struct ptop_ts_spans *sp) __releases(RCU);
 
-#endif /* _PTOP_TS_SNAPSHOT_H */
+#endif /* _PTOP_TS_ANSWER_H */
