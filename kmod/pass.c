@@ -98,229 +98,317 @@ int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd)
 	return 0;
 }
 
+#define PASS_RESYNC	1	/* answer_begin(): begin again, a full answer */
+
+/* One pass: its walk and what it keeps beside it. Under the pass lock. */
+struct pass {
+	const struct ptop_ts_query *q;
+	struct ptop_ts_snap *snap;
+	struct ptop_ts_walk w;
+	struct ptop_ts_act_sel sel;
+	struct ptop_ts_cpu *cpus;	/* the CPUs' readings at the instant */
+	u32 ncpu;
+	u64 pass;		/* of the marks (activity.c) */
+	u64 head;		/* of the EXIT ring at the pass's start */
+	u64 since;		/* the reader's last answer (0: none) */
+	u64 since_pass, from_head;	/* its pass, its ring head */
+	u32 nexits;		/* EXIT records from there to head */
+	u64 t0, b0, w0;		/* the instant (time, boot time); the start */
+	bool xcheck, resync, marked, idle_irq;
+};
+
+/*
+ * The pass's start: the marks first, then the generation of c*
+ * (activity.c), then the instant right after: the exit tails folded,
+ * the c* generation and the EXIT ring head are as of the pass's start,
+ * and what ran from there to the instant (tails of exit paths, a group's
+ * last run) would be in the next answer. The selection and the answer's
+ * allocation come after it (the walk's marks are drained again after the
+ * instant: reselect()).
+ */
+static void pass_begin(struct pass *p)
+{
+	const struct ptop_ts_cmd *cmd = &p->q->cmd;
+
+	p->pass = ptop_ts_act_pass();
+	p->head = ptop_ts_acct_pass_begin();
+	p->t0 = ktime_get_ns();
+	p->b0 = ktime_get_boottime_ns();
+	ptop_ts_cpus_read(p->cpus, p->ncpu, false);
+	if (ptop_ts_runtimes_at_t0())
+		p->idle_irq = ptop_ts_pass_instant(p->cpus, p->ncpu, &p->t0,
+						   &p->b0);
+	ptop_ts_test_pass_window();	/* test builds only */
+	if (!p->since)
+		return;
+	if (!ptop_ts_seq_lookup(p->since, p->head, &p->since_pass,
+				&p->from_head) ||
+	    p->head - p->from_head > ptop_ts_exit_ring_size ||
+	    p->head - p->from_head >= cmd->max_count)
+		p->resync = true;
+	else
+		p->nexits = p->head - p->from_head;
+}
+
+/* The records the answer is sized for: the selection's, or every task's */
+static int pass_size(struct pass *p, u32 *cap)
+{
+	const struct ptop_ts_query *q = p->q;
+	u32 want;
+	int ret;
+
+	if (p->resync) {
+		p->since = 0;
+		p->since_pass = 0;
+		p->nexits = 0;
+	}
+	/* otherwise a full walk: every live task is a correct "since N" */
+	p->marked = p->since && ptop_ts_act_complete(p->since_pass);
+	if (p->marked && !p->xcheck) {
+		ret = ptop_ts_act_select(p->since_pass, q->pid_ns,
+					 q->cmd.start_pid, &p->sel);
+		if (ret)
+			return ret;
+		want = p->sel.n + (p->w.threads ? p->sel.threads : 0);
+		want += want / 8 + 64;
+	} else {
+		want = ptop_ts_walk_count(q->pid_ns, p->w.threads,
+					  &p->w.spans);
+		if (p->marked)
+			want *= 2;		/* cross-check: both walks */
+	}
+	*cap = min_t(u64, (u64)want + p->nexits, q->cmd.max_count);
+	return 0;
+}
+
+/* The answer's header: what its counters mean on this kernel. */
+static void answer_header(struct pass *p)
+{
+	struct ptop_ts_answer *ans = p->snap->ans;
+
+	ans->version = PTOP_TS_ANSWER_VERSION;
+	ans->size = sizeof(struct ptop_ts_answer);
+	ans->seq_now = p->w.seq;
+	ans->ncpu = p->ncpu;
+	ans->rec_size = sizeof(struct ptop_ts_record);
+	ans->flags |= PTOP_TS_ANSF_CHILDREN;
+	if (p->q->cmd.flags & PTOP_TS_CMDF_STEAL) {
+		/* the reader is a listener (proc.c, netlink.c) by now */
+		if (!ptop_ts_steal_clock())
+			ans->flags |= PTOP_TS_ANSF_NO_STEAL_CLOCK;
+		else if (ptop_ts_steal_attached())
+			ans->flags |= PTOP_TS_ANSF_STEAL;
+	}
+	if (ans->flags & PTOP_TS_ANSF_STEAL)
+		p->w.recf = PTOP_TS_RECF_HAS_STEAL;
+	if (IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
+		ans->flags |= PTOP_TS_ANSF_STEAL_APART;
+	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
+		ans->flags |= PTOP_TS_ANSF_IRQ_APART;
+	if (p->idle_irq)
+		ans->flags |= PTOP_TS_ANSF_IDLE_IRQ;
+	if (ptop_ts_exit_before_mm())
+		ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
+}
+
+/*
+ * The answer, sized, allocated and begun: its header, then the exits
+ * recorded after answer since_seq began and before this pass began (a
+ * task exiting during the walk is in the next answer). PASS_RESYNC:
+ * those were overwritten meanwhile; begin again, a full answer.
+ */
+static int answer_begin(struct pass *p)
+{
+	struct ptop_ts_snap *snap = p->snap;
+	u32 cap;
+	int ret, n;
+
+	ret = pass_size(p, &cap);
+	if (!ret)
+		ret = ptop_ts_snap_alloc(p->q, snap, p->ncpu, cap);
+	if (ret)
+		return ret;
+	p->w.seq = ptop_ts_seq_of(p->pass, p->head);
+	p->w.cap = cap;
+	p->w.exit_head = p->head;
+	answer_header(p);
+	if (p->nexits) {
+		n = ptop_ts_exits_copy(p->from_head, p->head, p->w.threads,
+				       p->q->pid_ns, p->q->user_ns, snap->recs,
+				       p->nexits);
+		if (n < 0) {
+			ptop_ts_act_sel_free(&p->sel);
+			ptop_ts_snap_free(snap);
+			p->resync = true;
+			return PASS_RESYNC;
+		}
+		snap->ans->count = n;
+		while (n--)
+			snap->recs[n].flags |= p->w.recf;
+	}
+	if (p->resync)
+		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
+	memcpy(snap->cpus, p->cpus, p->ncpu * sizeof(*p->cpus));
+	return 0;
+}
+
+/* The late groups after a walk from record from on (late.c). */
+static void late_groups(struct pass *p, u32 from)
+{
+	ptop_ts_add_late_groups(&p->w, from);
+	note_late_span(p->w.seq, p->w.exit_head, p->w.late_head);
+}
+
+/*
+ * A task that came on a CPU after the drain (the pass's start) and ran
+ * until the instant changed before it, yet its mark is for the next
+ * drain: the marks again, after the instant (numbered for the next pass,
+ * which must see them too), and the groups to walk again. Without it
+ * that run would move to the next interval (a child forked in the
+ * window, all of its first run). More groups than the answer was sized
+ * for: it is paged (ANSF_MORE).
+ */
+static int reselect(struct pass *p)
+{
+	ptop_ts_act_drain_late(p->pass);
+	p->marked = ptop_ts_act_complete(p->since_pass);
+	ptop_ts_act_sel_free(&p->sel);
+	if (!p->marked)
+		return 0;
+	return ptop_ts_act_select(p->since_pass, p->q->pid_ns,
+				  p->q->cmd.start_pid, &p->sel);
+}
+
+/*
+ * The cross-check: every task as the full walk sees it, then the
+ * incremental answer (marks made meanwhile are in it: a task not in it
+ * has not changed since the reader's last answer read it).
+ */
+static int crosscheck_walk(struct pass *p)
+{
+	u32 from = p->snap->ans->count;
+	int ret;
+
+	p->w.recf |= PTOP_TS_RECF_CROSSCHECK;
+	ret = ptop_ts_walk_all(&p->w);
+	if (!ret)
+		late_groups(p, from);
+	p->w.recf &= ~PTOP_TS_RECF_CROSSCHECK;
+	if (ret)
+		return ret;
+	ptop_ts_act_drain_late(p->pass);
+	/* a mark lost meanwhile: the answer walks every task */
+	p->marked = ptop_ts_act_complete(p->since_pass);
+	if (!p->marked)
+		return 0;
+	return ptop_ts_act_select(p->since_pass, p->q->pid_ns,
+				  p->q->cmd.start_pid, &p->sel);
+}
+
+/* The walk: the marked groups or every one, then the late ones. */
+static int pass_walk(struct pass *p)
+{
+	u32 from;
+	int ret = 0;
+
+	if (p->marked && !p->xcheck)
+		ret = reselect(p);
+	else if (p->marked)
+		ret = crosscheck_walk(p);
+	if (ret)
+		return ret;
+	if (!ptop_ts_runtimes_at_t0()) {
+		/*
+		 * No per-CPU instant here: the answer is as of the middle of
+		 * the walk (pass_end()), so its first readings are taken
+		 * right before it, not before the selection and the
+		 * allocation.
+		 */
+		p->t0 = ktime_get_ns();
+		p->b0 = ktime_get_boottime_ns();
+		ptop_ts_cpus_read(p->snap->cpus, p->ncpu, false);
+	}
+	p->w.since_pass = p->marked ? p->since_pass : 0;
+	from = p->snap->ans->count;
+	ret = p->marked ? ptop_ts_walk_marked(&p->w, &p->sel) :
+			  ptop_ts_walk_all(&p->w);
+	if (ret)
+		return ret;
+	late_groups(p, from);
+	return 0;
+}
+
+/* The pass done: the answer's clock and counters, the walk's times. */
+static void pass_end(struct pass *p)
+{
+	struct ptop_ts_answer *ans = p->snap->ans;
+
+	ptop_ts_ran_end();
+	ptop_ts_act_walked(!p->marked);
+	ptop_ts_act_sel_free(&p->sel);
+	WRITE_ONCE(walk_last_ns, ktime_get_ns() - p->w0);
+	WRITE_ONCE(walk_rcu_max_ns, p->w.spans.max);
+	if (ptop_ts_runtimes_at_t0()) {
+		/* every runtime is as of its CPU's t0: so are the counters */
+		ans->time_ns = p->t0;
+		ans->boottime_ns = p->b0;
+	} else {
+		ans->time_ns = ptop_ts_mid(p->t0, ktime_get_ns());
+		ans->boottime_ns = ptop_ts_mid(p->b0, ktime_get_boottime_ns());
+		ptop_ts_cpus_read(p->snap->cpus, p->ncpu, true);
+	}
+}
+
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap)
 {
-	u64 since = q->cmd.since_seq, since_pass = 0, from_head = 0;
-	u64 head, pass, t0, b0, w0 = ktime_get_ns();
-	u32 nexits = 0, want_recs, cap;
-	u32 ncpu = nr_cpu_ids;
-	struct ptop_ts_act_sel sel = { 0 };
-	struct ptop_ts_walk w = {
+	struct pass p = {
 		.q = q,
 		.snap = snap,
-		.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
+		.ncpu = nr_cpu_ids,
+		.since = q->cmd.since_seq,
+		.xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK,
+		.w0 = ktime_get_ns(),
+		.w = {
+			.q = q,
+			.snap = snap,
+			.threads = q->cmd.flags & PTOP_TS_CMDF_THREADS,
+		},
 	};
-	bool xcheck = q->cmd.flags & PTOP_TS_CMDF_CROSSCHECK;
-	bool resync = false, marked, idle_irq = false;
-	struct ptop_ts_cpu *cpus;
-	u32 walk_from;
-	int ret, n;
+	int ret;
 
 	ptop_ts_snap_free(snap);
 	/* zeroed: the slots of CPUs not possible are copied out unwritten */
-	cpus = kvcalloc(ncpu, sizeof(*cpus), GFP_KERNEL);
-	if (!cpus)
+	p.cpus = kvcalloc(p.ncpu, sizeof(*p.cpus), GFP_KERNEL);
+	if (!p.cpus)
 		return -ENOMEM;
 	ret = ptop_ts_pass_lock_killable();
 	if (ret)
 		goto err_cpus;
-
-	/* the marks first, then the generation of c* (activity.c) */
-	pass = ptop_ts_act_pass();
-	head = ptop_ts_acct_pass_begin();
-	/*
-	 * The instant right after: the exit tails folded, the c*
-	 * generation and the EXIT ring head are as of the pass's start,
-	 * and what ran from there to the instant (tails of exit paths, a
-	 * group's last run) would be in the next answer. The selection and
-	 * the answer's allocation come after it (the walk's marks are
-	 * drained again after the instant: below).
-	 */
-	t0 = ktime_get_ns();
-	b0 = ktime_get_boottime_ns();
-	ptop_ts_cpus_read(cpus, ncpu, false);
-	if (ptop_ts_runtimes_at_t0())
-		idle_irq = ptop_ts_pass_instant(cpus, ncpu, &t0, &b0);
-	ptop_ts_test_pass_window();	/* test builds only */
-	if (since) {
-		if (!ptop_ts_seq_lookup(since, head, &since_pass, &from_head) ||
-		    head - from_head > ptop_ts_exit_ring_size ||
-		    head - from_head >= q->cmd.max_count)
-			resync = true;
-		else
-			nexits = head - from_head;
-	}
-again:
-	if (resync) {
-		since = 0;
-		since_pass = 0;
-		nexits = 0;
-	}
-	/* otherwise a full walk: every live task is a correct "since N" */
-	marked = since && ptop_ts_act_complete(since_pass);
-	if (marked && !xcheck) {
-		ret = ptop_ts_act_select(since_pass, q->pid_ns,
-					 q->cmd.start_pid, &sel);
-		if (ret)
-			goto err_unlock;
-		want_recs = sel.n + (w.threads ? sel.threads : 0);
-		want_recs += want_recs / 8 + 64;
-	} else {
-		want_recs = ptop_ts_walk_count(q->pid_ns, w.threads, &w.spans);
-		if (marked)
-			want_recs *= 2;		/* cross-check: both walks */
-	}
-	cap = min_t(u64, (u64)want_recs + nexits, q->cmd.max_count);
-	ret = ptop_ts_snap_alloc(q, snap, ncpu, cap);
+	pass_begin(&p);
+	do {
+		ret = answer_begin(&p);
+	} while (ret == PASS_RESYNC);
+	if (!ret)
+		ret = pass_walk(&p);
 	if (ret)
-		goto err_sel;
-
-	w.seq = ptop_ts_seq_of(pass, head);
-	w.cap = cap;
-	w.exit_head = head;
-
-	snap->ans->version = PTOP_TS_ANSWER_VERSION;
-	snap->ans->size = sizeof(struct ptop_ts_answer);
-	snap->ans->seq_now = w.seq;
-	snap->ans->ncpu = ncpu;
-	snap->ans->rec_size = sizeof(struct ptop_ts_record);
-	snap->ans->flags |= PTOP_TS_ANSF_CHILDREN;
-	if (q->cmd.flags & PTOP_TS_CMDF_STEAL) {
-		/* the reader is a listener (proc.c, netlink.c) by now */
-		if (!ptop_ts_steal_clock())
-			snap->ans->flags |= PTOP_TS_ANSF_NO_STEAL_CLOCK;
-		else if (ptop_ts_steal_attached())
-			snap->ans->flags |= PTOP_TS_ANSF_STEAL;
-	}
-	if (snap->ans->flags & PTOP_TS_ANSF_STEAL)
-		w.recf = PTOP_TS_RECF_HAS_STEAL;
-	if (IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING))
-		snap->ans->flags |= PTOP_TS_ANSF_STEAL_APART;
-	if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
-		snap->ans->flags |= PTOP_TS_ANSF_IRQ_APART;
-	if (idle_irq)
-		snap->ans->flags |= PTOP_TS_ANSF_IDLE_IRQ;
-	if (ptop_ts_exit_before_mm())
-		snap->ans->flags |= PTOP_TS_ANSF_EXIT_BEFORE_MM;
-
-	/*
-	 * Exits recorded after answer since_seq began and before this pass
-	 * begins; a task exiting during the walk is in the next answer.
-	 */
-	if (nexits) {
-		n = ptop_ts_exits_copy(from_head, head, w.threads, q->pid_ns,
-				       q->user_ns, snap->recs, nexits);
-		if (n < 0) {
-			/* overwritten meanwhile: a full answer, RESYNC */
-			ptop_ts_act_sel_free(&sel);
-			ptop_ts_snap_free(snap);
-			resync = true;
-			goto again;
-		}
-		snap->ans->count = n;
-		while (n--)
-			snap->recs[n].flags |= w.recf;
-	}
-
-	if (resync)
-		snap->ans->flags |= PTOP_TS_ANSF_RESYNC;
-	memcpy(snap->cpus, cpus, ncpu * sizeof(*cpus));
-	if (marked && !xcheck) {
-		/*
-		 * A task that came on a CPU after the drain (the pass's start)
-		 * and ran until the instant changed before it, yet its mark
-		 * is for the next drain: the marks again, after the instant
-		 * (numbered for the next pass, which must see them too), and
-		 * the groups to walk again. Without it that run moved to the
-		 * next interval: a new child forked in the window was missing
-		 * until then, all of its first run with it, and the window is
-		 * as long as the host stops the vCPU (132 ms seen, 54 ms
-		 * moved). More groups than the answer was sized for: it is
-		 * paged (ANSF_MORE).
-		 */
-		ptop_ts_act_drain_late(pass);
-		marked = ptop_ts_act_complete(since_pass);
-		ptop_ts_act_sel_free(&sel);
-		if (marked)
-			ret = ptop_ts_act_select(since_pass, q->pid_ns,
-						 q->cmd.start_pid, &sel);
-		if (ret)
-			goto err_free;
-	}
-	if (marked && xcheck) {
-		/*
-		 * Every task as the full walk sees it, then the incremental
-		 * answer: marks made meanwhile are in it (a task not in it has
-		 * not changed since the reader's last answer read it).
-		 */
-		w.recf |= PTOP_TS_RECF_CROSSCHECK;
-		walk_from = snap->ans->count;
-		ret = ptop_ts_walk_all(&w);
-		if (!ret) {
-			ptop_ts_add_late_groups(&w, walk_from);
-			note_late_span(w.seq, w.exit_head, w.late_head);
-		}
-		w.recf &= ~PTOP_TS_RECF_CROSSCHECK;
-		if (ret)
-			goto err_free;
-		ptop_ts_act_drain_late(pass);
-		/* a mark lost meanwhile: the answer walks every task */
-		marked = ptop_ts_act_complete(since_pass);
-		if (marked)
-			ret = ptop_ts_act_select(since_pass, q->pid_ns,
-						 q->cmd.start_pid, &sel);
-		if (ret)
-			goto err_free;
-	}
-	if (!ptop_ts_runtimes_at_t0()) {
-		/*
-		 * No per-CPU instant here: the answer is as of the middle of
-		 * the walk (below), so its first readings are taken right
-		 * before it, not before the selection and the allocation.
-		 */
-		t0 = ktime_get_ns();
-		b0 = ktime_get_boottime_ns();
-		ptop_ts_cpus_read(snap->cpus, ncpu, false);
-	}
-	w.since_pass = marked ? since_pass : 0;
-	walk_from = snap->ans->count;
-	ret = marked ? ptop_ts_walk_marked(&w, &sel) : ptop_ts_walk_all(&w);
-	if (ret)
-		goto err_free;
-	ptop_ts_add_late_groups(&w, walk_from);
-	note_late_span(w.seq, w.exit_head, w.late_head);
-	ptop_ts_ran_end();
-	ptop_ts_act_walked(!marked);
-	ptop_ts_act_sel_free(&sel);
-	WRITE_ONCE(walk_last_ns, ktime_get_ns() - w0);
-	WRITE_ONCE(walk_rcu_max_ns, w.spans.max);
-	if (ptop_ts_runtimes_at_t0()) {
-		/* every runtime is as of its CPU's t0: so are the counters */
-		snap->ans->time_ns = t0;
-		snap->ans->boottime_ns = b0;
-	} else {
-		snap->ans->time_ns = ptop_ts_mid(t0, ktime_get_ns());
-		snap->ans->boottime_ns = ptop_ts_mid(b0,
-						     ktime_get_boottime_ns());
-		ptop_ts_cpus_read(snap->cpus, ncpu, true);
-	}
+		goto err_pass;
+	pass_end(&p);
 	ptop_ts_pass_unlock();
-	kvfree(cpus);
+	kvfree(p.cpus);
 
 	snap->len = sizeof(struct ptop_ts_answer) +
-		    ncpu * sizeof(struct ptop_ts_cpu) +
+		    p.ncpu * sizeof(struct ptop_ts_cpu) +
 		    (size_t)snap->ans->count * sizeof(struct ptop_ts_record);
 	atomic_long_inc(&ptop_ts_answers);
 	return 0;
 
-err_free:
+err_pass:
+	/* each of these is a no-op for what was not taken yet */
 	ptop_ts_snap_free(snap);
-err_sel:
-	ptop_ts_act_sel_free(&sel);
-err_unlock:
+	ptop_ts_act_sel_free(&p.sel);
 	ptop_ts_ran_end();
 	ptop_ts_pass_unlock();
 err_cpus:
-	kvfree(cpus);
+	kvfree(p.cpus);
 	return ret;
 }

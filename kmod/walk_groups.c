@@ -86,18 +86,16 @@ static struct task_struct *current_leader(const struct ptop_ts_walk *w,
 }
 
 /*
- * The record of leader's group, after its threads' (lrec: the leader's;
- * first: the group's first record in the answer)
+ * The sums of *leader's group into r, under its siglock (the leader now,
+ * in *leader, after a non-leader exec). 1: r is the group's; 0: the group
+ * is gone for this pass; -EINTR.
  */
-static int group_record(struct ptop_ts_walk *w, struct task_struct *leader,
-			u32 tgid, struct ptop_ts_record *lrec, u32 first,
-			bool *truncated)
+static int group_sum(struct ptop_ts_walk *w, struct task_struct **leader,
+		     u32 tgid, struct ptop_ts_record *r)
 	__must_hold(RCU)
 {
-	struct signal_struct *sig = leader->signal;
-	struct ptop_ts_answer *ans = w->snap->ans;
+	struct signal_struct *sig = (*leader)->signal;
 	struct sighand_struct *sh;
-	struct ptop_ts_record r;
 	struct ptop_gone gone;
 	unsigned long flags;
 	unsigned int seq = 0;
@@ -106,35 +104,35 @@ static int group_record(struct ptop_ts_walk *w, struct task_struct *leader,
 
 	gone.live = w->live;
 	gone.nlive = w->nlive;
-	if (get_nr_threads(leader) > WALK_CHUNK) {
+	if (get_nr_threads(*leader) > WALK_CHUNK) {
 		seq = read_seqbegin(&sig->stats_lock);
-		memset(&r, 0, sizeof(r));
-		ret = ptop_ts_group_sum_chunked(w, leader, &r, &gone, &summed);
+		memset(r, 0, sizeof(*r));
+		ret = ptop_ts_group_sum_chunked(w, *leader, r, &gone, &summed);
 		if (ret == -EINTR)
 			return ret;
 	}
-	sh = ptop_ts_lock_sighand(leader, &flags);
+	sh = ptop_ts_lock_sighand(*leader, &flags);
 	if (!sh) {
 		/*
 		 * Released: a group gone for good, or a non-leader exec
 		 * (de_thread()) made another thread the leader since this
-		 * leader was picked (ptop_ts_walk_marked(): before the walk); the
-		 * group is then read from its leader now.
+		 * leader was picked (ptop_ts_walk_marked(): before the walk);
+		 * the group is then read from its leader now.
 		 */
-		leader = current_leader(w, leader, tgid);
-		sh = leader ? ptop_ts_lock_sighand(leader, &flags) : NULL;
+		*leader = current_leader(w, *leader, tgid);
+		sh = *leader ? ptop_ts_lock_sighand(*leader, &flags) : NULL;
 		if (!sh)
 			return 0;
 		ret = -EAGAIN;	/* summed under this leader's siglock */
 	}
-	if (group_gone_locked(w, leader)) {
+	if (group_gone_locked(w, *leader)) {
 		spin_unlock_irqrestore(&sh->siglock, flags);
 		return 0;
 	}
 	if (ret || read_seqretry(&sig->stats_lock, seq)) {
 		/* a small group, or a thread of a big one released meanwhile */
-		memset(&r, 0, sizeof(r));
-		ptop_ts_fill_group_locked(&r, leader, w->exit_head, NULL,
+		memset(r, 0, sizeof(*r));
+		ptop_ts_fill_group_locked(r, *leader, w->exit_head, NULL,
 					  NULL, true, &gone);
 	} else if (summed != (u32)sig->nr_threads) {
 		/*
@@ -145,9 +143,26 @@ static int group_record(struct ptop_ts_walk *w, struct task_struct *leader,
 		gone.whole = false;
 	}
 	/* the dead threads the sum counted, not decided again (acct_exit.c) */
-	ptop_ts_acct_own_x_locked(leader, w->exit_head, &gone, &r);
+	ptop_ts_acct_own_x_locked(*leader, w->exit_head, &gone, r);
 	spin_unlock_irqrestore(&sh->siglock, flags);
+	return 1;
+}
 
+/*
+ * The record of leader's group, after its threads' (lrec: the leader's;
+ * first: the group's first record in the answer)
+ */
+static int group_record(struct ptop_ts_walk *w, struct task_struct *leader,
+			u32 tgid, struct ptop_ts_record *lrec, u32 first,
+			bool *truncated)
+	__must_hold(RCU)
+{
+	struct ptop_ts_record r;
+	int ret;
+
+	ret = group_sum(w, &leader, tgid, &r);
+	if (ret <= 0)
+		return ret;
 	ptop_ts_fill_ident(&r, leader, w->q->pid_ns, w->q->user_ns);
 	if (!r.pid || !r.tgid) {
 		/* released since its siglock: as above */
@@ -176,7 +191,7 @@ static int group_record(struct ptop_ts_walk *w, struct task_struct *leader,
 	} else if (w->threads && (r.flags & PTOP_TS_RECF_EXEC)) {
 		ptop_ts_add_execer(w, leader, first, &r, truncated);
 	}
-	if (ans->count < w->cap)
+	if (w->snap->ans->count < w->cap)
 		ptop_ts_walk_add(w, &r);
 	else
 		*truncated = true;
