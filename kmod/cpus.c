@@ -44,6 +44,7 @@
 #include "pass_pending.h"
 #include "pass_ran.h"
 #include "record.h"
+#include "test_window.h"
 #include "cpus.h"
 
 struct pass_cpu {
@@ -245,42 +246,6 @@ static void note_current(u64 t0)
 	ptop_ts_ran_note(cur, gen, sum, pending);
 }
 
-#ifdef PTOP_TS_TEST_CLOCK_PAIR
-#include <linux/delay.h>
-#include <linux/moduleparam.h>
-/*
- * Test builds only (KCFLAGS=-DPTOP_TS_TEST_CLOCK_PAIR, make
- * vm-clock-pair): every test_pair_stop_every-th pass instant on CPU 1
- * waits test_pair_stop_ms (at most 20) between its sched_clock reading
- * and its time's, on its first try, as a host that stops the vCPU there
- * does now and then; with test_pair_log each instant's pair goes to the
- * kernel log (sched_clock - time, the width of the pair's readings).
- */
-static uint test_pair_stop_every;
-module_param(test_pair_stop_every, uint, 0644);
-static uint test_pair_stop_ms;
-module_param(test_pair_stop_ms, uint, 0644);
-static bool test_pair_log_on;
-module_param_named(test_pair_log, test_pair_log_on, bool, 0644);
-
-static void test_pair_stop(int cpu, bool local, int try)
-{
-	uint every = READ_ONCE(test_pair_stop_every);
-
-	if (local && cpu == 1 && !try && every &&
-	    !(READ_ONCE(pass_gen) % every))
-		mdelay(min(READ_ONCE(test_pair_stop_ms), 20U));
-}
-
-static void test_pair_log(int cpu, u64 k1, u64 t0, u64 k2, int try)
-{
-	if (READ_ONCE(test_pair_log_on))
-		pr_info("pair gen %llu cpu %d try %d off %lld wide %llu\n",
-			READ_ONCE(pass_gen), cpu, try, (s64)(t0 - k2),
-			k2 - k1);
-}
-#endif
-
 /* a pass instant's clock pair: read again when wider (see below) */
 #define PAIR_WIDE_NS	(50 * NSEC_PER_USEC)
 #define PAIR_TRIES	5
@@ -327,13 +292,9 @@ static void read_pass_cpu_at(int cpu, bool local)
 		if (local)
 			sched_clock_idle_wakeup_event();
 		t0 = sched_clock_cpu(cpu);
-#ifdef PTOP_TS_TEST_CLOCK_PAIR
-		test_pair_stop(cpu, local, try);
-#endif
+		ptop_ts_test_pair_stop(cpu, local, try, &pass_gen); /* tests */
 		k2 = ktime_get_ns();
-#ifdef PTOP_TS_TEST_CLOCK_PAIR
-		test_pair_log(cpu, k1, t0, k2, try);
-#endif
+		ptop_ts_test_pair_log(cpu, k1, t0, k2, try, &pass_gen);
 		if (k2 - k1 < wide) {
 			wide = k2 - k1;
 			pc->t0 = t0;

@@ -153,3 +153,36 @@ void ptop_ts_test_chunk_window(struct task_struct *t)
 		msleep(20);
 }
 #endif
+
+#ifdef PTOP_TS_TEST_CLOCK_PAIR
+/*
+ * make vm-clock-pair: every test_pair_stop_every-th pass instant (*gen:
+ * cpus.c's pass generation) on CPU 1 waits test_pair_stop_ms (at most
+ * 20) between its sched_clock reading and its time's, on its first try,
+ * as a host that stops the vCPU there does now and then; with
+ * test_pair_log each instant's pair goes to the kernel log (sched_clock
+ * - time, the width of the pair's readings).
+ */
+static uint test_pair_stop_every;
+module_param(test_pair_stop_every, uint, 0644);
+static uint test_pair_stop_ms;
+module_param(test_pair_stop_ms, uint, 0644);
+static bool test_pair_log_on;
+module_param_named(test_pair_log, test_pair_log_on, bool, 0644);
+
+void ptop_ts_test_pair_stop(int cpu, bool local, int try, const u64 *gen)
+{
+	uint every = READ_ONCE(test_pair_stop_every);
+
+	if (local && cpu == 1 && !try && every && !(READ_ONCE(*gen) % every))
+		mdelay(min(READ_ONCE(test_pair_stop_ms), 20U));
+}
+
+void ptop_ts_test_pair_log(int cpu, u64 k1, u64 t0, u64 k2, int try,
+			   const u64 *gen)
+{
+	if (READ_ONCE(test_pair_log_on))
+		pr_info("pair gen %llu cpu %d try %d off %lld wide %llu\n",
+			READ_ONCE(*gen), cpu, try, (s64)(t0 - k2), k2 - k1);
+}
+#endif

@@ -8,6 +8,8 @@
 #ifndef _PTOP_TS_TEST_WINDOW_H
 #define _PTOP_TS_TEST_WINDOW_H
 
+#include <linux/types.h>
+
 struct task_struct;
 
 #ifdef PTOP_TS_TEST_LEADER_WINDOW
@@ -38,6 +40,17 @@ static inline void ptop_ts_test_pass_window(void) { }
 void ptop_ts_test_chunk_window(struct task_struct *t);
 #else
 static inline void ptop_ts_test_chunk_window(struct task_struct *t) { }
+#endif
+
+#ifdef PTOP_TS_TEST_CLOCK_PAIR
+void ptop_ts_test_pair_stop(int cpu, bool local, int try, const u64 *gen);
+void ptop_ts_test_pair_log(int cpu, u64 k1, u64 t0, u64 k2, int try,
+			   const u64 *gen);
+#else
+static inline void ptop_ts_test_pair_stop(int cpu, bool local, int try,
+					  const u64 *gen) { }
+static inline void ptop_ts_test_pair_log(int cpu, u64 k1, u64 t0, u64 k2,
+					 int try, const u64 *gen) { }
 #endif
 
 #endif /* _PTOP_TS_TEST_WINDOW_H */
