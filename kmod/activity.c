@@ -1,80 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * "Active since answer N": which tasks changed since a pass, learnt from
- * events the kernel already reports, so that a "since N" pass visits
- * those tasks only (plus the EXIT ring).
+ * events the kernel already reports (a switch out, the task on a CPU at
+ * a drain, a fork, a fold into c* or a new accounting parent, a
+ * reparenting), so that a "since N" pass visits those tasks only (plus
+ * the EXIT ring). Each event marks its task in its CPU's table
+ * (activity_marks.c, activity_orphans.c); each pass drains the tables
+ * into the index (activity_index.c), where an entry keeps the number of
+ * the pass that drained its last mark. docs/design.md ("Which tasks
+ * changed since answer N") argues why no changed task is missed, and
+ * what the walk decides without a mark (a group past exit_notify(), a
+ * non-leader exec). A mark that cannot be kept, or tracking off after
+ * N, makes the pass walk every task (complete_from).
  *
- * Marks. While tracking is on (a reader open, and track_linger seconds
- * after the last one went), these events mark a task:
- *  - sched_switch: the task switched out (its runtime, switch and fault
- *    counters, run delay, state, comm, uid only change while it runs, and
- *    a task's last stretch before a switch ends at that switch);
- *  - the task on each CPU at a drain (act_cpu.curr, set at every switch):
- *    it runs now, maybe since before N without ever switching;
- *  - sched_process_fork: the new task;
- *  - acct_exit.c: a group whose c* received a fold, or whose accounting parent
- *    changed (its parent died);
- *  - a thread exiting with children: those children (after the thread's
- *    exit_notify() gave them a new real_parent: ppid changed).
- * A mark goes into a small per-CPU table (activity_marks.c; the
- * reparented children: activity_orphans.c). Each pass drains every CPU's
- * table into the index (activity_index.c): one entry per task (thread,
- * and its group) with the pass number of its last mark; a "since N" pass
- * visits the entries newer than N: cost proportional to the tasks that
- * changed.
- *
- * Why no task can be missed. Let a task's record change after pass N read
- * it. Changes come only from the events above: the task ran (it switched
- * out afterwards, or it is on a CPU at the next drain), was forked, got a
- * fold or a new accounting parent, or was reparented; each marks it on
- * the CPU where it happens, in the same critical section of that CPU's
- * table lock as the change is visible (the switch probe runs after the
- * scheduler updated the runtime; folds mark under ptop_acct_lock). Pass N
- * read
- * the task after its drain D(N) had taken every CPU's lock, so the mark of
- * a change pass N did not see is not in D(N): it is drained by some
- * D(M), N < M <= now, which gives the entry pass number M > N, and
- * numbers only grow. So the walk for "since N" reaches it: the walk
- * reads a picked group from the leader the group has at that moment, as
- * a non-leader exec between the pick and the walk (de_thread()) makes the
- * exec'er the leader and releases the picked one (snapshot.c; reading
- * the released leader found no sighand and left the group out of the
- * answer, one of the cross-check's misses). A change seen
- * by pass N whose mark comes after D(N) only reports the task once more.
- * Two changes are not a task's own run and are not marked where they
- * happen, so the walk itself must not depend on a mark for them:
- *  - a group whose threads all pass exit_notify() (exit_state): whether
- *    it is live in an answer is decided by its EXIT record's position
- *    against the pass's start, fixed once the exit probe wrote it
- *    (snapshot.c, group_gone_locked()), not by exit_state, which can
- *    change between the drain and the walk (and did between the
- *    cross-check's two walks); a group that dies during the pass and
- *    that the walk cannot read any more is added from its EXIT record,
- *    in thread answers too (snapshot.c, add_late_groups());
- *  - a non-leader exec: de_thread() gives the exec'er the old leader's
- *    pid and start, so its marks before are under its old identity and
- *    the index may hold none newer than N under the new one: when the
- *    group's record says EXEC and the walk did not report the leader's
- *    thread, it is added with its old identity (snapshot.c,
- *    add_execer()). The group itself is marked under the one identity
- *    it keeps (tgid, the leader's start).
- * Folds are marked under ptop_acct_lock and drained before
- * ptop_ts_acct_pass_begin() starts the generation whose c* a pass reports
- * (acct.c): a fold after that is in the next pass's c* and in its drain.
- * When a mark cannot be kept (a full CPU table, no memory), or tracking
- * was off at some point after N, the pass walks every task instead
- * (complete_from): an answer "since N" with every live task is still a
- * correct one. What these events do not see: gauges of a task that did
- * not run (rss shrunk by reclaim, a sleeper woken but not yet run still
- * shows its old state, run delay that grew while it waits in a runqueue):
- * they show as of the task's last report until it runs.
- *
- * Marks are kept only while someone reads (the RFC reviewers' point: no
- * cost for those who do not use it): the switch probe stays attached for
- * the module's life (hooks.c says why) and, with nobody reading, only
- * notes each CPU's task. Debug builds of the tests cross-check every
- * incremental answer against a full walk of the same pass (crosscheck=1,
- * snapshot.c).
+ * Marks are kept only while someone reads (track_linger seconds after
+ * the last reader): the switch probe stays attached for the module's
+ * life (hooks.c says why) and, with nobody reading, only notes each
+ * CPU's task.
  *
  * Locking: the pass lock (seq.c, a mutex, taken killable by passes)
  * serializes passes and protects the index; act_mutex the reader count
@@ -155,7 +97,7 @@ u64 ptop_ts_act_pass(void)
 /*
  * The marks made since the pass's drain: after an incremental pass's
  * instant (what ran before it must be walked too), after a cross-check
- * pass's full walk (snapshot.c). They belong after this pass as well:
+ * pass's full walk (pass.c). They belong after this pass as well:
  * pass + 1 is the number the next pass gets.
  */
 void ptop_ts_act_drain_late(u64 pass)

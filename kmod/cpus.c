@@ -1,35 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CPUs' counters of an answer (idle, iowait, steal, irq, softirq), and
- * the instant a pass begins as each CPU reads it itself.
+ * The CPUs' counters of an answer (idle, iowait, steal, irq, softirq),
+ * and the instant a pass begins, as each CPU reads it itself in an IPI:
+ * its sched_clock (the clock of its runqueue and its tasks' runtimes),
+ * the time and its counters (docs/design.md, "One instant per pass").
+ * nohz_full CPUs are not interrupted (that would break their isolation):
+ * their tasks' times come from vtime (record.c, runtime_at_t0()), their
+ * counters are read from here.
  *
- * The instant a walk begins, as each CPU reads it itself (an IPI): its
- * sched_clock (the clock of its runqueue, and of its threads' runtimes),
- * the time, and its counters. Remote reads of an unstable sched_clock can
- * lag by ticks, and an IPI to a vCPU the host has stopped comes late: each
- * CPU's counters go with its own instant. Except on nohz_full CPUs, which
- * are left alone (an IPI a pass would break their isolation): their
- * tasks' times come from vtime, which needs no instant of that CPU (see
- * record.c, runtime_at_t0()), and their counters are read from here, as
- * vtime makes them readable remotely. Under the pass lock (seq.c).
+ * Without IRQ_TIME_ACCOUNTING an interrupt on an idle CPU is in no
+ * counter (the idle task has no row, the idle count stops at
+ * irq_enter()): each CPU measures its idle task's runs (idle_switch())
+ * and each instant turns what of them the idle count did not cover into
+ * the answer's irq_ns, with PTOP_TS_ANSF_IDLE_IRQ (idle_busy_at()).
  *
- * The idle task's time outside idle. Without IRQ_TIME_ACCOUNTING an
- * interrupt's time goes to the task it interrupts; on an idle CPU that
- * is the idle task, which has no row, and the kernel's idle count
- * (get_cpu_idle_time_us()) stops at irq_enter() and starts again at
- * irq_exit(): hard and soft interrupts on an idle CPU, and the idle
- * loop's own work around the idle state, are in no counter of the
- * answer. It is tiny on a real machine; under qemu TCG a host that
- * stops the vCPU inside such an interrupt makes it tens of ms (58.1 ms
- * of one CPU in one interval, test_exact_vs_top's workload at host load
- * 21: the interval 54.9 ms short). So each CPU measures how long its
- * idle task ran (in its runqueue's clock, switch to switch, and to each
- * pass instant), and each instant turns what of that the idle count did
- * not cover into a counter of its own, the answer's irq_ns with
- * PTOP_TS_ANSF_IDLE_IRQ (softirq_ns 0): time that is on no row and not
- * idle, which ptop shows apart (test_kmod_idle_irq: 9p interrupts on an
- * idle vCPU, 1.38 s in 23 s, each interval within 0.02 ms with it; each
- * CPU's instant a clock pair read close together, read_pass_cpu_at()).
+ * Under the pass lock (seq.c); a CPU's idle runs are written on that CPU
+ * with interrupts off.
  */
 #include <linux/kernel_stat.h>
 #include <linux/math64.h>
@@ -148,11 +134,8 @@ static void idle_cut(const struct idle_run *ir, struct ptop_ts_cpu *v)
  * the runs (ktime against the runqueue's): where it came out longer than
  * the idle task's run, that excess is cut from v's idle (then iowait),
  * so that busy + idle + iowait move with the run, and this CPU's rows +
- * idle + irq with its t0 to t0, whichever clock ran ahead. Carrying the
- * excess into later intervals instead (before 2026-12-06) left it in
- * every interval of a fork storm under TCG, where the idle count ran
- * ahead in each (+1.7% to +3% of one CPU over 1 s intervals, irq 0:
- * test_kmod_fork_idle). Both counters only grow.
+ * idle + irq with its t0 to t0, whichever clock ran ahead: at once, not
+ * carried into later intervals. Both counters only grow.
  */
 static void idle_busy_at(u64 t0, struct ptop_ts_cpu *v, u64 *busy)
 {
@@ -198,10 +181,9 @@ static void idle_busy_at(u64 t0, struct ptop_ts_cpu *v, u64 *busy)
  * They end where the next task's runtime begins (its se.exec_start, set
  * to the runqueue's clock when it was picked, whatever its class) and
  * begin where the task before ended (its se.exec_start, the clock of its
- * last update, at put_prev): the same instants as the tasks' runtimes.
- * A reading of sched_clock here instead came later than both: each
- * switch from idle counted the scheduler's own path twice (+4 to +16 ms
- * in intervals of 0.3 s with thousands of switches under TCG).
+ * last update, at put_prev): the same instants as the tasks' runtimes
+ * (a sched_clock reading here comes later than both, and would count
+ * the scheduler's own path twice).
  */
 static void idle_switch(struct task_struct *prev, struct task_struct *next)
 {
@@ -262,30 +244,12 @@ static void read_pass_cpu_at(int cpu, bool local)
 	int try;
 
 	/*
-	 * An unstable sched_clock (TSCs not in sync: a VM, qemu's TCG) is
-	 * each CPU's raw clock kept between its last tick's time and one
-	 * tick more: a CPU whose ticks come late (a vCPU the host stopped)
-	 * reads a clock that stands still, behind the time by up to the
-	 * whole stop (258 ms seen), until its next tick. The running
-	 * task's runtime at this instant would then lack that part, which
-	 * the kernel charges at the next tick, in the next interval. The
-	 * tick's own resync, here (as an idle exit does; a no-op on a
-	 * stable clock), puts the instant and the time together.
-	 *
-	 * Together only if nothing came between the readings: the resync
-	 * reads the time, then the raw clock, and the instant's time is
-	 * read after its sched_clock; a vCPU the host stops for d between
-	 * any two of them (irqs off does not stop that) leaves the pair d
-	 * apart: t0 d behind time_ns. This CPU's rows + idle + irq cover
-	 * its t0 to t0 (its runs are switch to switch in that clock, irq
-	 * is its idle task's ran less the idle count), the answer's
-	 * interval is the CPUs' time_ns to time_ns, so d went from the
-	 * interval before the instant to the one after it
-	 * (test_kmod_idle_irq in CI at host load 3-5: -3.031 and +3.031 ms,
-	 * every other interval within 0.01 ms). So the time is read before
-	 * the resync too, and a pair read wider apart than PAIR_WIDE_NS is
-	 * read again (up to PAIR_TRIES; the narrowest is kept): the pair
-	 * is then within its width of one instant.
+	 * The tick's own resync first (a no-op on a stable clock): an
+	 * unstable sched_clock stands still on a CPU whose ticks come late.
+	 * The pair (t0, time) is one instant only if nothing came between
+	 * its readings, and a stopped vCPU leaves it apart: the time is
+	 * read before the resync too, and a pair wider than PAIR_WIDE_NS
+	 * is read again, the narrowest kept (docs/design.md).
 	 */
 	for (try = 0; try < PAIR_TRIES && wide > PAIR_WIDE_NS; try++) {
 		k1 = ktime_get_ns();

@@ -149,11 +149,8 @@ static void fit_late_threads(struct ptop_ts_record *recs, u32 from, u32 to,
 		/*
 		 * threads released before the report are in the record's
 		 * x*, and have late THREAD records here too: their time
-		 * moves from x* to own, where their rows are (until
-		 * 2026-12-06 the reporter's row alone gave the excess up,
-		 * down to 0, and the rest was counted twice, on the rows
-		 * and in x*: ch-threads' x* equal to its own in the "+"
-		 * interval of test_exact_vs_top's pairs, tests/vm/pass_pairs.sh)
+		 * moves from x* to own, where their rows are (else it would
+		 * count twice, on the rows and in x*)
 		 */
 		u64 x = g->xutime_ns + g->xstime_ns, m = min(sum - own, x);
 		u64 mu = ptop_ts_scale(m, g->xutime_ns, x);
@@ -196,24 +193,16 @@ static void late_short(struct ptop_ts_walk *w)
  * A group whose EXIT record comes after the pass began is live in this
  * answer (and EXIT in the next one), but the walk skips a group once all
  * its threads are past exit_notify(), and cannot find one already
- * released (reaped, or self-reaped): such a group would be in neither,
- * its time since the reader's last answer moved to the next interval
- * (when a vCPU stalls between the pass's start and the walk: whole
- * children's lives). So the walk of recs[from, count) is followed by
- * those groups' records from the ring, as live records of this pass:
- * c* without the folds since the pass began, times without the exiting
- * thread's run after its CPU's instant (both are then in the EXIT
- * record). Thread answers get the THREAD records of such a group's
- * threads too (fit_late_threads()): until 2026-12-01 they had none of
- * this, and test_exact_vs_top's intervals (ptop reads thread answers)
- * moved whole children's lives in pairs (a ch-exec of 249 ms, -238.8 ms
- * then +246.9 ms). Not for paged answers. The answer grows to hold every
- * record written since the pass began (GROUP, THREAD, of any namespace:
- * a bound); until 2026-12-02 they were copied into the room left by the
- * walk (n/8 + 64), where in an exit storm the THREAD records crowded out
- * the GROUP records after them, left out without a word
- * (test_kmod_late_groups). Where the answer cannot grow (max_count, the
- * reader's budget) and some are left, it says MORE (late_short()).
+ * released: such a group would be in neither answer (docs/design.md,
+ * "Live or dead, once per task"). So the walk of recs[from, count) is
+ * followed by those groups' records from the ring, as live records of
+ * this pass: c* without the folds since the pass began, times without
+ * the exiting thread's run after its CPU's instant (both are then in the
+ * EXIT record), and in thread answers their threads' records
+ * (fit_late_threads()). Not for paged answers. The answer grows to hold
+ * every record written since the pass began (GROUP, THREAD, of any
+ * namespace: a bound); where it cannot (max_count, the reader's budget)
+ * and some are left, it says MORE (late_short()).
  */
 void ptop_ts_add_late_groups(struct ptop_ts_walk *w, u32 from)
 {

@@ -1,34 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One answer: a single pass over the reader's pid namespace, in tgid order,
- * under rcu_read_lock(), filling records into a buffer allocated before.
+ * One answer: a single pass over the reader's pid namespace, in tgid
+ * order, filling records into a buffer allocated before (answer.c).
+ * Runtimes are as of the instant the pass began (cpus.c), so that a long
+ * walk does not move time between intervals. A task is live until its
+ * EXIT record exists, decided against the ring's head at the pass's
+ * start; groups that die during the pass come from the ring (late.c):
+ * docs/design.md, "Live or dead, once per task".
  *
- * Records are filled by record.c; runtimes are as of the instant the walk
- * began (cpus.c), so that a long walk does not move time between
- * intervals.
- * A thread inside do_exit() is reported as live until the EXIT record that
- * exits.c writes for it exists: a thread or group whose record was written
- * before this pass began is left out (that record is in this answer or an
- * earlier one); one whose record comes later is in this answer as live and
- * in the next one as EXIT, except a thread already past exit_notify(),
- * which is gone (its probe ran: ptop_ts_thread_gone()). So every task a reader has seen ends with
- * exactly one EXIT record, and no answer has a task both live and dead.
- * A group is live or gone by its EXIT record's position alone, fixed once
- * written, so that it holds for the whole pass (a group past
- * exit_notify() whose record came after the pass began is live in it:
- * group_gone_locked()). A group that dies after the pass began and that
- * the walk cannot read any more (released) is live in the answer from
- * its EXIT record (ptop_ts_add_late_groups()); a group whose leader changed since
- * it was picked (a non-leader exec) is read from its leader now.
- *
- * Which tasks a pass visits: "since N" answers walk the groups activity.c
- * marked after pass N, in tgid order; the first answer, RESYNC, and
- * answers activity.c cannot give (tracking was off, a mark was lost) walk
- * every group, in chunks of WALK_CHUNK pids under rcu_read_lock(),
- * resuming by pid, with a resched point and a fatal-signal check between
- * chunks; a group with more threads than that is itself walked (and its
- * total summed) WALK_CHUNK threads a section. Passes are serialized by
- * the pass lock (seq.c), taken killable.
+ * "since N" answers walk the groups activity.c marked after pass N, the
+ * first answer, RESYNC and answers activity.c cannot give walk every
+ * group (walk_groups.c). Passes are serialized by the pass lock (seq.c),
+ * taken killable; the walk reads tasks under rcu_read_lock() in
+ * sections of WALK_CHUNK groups or threads.
  */
 #include <linux/mm.h>
 #include <linux/pid.h>

@@ -1,33 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dead threads of a live group, counted by the module itself.
- *
- * The kernel adds an exiting thread's runtime to its group's dead-thread
- * sum (signal->sum_sched_runtime, the usual x*) in __exit_signal(), as
- * the raw se.sum_exec_runtime stands then: brought up to date at the last
- * tick, switch, wakeup on that CPU or remote read, somewhere in the exit
- * path. What the thread runs after that, up to its last switch, is in no
- * counter: ~65 us a thread exit under emulation, 0.5% of two CPUs for a
- * process whose threads come and go. And where in the exit path that
- * update happened cannot be told from outside.
- *
- * So for groups born while the module is loaded (signal sums start at
- * zero then, and every thread exit passes our probe), x* is kept here
- * instead: the sched_process_exit probe starts a tail entry with the
- * thread's user/system/steal at that moment; the entry's value is that
- * plus whatever the thread runs on (as system time), read live until
- * sched_process_free, when it has stopped for good and its final value
- * moves to the group's sum of freed threads. acct.c holds the entries on
- * their group's record and decides which of them a pass counts.
+ * Dead threads of a live group, counted by the module itself: the
+ * kernel's dead-thread sum (signal->sum_sched_runtime) misses what a
+ * thread runs after the last update of its runtime in its exit path
+ * (docs/design.md, "Dead threads"). For groups born while the module is
+ * loaded, the sched_process_exit probe starts a tail entry with the
+ * thread's user/system/steal then; the entry's value is that plus
+ * whatever the thread runs on (as system time), read live until
+ * sched_process_free, when its final value moves to the group's sum of
+ * freed threads. acct.c holds the entries on their group's record and
+ * decides which of them a pass counts.
  *
  * Everything here runs under acct_lock (acct.c). An entry holds a
- * reference to its task (get_task_struct()): the value is read from the
- * task's se.sum_exec_runtime up to the entry's end, which is normally the
- * task's sched_process_free (the reference dropped there is never the
- * last: the probe's caller holds one), but at module unload the entries
- * of tasks still alive, or freed after the probe was detached, are ended
- * by ptop_ts_acct_exit(); without the reference that read was a
- * use-after-free of a task_struct freed meanwhile.
+ * reference to its task (get_task_struct()), read up to the entry's end:
+ * normally the task's sched_process_free (whose caller holds another
+ * reference), at module unload ptop_ts_acct_exit() for tasks still
+ * alive or freed after the probe was detached.
  */
 #include <linux/hash.h>
 #include <linux/hashtable.h>

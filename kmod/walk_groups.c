@@ -24,16 +24,13 @@
 #include "walk_groups.h"
 
 /*
- * The same for the group; siglock held. By the record's position: a
- * group whose threads all passed exit_notify() during the pass is still
- * live in it, read by the walk while its threads are linked
- * (ptop_ts_add_late_groups() has it once they are not); deciding by exit_state
- * made it live for the part of the walk before and gone after. The
- * position is the one its accounting record keeps (O(1), any distance
- * from the head); until 2026-12-02 it was looked for among the ring's
- * 1,024 newest records only, each look-up a scan under ring_lock here
- * (test_kmod_exit_pos). A group without a record (none could be made)
- * is still looked for in the ring.
+ * Is leader's group gone for the pass? Siglock held. By its EXIT
+ * record's position against the pass's start, fixed for the whole pass
+ * (not by exit_state, which changes during it): a group whose threads
+ * all passed exit_notify() during the pass is live in it, read here
+ * while its threads are linked, by late.c once they are not. The
+ * position is the one its accounting record keeps (O(1)); a group
+ * without a record (none could be made) is looked for in the ring.
  */
 static bool group_gone_locked(const struct ptop_ts_walk *w,
 			      struct task_struct *leader)

@@ -37,13 +37,8 @@ static bool thread_gone(const struct ptop_ts_walk *w, struct task_struct *t)
  * the walk does not take; the old leader, dead (exit_state), gets the
  * exec'er's old pid and loses the leadership. So decided on what r has,
  * read before: a record with the leader's pid is the leader's row,
- * whatever t is now. Until 2026-12-06 the walk asked t, later than it
- * read r: an exec'er read inside de_thread() was added as a thread of its
- * own next to the old leader's record, and an old leader read with the
- * leader's pid just before the exchange, then found not to be the leader,
- * next to the exec'er's: two live THREAD records of one (pid, start)
- * (test_kmod_late_exec, CI on a quiet host; test builds:
- * test_exchange_ret(), ptop_ts_test_ident_window()).
+ * whatever t is now (asking t, read later, gave two live THREAD records
+ * of one (pid, start): test_kmod_late_exec, make vm-leader-window).
  */
 static bool leader_row(struct task_struct *t, const struct ptop_ts_record *r)
 {
@@ -103,11 +98,8 @@ static void walk_thread(struct ptop_ts_walk *w, struct task_struct *leader,
 	 * then killed by de_thread(), which gives the exec'er its pid and
 	 * start: exchange_tids()). Both have the leader's (pid, start):
 	 * one row per identity, the newest, in the older one's place (the
-	 * old leader's time is in the group's x*, as fit_late_threads()
-	 * keeps it). Until 2026-12-03 both were added: two live THREAD
-	 * records of one (pid, start) in a full thread answer when the
-	 * walking vCPU stalled there (test_kmod_late_exec, CI on a busy
-	 * host; the window of test builds: ptop_ts_test_leader_window()).
+	 * old leader's time is in the group's x*, as late.c's
+	 * fit_late_threads() keeps it).
 	 */
 	r.pid = r.tgid;		/* an exec'er taking it over: its pid next */
 	if (*lrec) {
@@ -188,10 +180,9 @@ static struct task_struct *next_thread_chunked(struct ptop_ts_walk *w,
  * new threads go to the tail of the list, so none is missed. When it was
  * released meanwhile, the rest of the group is walked at once under its
  * siglock (the list cannot change then), skipping those already in the
- * answer (by pid): none is doubled. Starting over in chunks instead
- * could start over for as long as the group's threads came and went
- * (tests/vm/test_kmod_thread_restart.sh). Under RCU (left and taken
- * again between chunks), a reference on leader held.
+ * answer (by pid): none is doubled, and the walk never starts over
+ * (docs/design.md, "The walk of a big group"). Under RCU (left and
+ * taken again between chunks), a reference on leader held.
  */
 int ptop_ts_walk_threads(struct ptop_ts_walk *w, struct task_struct *leader,
 			 struct ptop_ts_record **lrec, bool *truncated)
@@ -274,14 +265,11 @@ int ptop_ts_group_sum_chunked(struct ptop_ts_walk *w,
  * In a thread answer, the group record g says a non-leader exec took over
  * (EXEC) but the walk did not report the leader's thread: the exec'er's
  * record (as the leader it is now, the pid and start it had before the
- * exec in exec_old_*, RECF_EXEC), unless it is in the answer
- * already, under either identity (records from first on). The exec'er's marks before
- * de_thread() are under its old pid and start; after it, under the old
- * leader's, which de_thread() gives it: an exchange after the pass's
- * drain and before the walk left its thread in neither identity (a
- * cross-check miss: "thread 10768/10765 ch-exec: not reported"), its run
- * since the reader's last answer moved to the next one, or, when it died
- * meanwhile, its old identity never left. Under RCU.
+ * exec in exec_old_*, RECF_EXEC), unless it is in the answer already
+ * under either identity (records from first on). Its marks are under its
+ * old identity before de_thread() and the leader's after it, so an
+ * exchange between the pass's drain and the walk left it in neither
+ * (docs/design.md, "Which tasks changed since answer N"). Under RCU.
  */
 void ptop_ts_add_execer(struct ptop_ts_walk *w, struct task_struct *leader,
 			u32 first, const struct ptop_ts_record *g,
