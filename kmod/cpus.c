@@ -29,7 +29,6 @@
 #include "uapi/ptop_taskstats.h"
 #include "pass_pending.h"
 #include "pass_ran.h"
-#include "record.h"
 #include "test_window.h"
 #include "cpus.h"
 

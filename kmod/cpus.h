@@ -8,6 +8,18 @@
 struct ptop_ts_cpu;
 struct task_struct;
 
+/*
+ * Can a walk read runtimes as of the pass instant? Not when irq or steal
+ * time is taken out of the runqueue's clock (exec_start is then in
+ * another clock than the instant's), nor without sched_info.
+ */
+static inline bool ptop_ts_runtimes_at_t0(void)
+{
+	return !IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) &&
+	       !IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING) &&
+	       IS_ENABLED(CONFIG_SCHED_INFO);
+}
+
 u64 ptop_ts_mid(u64 a, u64 b);
 void ptop_ts_cpus_read(struct ptop_ts_cpu *c, u32 n, bool again);
 bool ptop_ts_pass_instant(struct ptop_ts_cpu *cpus, u32 ncpu, u64 *t0,

@@ -20,7 +20,6 @@
 #include "listen.h"
 #include "netlink.h"
 #include "proc.h"
-#include "pass.h"
 #include "test_window.h"
 #include "main.h"
 
@@ -85,6 +84,7 @@ module_param_cb(track_linger, &uint_param_ops, &track_linger_param, 0444);
 MODULE_PARM_DESC(track_linger,
 		 "Seconds the activity probe stays after the last reader (0 to 3600, default 60)");
 
+bool ptop_ts_crosscheck;
 module_param_named(crosscheck, ptop_ts_crosscheck, bool, 0444);
 MODULE_PARM_DESC(crosscheck,
 		 "Tests: allow PTOP_TS_CMDF_CROSSCHECK (a full walk with each incremental answer)");

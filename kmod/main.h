@@ -5,6 +5,7 @@
 
 #include <linux/atomic.h>
 
+extern bool ptop_ts_crosscheck;
 extern unsigned int ptop_ts_max_records;
 extern unsigned int ptop_ts_exit_ring_size;
 extern atomic_long_t ptop_ts_open_files;

@@ -35,8 +35,6 @@
 #include "walk_groups.h"
 #include "pass.h"
 
-bool ptop_ts_crosscheck;
-
 static u64 walk_last_ns, walk_rcu_max_ns;	/* pass lock */
 
 void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns)

@@ -6,8 +6,6 @@
 #include <linux/types.h>
 #include "answer.h"
 
-extern bool ptop_ts_crosscheck;
-
 int ptop_ts_cmd_check(struct ptop_ts_cmd *cmd);
 int ptop_ts_snap_take(const struct ptop_ts_query *q, struct ptop_ts_snap *snap);
 void ptop_ts_snap_walk_times(u64 *walk_ns, u64 *rcu_max_ns);

@@ -90,18 +90,6 @@ u64 ptop_ts_running_extra(struct task_struct *t)
 }
 
 /*
- * Can a walk read runtimes as of the pass instant? Not when irq or steal
- * time is taken out of the runqueue's clock (exec_start is then in
- * another clock than the instant's), nor without sched_info.
- */
-bool ptop_ts_runtimes_at_t0(void)
-{
-	return !IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) &&
-	       !IS_ENABLED(CONFIG_PARAVIRT_TIME_ACCOUNTING) &&
-	       IS_ENABLED(CONFIG_SCHED_INFO);
-}
-
-/*
  * The last-stretch rule, where pass_ran.c cannot tell (its table was
  * full): the thread ran without a break from max(t0, its last arrival
  * on the CPU) to se.exec_start (its last update, or its switch-out) and,

@@ -54,7 +54,6 @@ bool ptop_ts_gone_walked_live(const struct ptop_gone *gone,
 
 u64 ptop_ts_scale(u64 total, u64 part, u64 all);
 u64 ptop_ts_running_extra(struct task_struct *t);
-bool ptop_ts_runtimes_at_t0(void);
 u64 ptop_ts_later_runs_ns(void);
 void ptop_ts_fill_thread(struct ptop_ts_record *r, struct task_struct *t,
 			 bool at_t0);

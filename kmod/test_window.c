@@ -10,7 +10,6 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
-#include "exits.h"
 #include "test_window.h"
 
 #ifdef PTOP_TS_TEST_LEADER_WINDOW

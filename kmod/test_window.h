@@ -25,6 +25,8 @@ static inline void ptop_ts_test_ident_window(struct task_struct *t) { }
 #endif
 
 #ifdef PTOP_TS_TEST_EXIT_WINDOW
+/* exits.c's thread window (exits.h): the walk waits past it */
+extern uint ptop_ts_test_thread_ms;
 void ptop_ts_test_thread_window(struct task_struct *t);
 #else
 static inline void ptop_ts_test_thread_window(struct task_struct *t) { }
