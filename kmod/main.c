@@ -3,7 +3,7 @@
  * ptop_taskstats: precise per-task CPU accounting for ptop.
  *
  * Module init/exit and parameters. The protocol is described in
- * uapi/ptop_taskstats.h; snapshot.c takes answers, activity.c decides which
+ * uapi/ptop_taskstats.h; pass.c takes answers, activity.c decides which
  * tasks changed since an earlier answer, exits.c writes EXIT records into
  * exit_ring.c's ring. The reader group parameter is proc.c's.
  */
