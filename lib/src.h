@@ -135,7 +135,7 @@ struct ptop_src_ops {
 	/*
 	 * The kernel checks CAP_NET_ADMIN at every request (genetlink
 	 * GENL_ADMIN_PERM, against the sender), not only at open: a
-	 * capability drop must keep it (lib/src/caps.h).
+	 * capability drop must keep it (lib/caps.h).
 	 */
 	bool asks_net_admin;
 };

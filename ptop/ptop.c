@@ -18,14 +18,14 @@
 #include <sys/capability.h>
 
 #include "config/cfg.h"
-#include "lib/src/caps.h"
+#include "lib/caps.h"
 
 #include "ui/app.h"
 #include "ui/batch.h"
 #include "ui/curses_view.h"
 #include "ui/emit.h"
 #include "ui/events.h"
-#include "ui/kmod_events.h"
+#include "lib/kmod_events.h"
 
 enum {
 	OPT_THREADS = 256,
@@ -592,7 +592,7 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 
 /*
  * The source's sockets and files are open: keep only what the run needs
- * (lib/src/caps.h), before anything is drawn. 0 or 1.
+ * (lib/caps.h), before anything is drawn. 0 or 1.
  */
 static int drop_privileges(struct ui_app *app, const struct ptop_opts *o)
 {

@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "lib/src/caps.h"
+#include "lib/caps.h"
 #include "tstime.h"
 
 enum {

@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/src/caps.h"
+#include "lib/caps.h"
 #include "tstime.h"
 
 static const char gnu_default_fmt[] =

@@ -10,11 +10,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "lib/src/caps.h"
+#include "lib/caps.h"
 #include "tstime.h"
 
 /*
- * Least privilege (lib/src/caps.h): once the source is open, tstime keeps only
+ * Least privilege (lib/caps.h): once the source is open, tstime keeps only
  * what it goes on asking the kernel for: CAP_NET_ADMIN for taskstats (at
  * every request), CAP_SYS_ADMIN while it keeps kernel.task_delayacct set,
  * CAP_DAC_OVERRIDE to remove the run's cgroup where its parent is not

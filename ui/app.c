@@ -9,7 +9,7 @@
 
 /*
  * The stock sources walk every task, then read the tasks that may have
- * run again in a tight window (lib/src/rt_window.h): as root that window, and
+ * run again in a tight window (the library's rt_window): as root that window, and
  * only that, runs at SCHED_FIFO, for 5 ms at most.
  */
 static int snap_update(struct ui_app *app)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdline.h"
+#include "lib/cmdline.h"
 #include "curses_view.h"
 
 #define LINE_MAX_LEN 4096
@@ -218,7 +218,7 @@ static void command_text(const struct cv *cv, const struct ui_vrow *vr,
 	if (cv->v.tree)
 		ui_tree_prefix(vr, cv->utf8, pre, sizeof(pre));
 	if (cv->full_cmd && !vr->exited &&
-	    !ui_cmdline_read(cv->app->src->cfg.proc_root, vr->r.pid, cmd,
+	    !ptop_cmdline_read(cv->app->src->cfg.proc_root, vr->r.pid, cmd,
 			     sizeof(cmd)))
 		name = cmd;
 	exit_text(vr->exited ? vr->exit_code : -1, ex, sizeof(ex));
@@ -371,7 +371,7 @@ static void draw_cpu_bar(const struct cv *cv, int y, int x, int w,
 	char chars[4] = { '|', mono ? '#' : '|', mono ? '!' : '|', ' ' };
 	char label[16], text[16];
 
-	ui_cpu_parts(&cv->sys, from, to, parts, &whole);
+	ptop_sysinfo_cpu_parts(&cv->sys, from, to, parts, &whole);
 	if (to - from == 1)
 		snprintf(label, sizeof(label), "%3u", from);
 	else
@@ -384,7 +384,7 @@ static void draw_cpu_bar(const struct cv *cv, int y, int x, int w,
 
 static void draw_mem_bar(const struct cv *cv, int y, int x, int w, bool swap)
 {
-	const struct ui_sysinfo *s = &cv->sys;
+	const struct ptop_sysinfo *s = &cv->sys;
 	uint64_t parts[3], whole;
 	attr_t attrs[3] = { pair(CP_MEM_USED, 0), pair(CP_MEM_BUF, 0),
 			    pair(CP_MEM_CACHE, 0) };
@@ -462,7 +462,7 @@ static void cpu_text(const struct cv *cv, int y, int x, int w,
 	uint64_t parts[4], whole;
 	char label[16], text[128];
 
-	ui_cpu_parts(&cv->sys, from, to, parts, &whole);
+	ptop_sysinfo_cpu_parts(&cv->sys, from, to, parts, &whole);
 	if (to - from == 1)
 		snprintf(label, sizeof(label), "%3u ", from);
 	else
@@ -477,7 +477,7 @@ static void cpu_text(const struct cv *cv, int y, int x, int w,
 
 static void mem_text(const struct cv *cv, int y, int x, int w, bool swap)
 {
-	const struct ui_sysinfo *s = &cv->sys;
+	const struct ptop_sysinfo *s = &cv->sys;
 	char a[16], b[16], c[16], d[16], text[128];
 
 	if (swap) {

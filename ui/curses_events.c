@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event panel (E): the module's process events (ui/kmod_events.h)
+ * The event panel (E): the module's process events (lib/kmod_events.h)
  * as a live log below the table, newest at the bottom. Listening is on
  * only while the panel is open: the module produces events only while
  * someone listens. Without the module, or without CAP_NET_ADMIN, the
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "curses_view.h"
-#include "kmod_events.h"
+#include "lib/kmod_events.h"
 
 /* at most this many events per wake-up: keys stay answered in a storm */
 #define CV_EV_DRAIN_MAX 4096

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmdline.h"
+#include "lib/cmdline.h"
 #include "curses_task.h"
 
 #define KEY_ESC 27
@@ -332,7 +332,7 @@ void cv_task_draw(struct cv *cv)
 	cv_task_put(0, line, A_REVERSE | A_BOLD);
 	identity(cv, r, g, line, sizeof(line));
 	cv_task_put(1, line, A_NORMAL);
-	if (ui_cmdline_read(cv->app->src->cfg.proc_root, cv->task_pid, cmd,
+	if (ptop_cmdline_read(cv->app->src->cfg.proc_root, cv->task_pid, cmd,
 			    sizeof(cmd)) || !g)
 		snprintf(cmd, sizeof(cmd), "- (%s)", g ? "none: a kernel thread" : "gone");
 	snprintf(line, sizeof(line), "command: %s", cmd);

@@ -200,7 +200,7 @@ static int cv_step(struct cv *cv)
 	if (app->snap.taken == 1 && step > CV_FIRST_STEP_NS)
 		step = CV_FIRST_STEP_NS;
 	ui_sched_next(&cv->deadline_ns, step, cv->last_snap_ns);
-	ui_sysinfo_read(&cv->sys, app->src->cfg.proc_root);
+	ptop_sysinfo_read(&cv->sys, app->src->cfg.proc_root);
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {

@@ -101,7 +101,7 @@ struct cv {
 	int nmcol[2];
 	int all_style;
 	/* meters */
-	struct ui_sysinfo sys;
+	struct ptop_sysinfo sys;
 	char msg[1200];
 	uint64_t deadline_ns;	/* next snapshot, CLOCK_MONOTONIC */
 	uint64_t last_snap_ns;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ui/kmod_events.h"
+#include "lib/kmod_events.h"
 #include "events.h"
 #include "evlog.h"
 

@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "evlog.h"
-#include "kmod_events.h"
+#include "lib/kmod_events.h"
 
 void ui_evlog_init(struct ui_evlog *l)
 {

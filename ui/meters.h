@@ -5,7 +5,7 @@
  * threads x*; the system parts kept apart; idle; what was not
  * accounted), per-CPU bars from the kernel's per-CPU counters, memory,
  * swap, load, uptime, task counts. The arithmetic is pure (tested); the
- * reading of /proc is ui_sysinfo_read().
+ * machine's counters are read by lib/sysinfo.h.
  */
 #ifndef UI_METERS_H
 #define UI_METERS_H
@@ -13,8 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/interval.h"
-
-#define UI_SYS_MAX_CPUS 1024
+#include "lib/sysinfo.h"
 
 /* the categories of the machine bar, in drawing order */
 enum ui_cat {
@@ -48,31 +47,6 @@ uint64_t ui_meter_split(const struct ptop_interval *iv,
  */
 int ui_bar_cells(const uint64_t *parts, int nparts, uint64_t whole,
 		 int width, int *cells);
-
-/* per-CPU counters of /proc/stat, jiffies */
-struct ui_cpu_jif {
-	uint64_t user, nice, sys, idle, iowait, irq, softirq, steal;
-};
-
-struct ui_sysinfo {
-	unsigned int ncpu;
-	struct ui_cpu_jif prev[UI_SYS_MAX_CPUS], cur[UI_SYS_MAX_CPUS];
-	bool have_prev;
-	uint64_t mem_total_kb, mem_free_kb, mem_avail_kb, buffers_kb,
-		 cached_kb, swap_total_kb, swap_free_kb;
-	double load[3];
-	double uptime_s;
-};
-
-/* Read /proc (proc_root): stat, meminfo, loadavg, uptime. 0 or -errno. */
-int ui_sysinfo_read(struct ui_sysinfo *s, const char *proc_root);
-/*
- * CPU i's (or, i < 0, a group of CPUs [from, to)) share of the last
- * period: parts[4] = user+nice, sys, irq+softirq+steal, idle+iowait, of
- * *whole jiffies.
- */
-void ui_cpu_parts(const struct ui_sysinfo *s, unsigned int from,
-		  unsigned int to, uint64_t parts[4], uint64_t *whole);
 
 /* processes, threads and running tasks among the interval's rows */
 void ui_task_counts(const struct ptop_interval *iv, unsigned long *procs,

@@ -6,7 +6,7 @@
 #include <sys/capability.h>
 #include <sys/prctl.h>
 
-#include "caps.h"
+#include "../caps.h"
 
 int ptop_caps_parse(const char *name)
 {

@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "procfs_read.h"
+#include "proc_stat.h"
 #include "../reserve.h"
 
 #define PFS_BUF_INIT	4096
@@ -248,18 +249,13 @@ int ptop_pfs_parse_schedstat(const char *buf, uint64_t *run_ns,
 }
 
 /* remember cpuN's idle+iowait from /proc/stat, for the ns idle below */
-static void note_cpu_idle(struct ptop_pfs *p, const char *l)
+static void note_cpu_idle(struct ptop_pfs *p, const struct ptop_stat_cpu *c)
 {
-	uint64_t v[5] = { 0 };
-	const char *s = l + 3;
-	unsigned int i;
-	uint64_t cpu;
+	unsigned int cpu;
 
-	if (next_u64(&s, &cpu) || cpu > 65535)
+	if (c->cpu > 65535 || c->n < 5)
 		return;
-	for (i = 0; i < 5; i++)
-		if (next_u64(&s, &v[i]))
-			return;
+	cpu = c->cpu;
 	if (cpu >= p->cap_idle) {
 		unsigned int ncap = cpu + 64;
 		uint64_t *n = realloc(p->cpu_idle_ns, ncap * sizeof(*n));
@@ -270,7 +266,8 @@ static void note_cpu_idle(struct ptop_pfs *p, const char *l)
 		p->cpu_idle_ns = n;
 		p->cap_idle = ncap;
 	}
-	p->cpu_idle_ns[cpu] = ptop_pfs_ticks_ns(p, v[3] + v[4]);
+	p->cpu_idle_ns[cpu] = ptop_pfs_ticks_ns(p, c->v[PTOP_STAT_IDLE] +
+						   c->v[PTOP_STAT_IOWAIT]);
 	if (cpu + 1 > p->ncpu_idle)
 		p->ncpu_idle = cpu + 1;
 }
@@ -278,10 +275,11 @@ static void note_cpu_idle(struct ptop_pfs *p, const char *l)
 int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
 		      unsigned int *ncpu)
 {
-	uint64_t v[10] = { 0 };
-	const char *l, *s;
+	struct ptop_stat_cpu c, total;
+	const uint64_t *v = total.v;
+	const char *l;
+	int found = 0;
 	ssize_t n;
-	int i, found = 0;
 
 	memset(sum, 0, sizeof(*sum));
 	*ncpu = 0;
@@ -289,23 +287,20 @@ int ptop_pfs_read_cpu(struct ptop_pfs *p, struct ptop_cpu_sum *sum,
 	n = read_at(p, p->root_fd, "stat", true);
 	if (n < 0)
 		return n;
-	for (l = p->buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (strncmp(l, "cpu", 3))
+	for (l = p->buf; l && *l; l = ptop_stat_next_line(l)) {
+		if (!ptop_stat_cpu_line(l, &c))
 			continue;
-		if (isdigit((unsigned char)l[3])) {
+		if (c.cpu >= 0) {
 			(*ncpu)++;
-			note_cpu_idle(p, l);
+			note_cpu_idle(p, &c);
 			continue;
 		}
-		if (l[3] != ' ' || found)
+		if (found)
 			continue;
 		/* user nice system idle iowait irq softirq steal guest gnice */
-		s = l + 3;
-		for (i = 0; i < 10; i++)
-			if (next_u64(&s, &v[i]))
-				break;
-		if (i < 8)
+		if (c.n < 8)
 			return -EINVAL;
+		total = c;
 		found = 1;
 	}
 	if (!found)

@@ -125,32 +125,32 @@ static void test_bar_cells_exact(void **state)
 
 static void test_cpu_parts(void **state)
 {
-	static struct ui_sysinfo s;
+	static struct ptop_sysinfo s;
 	uint64_t parts[4], whole;
 
 	(void)state;
 	memset(&s, 0, sizeof(s));
 	s.ncpu = 2;
-	ui_cpu_parts(&s, 0, 2, parts, &whole);
+	ptop_sysinfo_cpu_parts(&s, 0, 2, parts, &whole);
 	assert_int_equal(whole, 0);	/* one reading: no period yet */
 	s.have_prev = true;
-	s.prev[0] = (struct ui_cpu_jif){ .user = 100, .idle = 100 };
-	s.cur[0] = (struct ui_cpu_jif){ .user = 130, .nice = 10, .sys = 20,
+	s.prev[0] = (struct ptop_cpu_jif){ .user = 100, .idle = 100 };
+	s.cur[0] = (struct ptop_cpu_jif){ .user = 130, .nice = 10, .sys = 20,
 					.idle = 130, .irq = 5, .steal = 5 };
-	s.prev[1] = (struct ui_cpu_jif){ .idle = 50, .iowait = 50 };
-	s.cur[1] = (struct ui_cpu_jif){ .idle = 140, .iowait = 60 };
-	ui_cpu_parts(&s, 0, 1, parts, &whole);
+	s.prev[1] = (struct ptop_cpu_jif){ .idle = 50, .iowait = 50 };
+	s.cur[1] = (struct ptop_cpu_jif){ .idle = 140, .iowait = 60 };
+	ptop_sysinfo_cpu_parts(&s, 0, 1, parts, &whole);
 	assert_int_equal(parts[0], 40);	/* user + nice */
 	assert_int_equal(parts[1], 20);
 	assert_int_equal(parts[2], 10);	/* irq + softirq + steal */
 	assert_int_equal(parts[3], 30);
 	assert_int_equal(whole, 100);
-	ui_cpu_parts(&s, 0, 2, parts, &whole);
+	ptop_sysinfo_cpu_parts(&s, 0, 2, parts, &whole);
 	assert_int_equal(parts[3], 130);
 	assert_int_equal(whole, 200);
 	/* a counter that went backwards (CPU hotplug) counts as 0 */
 	s.cur[1].idle = 10;
-	ui_cpu_parts(&s, 1, 2, parts, &whole);
+	ptop_sysinfo_cpu_parts(&s, 1, 2, parts, &whole);
 	assert_int_equal(whole, 10);
 }
 

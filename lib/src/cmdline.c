@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cmdline.h"
+#include "../cmdline.h"
 
-int ui_cmdline_read(const char *proc_root, uint32_t pid, char *buf, size_t len)
+int ptop_cmdline_read(const char *proc_root, uint32_t pid, char *buf, size_t len)
 {
 	char path[4096];
 	ssize_t n;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The full command line of a task, for the view's COMMAND (the p key). */
-#ifndef UI_CMDLINE_H
-#define UI_CMDLINE_H
+#ifndef PTOP_CMDLINE_H
+#define PTOP_CMDLINE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +10,6 @@
  * proc_root/pid/cmdline with the NULs as spaces and control bytes as
  * '?'. 0, or -errno (gone, a kernel thread's empty line: -ENOENT).
  */
-int ui_cmdline_read(const char *proc_root, uint32_t pid, char *buf, size_t len);
+int ptop_cmdline_read(const char *proc_root, uint32_t pid, char *buf, size_t len);
 
-#endif /* UI_CMDLINE_H */
+#endif /* PTOP_CMDLINE_H */

@@ -11,8 +11,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#include "kmod_events.h"
-#include "lib/src/nl_errno.h"
+#include "../kmod_events.h"
+#include "nl_errno.h"
 
 #define EV_QUEUE	256
 #define EV_RCVBUF	(4 << 20)

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../kmod/uapi/ptop_taskstats.h"
+#include "kmod/uapi/ptop_taskstats.h"
 
 struct ptop_kmod_events;
 
