@@ -116,7 +116,8 @@ else
 
 # --- sources ----------------------------------------------------------------
 LIB_SRCS    := $(sort $(wildcard lib/*.c lib/src/*.c))
-UI_SRCS     := $(sort $(wildcard ui/*.c) $(wildcard config/*.c))
+UI_SRCS     := $(sort $(wildcard ui/*.c))
+CFG_SRCS    := $(sort $(wildcard config/*.c))
 PTOP_SRCS   := ptop/ptop.c $(sort $(wildcard ptop/ptop_*.c))
 TSTIME_SRCS := ptop/tstime.c $(sort $(wildcard ptop/tstime_*.c))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
@@ -126,6 +127,7 @@ HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_A  := $(B)/libptop.a
 UI_A   := $(B)/libptopui.a
+CFG_A  := $(B)/libptopcfg.a
 BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
@@ -164,7 +166,12 @@ $(UI_A): $(call obj,$(UI_SRCS))
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/ptop: $(call obj,$(PTOP_SRCS)) $(UI_A) $(LIB_A)
+# the layers link in their one-way order: ptop/ -> ui/ -> config/ -> lib/
+$(CFG_A): $(call obj,$(CFG_SRCS))
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/ptop: $(call obj,$(PTOP_SRCS)) $(UI_A) $(CFG_A) $(LIB_A)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lm
 
@@ -179,7 +186,7 @@ $(B)/obj/tests/unit/%.o: tests/unit/%.c
 	$(call say,CC,$<)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(PC_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/tests/unit/test_%: $(B)/obj/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(LIB_A)
+$(B)/tests/unit/test_%: $(B)/obj/tests/unit/test_%.o $(call obj,$(UNIT_HELPERS)) $(UI_A) $(CFG_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PC_LIBS) -lm
@@ -196,7 +203,7 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(LIB_A)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 # userspace_cost also runs the view (ui/), before the library
-$(B)/bench/userspace_cost: $(B)/obj/bench/userspace_cost.o $(UI_A) $(LIB_A)
+$(B)/bench/userspace_cost: $(B)/obj/bench/userspace_cost.o $(UI_A) $(CFG_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lm
@@ -448,6 +455,6 @@ clean:
 	rm -rf $(B)/*.a $(B)/obj $(B)/ptop $(B)/tstime $(B)/tests $(B)/contrib $(B)/gen
 	-$(if $(wildcard kmod/Makefile),$(MAKE) -C kmod clean BUILD_DIR=$(abspath $(B))/kmod)
 
--include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS) $(wildcard bench/*.c)))
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(CFG_SRCS) $(UI_SRCS) $(PTOP_SRCS) $(TSTIME_SRCS) $(UNIT_SRCS) $(UNIT_HELPERS) $(wildcard bench/*.c)))
 
 endif # SERIAL_GOALS

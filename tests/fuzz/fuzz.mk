@@ -20,7 +20,7 @@ FB := $(B)/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-Wno-gnu-variable-sized-type-not-at-end
-FUZZ_LIB_SRCS := $(LIB_SRCS) $(sort $(wildcard config/*.c))
+FUZZ_LIB_SRCS := $(LIB_SRCS) $(CFG_SRCS)
 FUZZ_BINS := $(patsubst %,$(FB)/fuzz_%,$(FUZZ_ALL))
 
 .PHONY: fuzz fuzz-build fuzz-check
