@@ -130,11 +130,17 @@ static int resolve_columns(struct ui_app *app, struct ptop_opts *o,
 		memcpy(app->cols, rc->cols, rc->ncols * sizeof(app->cols[0]));
 		n = rc->ncols;
 	} else {
-		/* the view's own defaults fit 80 columns; batch keeps its set */
+		/*
+		 * The view's own defaults fit 80 columns, and text output
+		 * for people takes them too; the machine formats keep
+		 * every time field.
+		 */
 		bool view = !o->batch && isatty(STDOUT_FILENO);
+		bool text = !app->view.format ||
+			    !strcmp(app->view.format->name, "text");
 
 		app->cols_default = !o->cols;
-		if (!o->cols && view)
+		if (!o->cols && (view || text))
 			o->cols = app->threads ? ptop_cols_default_view_threads :
 						 ptop_cols_default_view;
 		else if (!o->cols)

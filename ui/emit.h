@@ -30,6 +30,7 @@
 
 struct ui_view_opts;
 struct ui_emit;
+struct ptop_sysinfo;
 
 struct ui_encoder {
 	const char *name;	/* --format=NAME */
@@ -65,6 +66,8 @@ struct ui_emit {
 	size_t top;		/* rows to write (folds_rest: to name); 0 all */
 	void *priv;		/* the encoder's own state */
 	struct ui_lines *lines;	/* the last interval's lines (ui_emit_line_*) */
+	/* the machine beside the tasks: the text summary (NULL: none) */
+	const struct ptop_sysinfo *sys;
 	/* the view (ui/view.h) builds the rows from a copy of the interval */
 	struct ui_view view;
 	const struct ui_vrow *cur;	/* the row being written; NULL: sum */

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --format=text, for people: per interval the headline, the system line,
- * the column header, aligned rows (with --tree, COMMAND after the tree's
- * lines in ASCII, as the curses view draws them) and the
- * sum row, then a blank line.
+ * --format=text, for people: per interval the headline, the summary as
+ * top -b's (uptime and load, tasks, memory, swap: when the batch loop
+ * read them), the system line, the column header, aligned rows (with
+ * --tree, COMMAND after the tree's lines in ASCII, as the curses view
+ * draws them) and the sum row, then a blank line.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "view.h"
 #include "emit.h"
+#include "summary.h"
 
 static void put_cell(FILE *out, const struct ptop_col *c, const char *s,
 		     bool last)
@@ -99,6 +101,9 @@ static void text_interval(struct ui_emit *e)
 
 	ui_headline(e->iv, o->source, line, sizeof(line));
 	fprintf(e->out, "%s\n", line);
+	for (k = 0; e->sys && ui_summary_line(e->iv, e->sys, k, line,
+					       sizeof(line)); k++)
+		fprintf(e->out, "%s\n", line);
 	ui_sysline(e->iv, line, sizeof(line));
 	fprintf(e->out, "%s\n", line);
 	for (k = 0; k < o->ncols; k++)
@@ -120,7 +125,7 @@ static void text_sum(struct ui_emit *e, const struct ptop_row *sum)
 
 const struct ui_encoder ui_enc_text = {
 	.name = "text",
-	.help = "a headline, a system line, aligned columns and the sum row (default)",
+	.help = "a headline, a summary as top -b's, aligned columns and the sum row (default)",
 	.order = 0,
 	.interval = text_interval,
 	.row = text_row,

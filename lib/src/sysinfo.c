@@ -88,18 +88,21 @@ int ptop_sysinfo_parse_stat(struct ptop_sysinfo *s, const char *buf)
 
 void ptop_sysinfo_parse_meminfo(struct ptop_sysinfo *s, const char *buf)
 {
+#define KEY(k, f) { k, offsetof(struct ptop_sysinfo, f) }
 	static const struct {
 		const char *key;
 		size_t off;
 	} keys[] = {
-		{ "MemTotal", offsetof(struct ptop_sysinfo, mem_total_kb) },
-		{ "MemFree", offsetof(struct ptop_sysinfo, mem_free_kb) },
-		{ "MemAvailable", offsetof(struct ptop_sysinfo, mem_avail_kb) },
-		{ "Buffers", offsetof(struct ptop_sysinfo, buffers_kb) },
-		{ "Cached", offsetof(struct ptop_sysinfo, cached_kb) },
-		{ "SwapTotal", offsetof(struct ptop_sysinfo, swap_total_kb) },
-		{ "SwapFree", offsetof(struct ptop_sysinfo, swap_free_kb) },
+		KEY("MemTotal", mem_total_kb),
+		KEY("MemFree", mem_free_kb),
+		KEY("MemAvailable", mem_avail_kb),
+		KEY("Buffers", buffers_kb),
+		KEY("Cached", cached_kb),
+		KEY("SReclaimable", sreclaimable_kb),
+		KEY("SwapTotal", swap_total_kb),
+		KEY("SwapFree", swap_free_kb),
 	};
+#undef KEY
 	const char *l;
 	char key[64];
 	unsigned long long v;
@@ -135,7 +138,14 @@ int ptop_sysinfo_read(struct ptop_sysinfo *s, const char *root)
 	int ret = buf ? ptop_sysinfo_parse_stat(s, buf) : -errno;
 
 	free(buf);
-	buf = slurp(root, "meminfo");
+	ptop_sysinfo_read_mem(s, root);
+	return ret;
+}
+
+void ptop_sysinfo_read_mem(struct ptop_sysinfo *s, const char *root)
+{
+	char *buf = slurp(root, "meminfo");
+
 	if (buf)
 		ptop_sysinfo_parse_meminfo(s, buf);
 	free(buf);
@@ -147,7 +157,21 @@ int ptop_sysinfo_read(struct ptop_sysinfo *s, const char *root)
 	if (buf && ptop_sysinfo_parse_uptime(s, buf))
 		s->uptime_s = 0;
 	free(buf);
-	return ret;
+}
+
+uint64_t ptop_sysinfo_buff_cache_kb(const struct ptop_sysinfo *s)
+{
+	return s->buffers_kb + s->cached_kb + s->sreclaimable_kb;
+}
+
+uint64_t ptop_sysinfo_used_kb(const struct ptop_sysinfo *s)
+{
+	uint64_t t = s->mem_total_kb, gone;
+
+	if (s->mem_avail_kb)
+		return s->mem_avail_kb < t ? t - s->mem_avail_kb : 0;
+	gone = s->mem_free_kb + ptop_sysinfo_buff_cache_kb(s);
+	return gone < t ? t - gone : 0;
 }
 
 static uint64_t d(uint64_t a, uint64_t b)

@@ -31,8 +31,10 @@ cleanup() {
 trap cleanup EXIT
 
 # What a refresh may open under /proc and /sys (digits are N); at open
-# too: config.gz, online CPUs, the delay accounting switch, the module's.
+# too: config.gz, online CPUs, the delay accounting switch, the module's;
+# the text output's summary: meminfo, loadavg, uptime (lib/sysinfo.h).
 ALLOWED='^/proc(/N(/task(/N)?)?)?$
+^/proc/(meminfo|loadavg|uptime)$
 ^/proc/N(/task/N)?/(stat|status|schedstat)$
 ^/proc/self/schedstat$
 ^/proc/stat$

@@ -19,20 +19,22 @@ export XDG_CONFIG_HOME=$tmp/xdg
 export PTOP_SYSCONFDIR=$tmp/etc XDG_CONFIG_DIRS=$tmp/xdg1:$tmp/xdg2
 rc=$XDG_CONFIG_HOME/ptop/ptoprc
 run() { "$PTOP" -b -n 1 -d 0.2 --source=procfs "$@"; }
-header() { run "$@" 2>&1 | grep -v '^#' | sed -n 3p; }
+header() { run "$@" 2>&1 | grep -m1 -E '^ *PID( |$)'; }
+# the first column of the table's row N (1: the first after the header)
+row1() { awk -v n="$1" 'h && ++k == n { print $1; exit } /^ *PID( |$)/ { h = 1 }'; }
 
 mkdir -p "$(dirname "$rc")"
 printf 'version=1\ncolumns=PID,sys,COMMAND\nsort=-PID\ndelay=0.2\n' > "$rc"
 h=$(header)
 [[ $h =~ ^\ *PID\ +sys\ +COMMAND$ ]] && ok "config columns used" || bad "header '$h'"
-first=$(run | grep -v '^#' | sed -n 4p | awk '{print $1}')
-second=$(run | grep -v '^#' | sed -n 5p | awk '{print $1}')
+first=$(run | row1 1)
+second=$(run | row1 2)
 [ -n "$first" ] && [ "$first" -lt "$second" ] && ok "config sort=-PID (ascending)" ||
 	bad "sort: $first then $second"
 h=$(header -o PID,total,COMMAND)
 [[ $h =~ ^\ *PID\ +total\ +COMMAND$ ]] && ok "-o overrides the config" || bad "header '$h'"
 h=$(header --no-config)
-[[ $h == *USER* && $h == *cuser* ]] && ok "--no-config: built-in columns" || bad "header '$h'"
+[[ $h == *USER* && $h == *total*c\** ]] && ok "--no-config: built-in columns" || bad "header '$h'"
 
 printf 'version=1\ncolumns=PID,USER,COMMAND\n' > "$tmp/other"
 h=$(header -c "$tmp/other")
@@ -101,7 +103,7 @@ check_newer() {	# content, line, words
 	cp "$rc" "$tmp/before"
 	out=$(run 2>&1 >/dev/null)
 	st=$?
-	h=$(run 2>/dev/null | grep -v "^#" | sed -n 3p)
+	h=$(run 2>/dev/null | grep -m1 -E '^ *PID( |$)')
 	if [ $st = 0 ] && [[ $out == "ptop: warning: $rc:$2: "*"$3"* ]] &&
 	   [[ $h =~ ^\ *PID\ +COMMAND$ ]]; then ok "newer ($3): exit 0, '$out', other keys used"
 	else bad "newer ($3): status $st, '$out', header '$h'"; fi
@@ -130,8 +132,8 @@ h=$(header)
 printf 'columns=PID,STATE,COMMAND\n' > "$tmp/xdg1/ptop/ptoprc"
 h=$(header)
 [[ $h =~ ^\ *PID\ +S\ +COMMAND$ ]] && ok "the first XDG_CONFIG_DIRS entry wins" || bad "xdg1: header '$h'"
-first=$(run | grep -v '^#' | sed -n 4p | awk '{print $1}')
-second=$(run | grep -v '^#' | sed -n 5p | awk '{print $1}')
+first=$(run | row1 1)
+second=$(run | row1 2)
 [ -n "$first" ] && [ "$first" -lt "$second" ] && ok "keys a higher layer does not set stay (sort=-PID from /etc)" ||
 	bad "layered sort: $first then $second"
 printf 'columns=PID,total,COMMAND\n' > "$rc"

@@ -88,10 +88,13 @@ static void test_parse_rest(void **state)
 		"MemTotal:       24000000 kB\nMemFree:  1000 kB\n"
 		"MemAvailable: 5000 kB\nBuffers: 7 kB\nCached: 8 kB\n"
 		"SwapCached: 99 kB\nSwapTotal: 2048 kB\nSwapFree: 1024 kB\n"
-		"garbage\nHugePages_Total: 0\n");
+		"SReclaimable: 9 kB\ngarbage\nHugePages_Total: 0\n");
 	assert_int_equal(s.mem_total_kb, 24000000);
 	assert_int_equal(s.mem_avail_kb, 5000);
 	assert_int_equal(s.cached_kb, 8);	/* not SwapCached */
+	assert_int_equal(s.sreclaimable_kb, 9);
+	assert_int_equal(ptop_sysinfo_buff_cache_kb(&s), 7 + 8 + 9);
+	assert_int_equal(ptop_sysinfo_used_kb(&s), 24000000 - 5000);
 	assert_int_equal(s.swap_total_kb, 2048);
 	assert_int_equal(s.swap_free_kb, 1024);
 	assert_int_equal(ptop_sysinfo_parse_loadavg(&s, "0.50 1.25 2.00 3/400 99\n"), 0);
