@@ -3,11 +3,7 @@
 # pipes that close early, and bad options that fail cleanly (exit 2, a
 # message naming the problem, no output).
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 tmp_om=$(mktemp)
 
 # text: headline + system line + header + rows + the sum row per interval

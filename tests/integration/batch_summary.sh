@@ -12,14 +12,10 @@
 # the tasks against the /proc/PID directories. The machine formats keep
 # their fields: their default columns are not the text ones.
 set -u
-B=${B:-build}
-PTOP=${PTOP:-$B/ptop}
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/ptop_bsum.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+need_bins "$PTOP"
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 ntasks() { ls -d /proc/[0-9]* 2>/dev/null | wc -l; }
@@ -64,9 +60,11 @@ read -r mt mf mu mb < <(sed -E 's/^MiB Mem : *([0-9.]+) total, *([0-9.]+) free, 
 want=$(awk -v k="$total_kb" 'BEGIN { printf "%.1f", k / 1024 }')
 [ "$mt" = "$want" ] && ok "MiB Mem total $mt = MemTotal $total_kb KiB" ||
 	bad "MiB Mem total '$mt', MemTotal says $want ('$m')"
-# free: between the readings, 64 MiB either side (builds run beside us)
+# free: between the readings, 256 MiB either side (a compiler beside us
+# can take and give back that much inside the run); MemAvailable, the
+# other figure it could be taken for, is usually gigabytes away
 if between "$mf" "$(awk -v k="$free0" 'BEGIN { print k / 1024 }')" \
-	   "$(awk -v k="$free1" 'BEGIN { print k / 1024 }')" 64; then
+	   "$(awk -v k="$free1" 'BEGIN { print k / 1024 }')" 256; then
 	ok "MiB Mem free $mf within MemFree $((free0 / 1024))..$((free1 / 1024)) MiB"
 else
 	bad "MiB Mem free $mf, MemFree $((free0 / 1024)) then $((free1 / 1024)) MiB"
@@ -145,5 +143,4 @@ h=$("$PTOP" -b -n 1 -d 0.2 --no-config --format=csv --source=procfs | head -1)
 [[ $h == *cuser_pct*xuser_pct* ]] && ok "CSV keeps the per-part columns" ||
 	bad "CSV header '$h'"
 
-[ $fails = 0 ] && echo "batch_summary: all passed" || echo "batch_summary: $fails failed"
-[ $fails = 0 ]
+finish batch_summary

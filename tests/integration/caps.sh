@@ -6,12 +6,8 @@
 # /proc/PID/status): as root with every capability, and as a normal user
 # with file capabilities on a copy of the binary (setcap, under build/).
 set -u
-B=${B:-build}
-PTOP=${PTOP:-$B/ptop}
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_bins "$PTOP"
 if [ "$(id -u)" != 0 ] || ! command -v setcap >/dev/null || ! command -v setpriv >/dev/null; then
 	echo "FAIL: needs root, setcap (libcap2-bin) and setpriv"; exit 1
 fi
@@ -156,5 +152,4 @@ if [ -x "$TSTIME" ]; then
 fi
 
 rm -f "$B/caps/ptop"
-[ $fails = 0 ] && echo "caps: all passed" || echo "caps: $fails failed"
-[ $fails = 0 ]
+finish caps

@@ -11,11 +11,10 @@
 # only with its cost written in lib/src/procfs_read.h.
 # Exit 77 (skip) without root (timer_list is root's only) or strace.
 set -uo pipefail
-B=${B:-build}
+. "$(dirname "$0")/lib.sh"
 N=${N:-3000}
-fail=0
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+need_root SKIP "timer_list is root's only"
 command -v strace >/dev/null || { echo "SKIP: no strace"; exit 77; }
 for t in ptop tests/helpers/ptop_timers; do
 	[ -x "$B/$t" ] || make -s B="$B" "$B/$t" >/dev/null ||

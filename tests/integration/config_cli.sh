@@ -8,13 +8,9 @@
 # the user's file; --no-config and -c FILE. The system directory is a
 # temporary one (PTOP_SYSCONFDIR): the real /etc is never read or written.
 set -u
-B=${B:-build}
-PTOP=${PTOP:-$B/ptop}
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/ptop_cfgcli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
 export XDG_CONFIG_HOME=$tmp/xdg
 export PTOP_SYSCONFDIR=$tmp/etc XDG_CONFIG_DIRS=$tmp/xdg1:$tmp/xdg2
 rc=$XDG_CONFIG_HOME/ptop/ptoprc
@@ -68,7 +64,6 @@ out=$(env XDG_CONFIG_HOME="$tmp/none" "$PTOP" -b -n 1 -d 0.2 --source=procfs 2>&
 
 # the example's columns line, as a user uncomments it (with S, the
 # header's title of STATE), and -o/-s by the header's titles
-top=$(cd "$(dirname "$0")/../.." && pwd)
 sed 's/^#columns=/columns=/' "$top/config/ptoprc.example" >"$tmp/example"
 grep -q '^columns=.*,S,' "$tmp/example" || bad "the example has no columns line with S"
 h=$(header -c "$tmp/example")
@@ -158,5 +153,4 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 fi
 [ -e /etc/ptoprc ] && echo "  note: this machine has an /etc/ptoprc; the tests above did not read it"
 
-[ $fails = 0 ] && echo "config_cli: all passed" || echo "config_cli: $fails failed"
-[ $fails = 0 ]
+finish config_cli

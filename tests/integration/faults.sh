@@ -13,9 +13,8 @@
 #    overflow its socket buffer; the interval that spans it must say
 #    "inexact: lost N exits" (or "lost events"), the ones before it not.
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP missing"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_bins "$PTOP"
 W=$(mktemp -d)
 MNT=
 cleanup() {
@@ -25,11 +24,6 @@ cleanup() {
 	rm -rf "$W"
 }
 trap cleanup EXIT
-fail=0
-ok()  { echo "ok - $*"; }
-bad() { echo "FAIL $*"; fail=1; }
-skip() { echo "SKIP: $*"; skipped=1; }
-skipped=0
 
 # --- output faults -----------------------------------------------------
 for fmt in text csv json; do

@@ -9,14 +9,9 @@
 # UTF-8 and control bytes comes out valid and escaped; OpenMetrics series
 # are bounded (--top plus "other") and add up to the accounted time.
 set -u
-B=${B:-build}
-PTOP=${PTOP:-$B/ptop}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/ptop_formats.XXXXXX)
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+need_bins "$PTOP"
 
 # a process with a name that is not UTF-8 (0xff 0xfe), a control byte,
 # a quote and a backslash; it sleeps until killed
@@ -246,5 +241,4 @@ e=$("$PTOP" -b -n 1 --format=xml 2>&1 >/dev/null)
 "$PTOP" --help | grep -qF -- "--format=FMT       batch output: $list" && ok "--help lists the formats: $list" ||
 	bad "--help: $("$PTOP" --help | grep -- --format)"
 
-[ $fails = 0 ] && echo "formats: all passed" || echo "formats: $fails failed"
-[ $fails = 0 ]
+finish formats

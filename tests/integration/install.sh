@@ -7,11 +7,7 @@
 # systemd-sysusers --dry-run) and the load helper resolves the reader group
 # by name (with a stand-in modprobe). Completions parse in their shells.
 set -u
-B=${B:-build}
-top=$(cd "$(dirname "$0")/../.." && pwd)
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -182,5 +178,4 @@ else
 	bad "fish missing (Debian package fish): fish completions unchecked"
 fi
 
-[ $fails = 0 ] && echo "install: all passed" || echo "install: $fails failed"
-[ $fails = 0 ]
+finish install

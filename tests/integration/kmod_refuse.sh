@@ -10,10 +10,7 @@
 # headers themselves are not refused. DKMS skips such kernels too
 # (dkms.conf's BUILD_EXCLUSIVE_CONFIG, read against the kernel's .config).
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 kver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
 	grep -o '[0-9][^ ,]*-amd64' | head -n1)

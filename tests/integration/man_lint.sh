@@ -4,10 +4,7 @@
 # Every man page renders without a single warning: groff -ww (all warnings)
 # and mandoc -Tlint (warnings and errors; its style notes are not warnings).
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 pages=$(ls "$top"/man/*.[1-9] 2>/dev/null)
 [ -n "$pages" ] || { echo "FAIL: no man pages in $top/man"; exit 1; }
@@ -34,5 +31,4 @@ for m in $pages; do
 	[ "$th" = "$sec" ] || bad "${m#"$top"/}: .TH says section '$th'"
 done
 
-[ $fails = 0 ] && echo "man_lint: all passed" || echo "man_lint: $fails failed"
-[ $fails = 0 ]
+finish man_lint

@@ -6,14 +6,10 @@
 # COLUMNS section (and nothing else is there), every long option of
 # "ptop --help" is in the man page and in each completion file.
 set -u
-B=${B:-build}
-PTOP=${PTOP:-$B/ptop}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 man=$top/man/ptop.1
-fails=0
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
 
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP not built"; exit 1; }
+need_bins "$PTOP"
 [ -f "$man" ] || { echo "FAIL: $man missing"; exit 1; }
 
 # the man source with roff escapes undone: \- -> -, fonts dropped
@@ -113,5 +109,4 @@ if command -v groff >/dev/null; then
 	[ -z "$w" ] || bad "groff warnings: $w"
 fi
 
-[ $fails = 0 ] && echo "man_sync: all passed" || echo "man_sync: $fails failed"
-[ $fails = 0 ]
+finish man_sync

@@ -10,13 +10,9 @@
 # /proc (every task in sight), the scope is the machine.
 # Exit 77 (skip) without root or unshare.
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: unshare -p needs root"; exit 77; }
+need_root SKIP "unshare -p"
 command -v unshare >/dev/null || { echo "SKIP: no unshare"; exit 77; }
 # what `unshare -p -f --mount-proc` gives, also where / is not a mount
 # point (tests/helpers/ns_run)

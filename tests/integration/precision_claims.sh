@@ -14,16 +14,11 @@
 # machine makes intervals inexact, never wrong (bench/precision.sh
 # reports the share). 81 s on this project's 2-CPU machine at load 15-25.
 set -uo pipefail
-B=${B:-build}
+. "$(dirname "$0")/lib.sh"
 export B
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: needs root (taskstats netlink needs CAP_NET_ADMIN)"
-	exit 77
-fi
-for h in ptop_sleepers ptop_workload ptop_churn; do
-	[ -x "$B/tests/helpers/$h" ] || { echo "FAIL: $B/tests/helpers/$h not built"; exit 1; }
-done
+need_root SKIP "taskstats netlink needs CAP_NET_ADMIN"
+need_bins "$B"/tests/helpers/ptop_{sleepers,workload,churn}
 
 fail=0
 out=$(mktemp)

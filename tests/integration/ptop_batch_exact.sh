@@ -22,15 +22,9 @@
 # puts those it meets into the parent's c*).
 # The same workload under --source=procfs shows what /proc cannot see.
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-WL=$B/tests/helpers/ptop_workload
-fail=0
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: needs root (taskstats netlink needs CAP_NET_ADMIN)"
-	exit 77
-fi
+need_root SKIP "taskstats netlink needs CAP_NET_ADMIN"
 
 ncpu=$(nproc)
 # the spinners in a process group of their own, stopped by its id

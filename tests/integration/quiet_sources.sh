@@ -5,11 +5,7 @@
 # exits 1; --list-sources keeps the long reasons (how to load the module).
 # With the module loaded the kmod cases are skipped, the others run.
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 [ -x "$PTOP" ] || make -s B="$B" "$PTOP" >/dev/null ||
 	{ echo "FAIL: cannot build $PTOP"; exit 1; }

@@ -11,8 +11,7 @@
 #    checks must be reported SKIPPED, never passed.
 # Exit 77 (skip) when not root: the interesting half needs CAP_NET_ADMIN.
 set -uo pipefail
-B=${B:-build}
-fail=0
+. "$(dirname "$0")/lib.sh"
 
 for t in test_procfs test_src_live; do
 	if [ ! -x "$B/tests/unit/$t" ]; then

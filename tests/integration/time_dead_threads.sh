@@ -5,11 +5,7 @@
 # seconds) and /proc/PID/stat (clock ticks); two ptop instances started at
 # different moments must agree.
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 # a process whose second thread burns 1 s of CPU and exits; then it sleeps
 python3 -c '

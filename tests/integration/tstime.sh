@@ -26,21 +26,10 @@
 # directive, -o / -a, -p, -v, stdout left clean, task_delayacct untouched
 # where the kernel does not need it (6.18 fills ns runtimes without it).
 set -uo pipefail
-B=${B:-build}
-T=$B/tstime
-WL=$B/tests/helpers/ptop_workload
-fail=0
+. "$(dirname "$0")/lib.sh"
 
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
-
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: needs root (taskstats exit listener needs CAP_NET_ADMIN)"
-	exit 77
-fi
-for f in "$T" "$WL"; do
-	[ -x "$f" ] || { echo "FAIL: $f missing (make all + helpers)"; exit 1; }
-done
+need_root SKIP "taskstats exit listener needs CAP_NET_ADMIN"
+need_bins "$T" "$WL"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -4,14 +4,11 @@
 # messages and exit statuses; with tstime's numbers, so never less than
 # GNU time's own for the same run (GNU time inside it).
 set -uo pipefail
-B=${B:-build}
+. "$(dirname "$0")/lib.sh"
 T=$(realpath "$B/tstime")
 WL=$(realpath "$B/tests/helpers/ptop_workload")
-fail=0
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
 
-[ -x "$T" ] || { echo "FAIL: $T missing (make all)"; exit 1; }
+need_bins "$T"
 unset TIME
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

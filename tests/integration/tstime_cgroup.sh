@@ -10,20 +10,10 @@
 #   - orphans (double fork), reaped by tstime as child subreaper
 # And GNU time inside tstime, same run: tstime's total >= GNU time's.
 set -uo pipefail
-B=${B:-build}
-T=$B/tstime
-WL=$B/tests/helpers/ptop_workload
-fail=0
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "FAIL: needs root to make a cgroup to compare with"
-	exit 1
-fi
-for f in "$T" "$WL"; do
-	[ -x "$f" ] || { echo "FAIL: $f missing (make all + helpers)"; exit 1; }
-done
+need_root FAIL "to make a cgroup to compare with"
+need_bins "$T" "$WL"
 # fewer processes where each costs far more (the VM's emulated CPUs)
 S=${TSTIME_CG_SCALE:-10}
 tmp=$(mktemp -d)

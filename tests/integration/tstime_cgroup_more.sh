@@ -10,17 +10,10 @@
 #   - --no-wait with a descendant left running: it goes on in the test's
 #     cgroup, tstime's own is removed
 set -uo pipefail
-B=${B:-build}
-T=$B/tstime
-fail=0
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "FAIL: needs root to make a cgroup to compare with"
-	exit 1
-fi
-[ -x "$T" ] || { echo "FAIL: $T missing (make all)"; exit 1; }
+need_root FAIL "to make a cgroup to compare with"
+need_bins "$T"
 # fewer processes where each costs far more (the VM's emulated CPUs)
 S=${TSTIME_CG_SCALE:-10}
 tmp=$(mktemp -d)

@@ -14,16 +14,11 @@
 #  - --tree has user and sys per command;
 #  - help, man page and completions name the same options.
 set -u
-B=${B:-build}
-T=$B/tstime
-top=$(cd "$(dirname "$0")/../.." && pwd)
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-[ -x "$T" ] || { echo "FAIL: $T not built"; exit 1; }
+need_bins "$T"
 GNU=/usr/bin/time
 [ -x $GNU ] || bad "GNU time missing (Debian package time): no comparison"
 
@@ -149,7 +144,6 @@ fi
 grep -q 'warning: .*(--no-wait)' "$tmp/nw" && ok "--no-wait still says --no-wait" || bad "--no-wait: $(cat "$tmp/nw")"
 
 # --- --tree: user/sys per command -------------------------------------------
-WL=$B/tests/helpers/ptop_workload
 if [ -x "$WL" ]; then
 	"$T" -q --tree --json -o "$tmp/tree.json" "$WL" mixed >"$tmp/wl.out"
 	python3 - "$tmp/tree.json" "$tmp/wl.out" <<'EOF' && ok "--tree --json: per command user_s + sys_s = cpu_s, the rows' user and sys add up to the totals, process counts" || bad "--tree user/sys split"
@@ -192,5 +186,4 @@ grep -q '^\.SH ENVIRONMENT' "$top/man/tstime.1" && grep -q '^\.B TIME' "$top/man
 	ok "man/tstime.1 documents TIME under ENVIRONMENT" || bad "man/tstime.1: no ENVIRONMENT / TIME"
 [ $fails = 0 ] && ok "help, man page and the three completions name the same options"
 
-[ $fails = 0 ] && echo "tstime_gnu: all passed" || echo "tstime_gnu: $fails failed"
-[ $fails = 0 ]
+finish tstime_gnu

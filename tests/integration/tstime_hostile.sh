@@ -10,17 +10,11 @@
 #     this test makes (its cpuacct.usage delta minus tstime's own time)
 #   - a pid namespace (tstime is pid 1 there): the cgroup still works
 set -uo pipefail
-B=${B:-build}
+. "$(dirname "$0")/lib.sh"
 T=$(realpath "$B/tstime")
 WL=$(realpath "$B/tests/helpers/ptop_workload")
-fail=0
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
 
-if [ "$(id -u)" != 0 ]; then
-	echo "FAIL: needs root (to become nobody, to remount, to unshare)"
-	exit 1
-fi
+need_root FAIL "to become nobody, to remount, to unshare"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 m=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)

@@ -14,15 +14,10 @@
 #  - a failing run ends the series with its status, bad counts are refused
 #    before anything runs.
 set -u
-B=${B:-build}
-T=$B/tstime
-WL=$B/tests/helpers/ptop_workload
-fails=0
-ok()  { echo "  ok: $*"; }
-bad() { echo "  FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-[ -x "$T" ] && [ -x "$WL" ] || { echo "FAIL: $T or $WL not built"; exit 1; }
+need_bins "$T" "$WL"
 
 N=5 W=2
 "$T" -q -r $N --warmup $W --json -o "$tmp/r.json" "$WL" normal 60 >"$tmp/wl.out"; rc=$?
@@ -115,5 +110,4 @@ done
 "$T" -q -r 1 true 2>"$tmp/one"; rc=$?
 [ $rc = 0 ] && grep -q '^1 run (0 warmup)' "$tmp/one" && ok "-r 1: one run, stddev 0" || bad "-r 1: $rc $(cat "$tmp/one")"
 
-[ $fails = 0 ] && echo "tstime_repeat: all passed" || echo "tstime_repeat: $fails failed"
-[ $fails = 0 ]
+finish tstime_repeat

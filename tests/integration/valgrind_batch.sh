@@ -10,15 +10,13 @@
 # shared machine's CPUs usable: ptop then samples at normal priority,
 # which it does anyway when not allowed.
 set -uo pipefail
-B=${B:-build}
-PTOP=$B/ptop
-fail=0
+. "$(dirname "$0")/lib.sh"
 
 command -v valgrind >/dev/null || {
 	echo "FAIL: valgrind missing (Debian package valgrind, in DEB_TEST)"
 	exit 1
 }
-[ -x "$PTOP" ] || { echo "FAIL: $PTOP missing"; exit 1; }
+need_bins "$PTOP"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
