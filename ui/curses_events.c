@@ -6,79 +6,80 @@
  * someone listens. Without the module, or without CAP_NET_ADMIN, the
  * panel says which, and why.
  */
+#include <curses.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "curses_view.h"
+#include "curses_events.h"
+#include "curses_paint.h"
 #include "lib/kmod_events.h"
 
 /* at most this many events per wake-up: keys stay answered in a storm */
 #define CV_EV_DRAIN_MAX 4096
 
-static void open_events(struct cv *cv)
+static void start_listening(struct cv_events *e)
 {
 	char err[256] = "";
 	int ret;
 
-	ui_evlog_init(&cv->evlog);
-	cv->ev_boot_wall = ui_boot_to_wall_ns();
-	ret = ptop_kmod_events_open(&cv->evh, err, sizeof(err));
+	ui_evlog_init(&e->evlog);
+	e->boot_wall = ui_boot_to_wall_ns();
+	ret = ptop_kmod_events_open(&e->evh, err, sizeof(err));
 	if (!ret) {
-		cv->ev_err[0] = '\0';
+		e->err[0] = '\0';
 		return;
 	}
-	cv->evh = NULL;
+	e->evh = NULL;
 	if (ret == -ENOENT)
-		snprintf(cv->ev_err, sizeof(cv->ev_err),
+		snprintf(e->err, sizeof(e->err),
 			 "No events: the ptop_taskstats kernel module is not loaded (or too old); the event log comes from it.");
 	else if (ret == -EPERM || ret == -EACCES)
-		snprintf(cv->ev_err, sizeof(cv->ev_err),
+		snprintf(e->err, sizeof(e->err),
 			 "No events: not allowed. Listening to the module's events needs CAP_NET_ADMIN (run ptop as root, or setcap cap_net_admin+ep on it).");
 	else
-		snprintf(cv->ev_err, sizeof(cv->ev_err), "No events: %s",
+		snprintf(e->err, sizeof(e->err), "No events: %s",
 			 err[0] ? err : strerror(-ret));
 }
 
-void cv_events_close(struct cv *cv)
+static void events_close(struct cv *cv, void *st)
 {
-	ptop_kmod_events_close(cv->evh);
-	cv->evh = NULL;
-}
+	struct cv_events *e = st;
 
-void cv_events_toggle(struct cv *cv)
-{
-	cv->ev_on = !cv->ev_on;
-	if (cv->ev_on)
-		open_events(cv);
-	else
-		cv_events_close(cv);
+	(void)cv;
+	ptop_kmod_events_close(e->evh);
+	free(e);
 }
 
 int cv_events_fd(const struct cv *cv)
 {
-	return cv->evh ? ptop_kmod_events_fd(cv->evh) : -1;
+	const struct cv_events *e = cv_screen_find(cv, &cv_events_ops);
+
+	return e && e->evh ? ptop_kmod_events_fd(e->evh) : -1;
 }
 
 int cv_events_drain(struct cv *cv)
 {
+	struct cv_events *e = cv_screen_find(cv, &cv_events_ops);
 	struct ptop_ts_event ev;
 	int i, ret;
 
-	for (i = 0; cv->evh && i < CV_EV_DRAIN_MAX; i++) {
-		ret = ptop_kmod_events_next(cv->evh, &ev, 0);
+	for (i = 0; e && e->evh && i < CV_EV_DRAIN_MAX; i++) {
+		ret = ptop_kmod_events_next(e->evh, &ev, 0);
 		if (ret == 1) {
-			ui_evlog_push(&cv->evlog, &ev);
+			ui_evlog_push(&e->evlog, &ev);
 		} else if (ret == -ENOBUFS) {
-			ui_evlog_overflow(&cv->evlog);
+			ui_evlog_overflow(&e->evlog);
 		} else if (ret == -EINTR) {
 			continue;
 		} else if (ret < 0) {
-			snprintf(cv->ev_err, sizeof(cv->ev_err),
+			snprintf(e->err, sizeof(e->err),
 				 "Events stopped: %s (E twice to listen again)",
 				 strerror(-ret));
-			cv_events_close(cv);
+			ptop_kmod_events_close(e->evh);
+			e->evh = NULL;
 		} else {
 			break;
 		}
@@ -86,12 +87,12 @@ int cv_events_drain(struct cv *cv)
 	return i;
 }
 
-void cv_events_title(const struct cv *cv, char *buf, size_t len)
+void cv_events_title(const struct cv_events *e, char *buf, size_t len)
 {
-	const struct ui_evlog *l = &cv->evlog;
+	const struct ui_evlog *l = &e->evlog;
 	size_t pos;
 
-	if (!cv->evh && cv->ev_err[0]) {
+	if (!e->evh && e->err[0]) {
 		snprintf(buf, len, "Events (E: close)");
 		return;
 	}
@@ -119,17 +120,17 @@ static bool shown(const struct cv *cv, const struct ptop_ts_event *ev)
 	return strcasestr(r.comm, cv->v.filter) != NULL;
 }
 
-int cv_events_line(const struct cv *cv, int i, int nlines, char *buf,
-		   size_t len)
+int cv_events_line(const struct cv *cv, const struct cv_events *e, int i,
+		   int nlines, char *buf, size_t len)
 {
-	const struct ui_evlog *l = &cv->evlog;
+	const struct ui_evlog *l = &e->evlog;
 	const struct ptop_ts_event *ev = NULL;
 	size_t k, nshown = 0, want;
 
 	buf[0] = '\0';
-	if (!cv->evh && cv->ev_err[0]) {
+	if (!e->evh && e->err[0]) {
 		if (i == 0)
-			snprintf(buf, len, "%s", cv->ev_err);
+			snprintf(buf, len, "%s", e->err);
 		return i == 0;
 	}
 	/* the newest at the bottom: the last nlines of what is shown */
@@ -156,6 +157,64 @@ int cv_events_line(const struct cv *cv, int i, int nlines, char *buf,
 		}
 	}
 	if (ev)
-		ui_event_line(ev, cv->ev_boot_wall, buf, len);
+		ui_event_line(ev, e->boot_wall, buf, len);
 	return 0;
+}
+
+/* The panel: a title line, then the log's last lines, under the table. */
+static void events_draw(struct cv *cv, void *st)
+{
+	struct cv_events *e = st;
+	char line[CV_LINE_MAX];
+	int i, y0, h;
+
+	/* the bottom third; the table keeps at least 3 lines */
+	cv->panel_h = LINES / 3 > 4 ? LINES / 3 : 4;
+	cv_screen_draw_below(cv);
+	y0 = cv->panel_y;
+	h = cv->panel_h;
+	cv->panel_h = 0;
+	if (!h)
+		return;
+	cv_events_title(e, line, sizeof(line));
+	cv_put(y0, line, 0, cv_attr_header());
+	for (i = 0; i < h - 1; i++) {
+		bool err = cv_events_line(cv, e, i, h - 1, line, sizeof(line));
+
+		cv_put(y0 + 1 + i, line, 0, err ? cv_attr_msg() : A_NORMAL);
+	}
+}
+
+/* E closes the panel; the other keys are the table's */
+static bool events_key(struct cv *cv, void *st, int ch)
+{
+	(void)st;
+	if (ch != 'E')
+		return false;
+	cv_screen_close(cv, &cv_events_ops);
+	return true;
+}
+
+const struct cv_screen_ops cv_events_ops = {
+	.name = "events",
+	.draw = events_draw,
+	.key = events_key,
+	.close = events_close,
+};
+
+void cv_events_toggle(struct cv *cv)
+{
+	struct cv_events *e;
+
+	if (cv_screen_find(cv, &cv_events_ops)) {
+		cv_screen_close(cv, &cv_events_ops);
+		return;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		snprintf(cv->msg, sizeof(cv->msg), "out of memory");
+		return;
+	}
+	start_listening(e);
+	cv_screen_push(cv, &cv_events_ops, e);
 }

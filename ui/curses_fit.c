@@ -14,7 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "curses_view.h"
+#include "curses_paint.h"
 /* last: it defines lines, columns and other short names as macros */
 #include <term.h>
 

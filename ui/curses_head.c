@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "lib/verdict.h"
-#include "curses_view.h"
+#include "curses_table.h"
 
 enum { H_TIME, H_INTERVAL, H_NCPU, H_SOURCE, H_ACCOUNTED, H_CAP, H__COUNT };
 

@@ -6,10 +6,13 @@
  * nothing is cut at 80 columns (the screen scrolls instead). The status
  * line's long messages wrap the same way (cv_wrap).
  */
+#include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "curses_view.h"
+#include "curses_help.h"
+#include "curses_paint.h"
 
 /* each a paragraph, wrapped when drawn; "" is an empty line */
 static const char *const help_head[] = {
@@ -31,7 +34,15 @@ static const char *const help_tail[] = {
 	"",
 	"Rows plus idle and the system parts add up to ncpu x 100%. sum: the last line, every task's figures added up, also those filtered out or not shown. Dimmed rows are tasks that died in the interval, with [exit N] or [signal N]: their time is already in their ancestor's c*, so they are in no sum. A collapsed branch (+) shows the sums of everything under it. The tree's dashed link marks an orphan, shown under the ancestor it came from. The default columns hide what the source cannot fill; a chosen column shows - there. < and > at the ends of the column header: more columns that way (Left, Right).",
 	"",
-	cv_task_help,
+	/* the process screen (ui/curses_task.c) */
+	"The process screen (Enter on a row; Esc or q: back to the table, the same row selected; its F1 help comes back to it): "
+	"the task's pid, ppid (its parent, by name), user, state, threads, started (the wall-clock time of its fork), command (its command line); "
+	"last interval (measuring: until the first interval with it ends): its CPU in % of one CPU, own user and sys (its live threads), c* user and sys (dead descendants, what their own rows had not shown yet), x* user and sys (dead threads), steal and total (- where the source cannot measure it); "
+	"sum of N intervals: the same in CPU seconds over the intervals kept (own, c*, x*, steal); since start (age: how long ago it was forked): own+x*, its CPU time since then, the table's TIME; "
+	"history, newest first: per interval its end, total in %, and a bar (| user, # sys, * c*, + x*, ~ steal; full: the % of a full bar), gone when the task had no row; "
+	"threads (H: thread mode reads them where the source reads no threads for processes) and live children (pid, state, name, % of one CPU in the last interval; + N more: what did not fit); "
+	"exited children of the intervals kept, newest first: pid, name, [exit N] or [signal N] (core: it dumped core) and the CPU seconds of their life, - where the source sees no exits. "
+	"A task that exits while shown says exited (with its status when the source knows it) or gone, and keeps its last figures.",
 	"",
 	"Columns (name for -o and the config, header, unit, meaning)",
 };
@@ -43,13 +54,14 @@ static const char *const help_tail[] = {
 #define KEY_HANG 21
 
 /* Logical line i and the indent of its continuation lines; -1: none. */
-static int help_line(int i, char *buf, size_t len, int *hang)
+static int help_line(const struct cv_keys *k, int i, char *buf, size_t len,
+		     int *hang)
 {
 	int nb = 0;
 	size_t b;
 
-	for (b = 0; b < cv_nbindings; b++)
-		nb += cv_bindings[b].help != NULL;
+	for (b = 0; b < k->n; b++)
+		nb += k->b[b].help != NULL;
 	if (i < 0)
 		return -1;
 	*hang = 2;
@@ -59,14 +71,13 @@ static int help_line(int i, char *buf, size_t len, int *hang)
 	}
 	i -= N_HEAD;
 	if (i < nb) {
-		for (b = 0; b < cv_nbindings; b++) {
-			if (!cv_bindings[b].help)
+		for (b = 0; b < k->n; b++) {
+			if (!k->b[b].help)
 				continue;
 			if (!i--)
 				break;
 		}
-		snprintf(buf, len, "  %-18s %s", cv_bindings[b].keynames,
-			 cv_bindings[b].help);
+		snprintf(buf, len, "  %-18s %s", k->b[b].keynames, k->b[b].help);
 		*hang = KEY_HANG;
 		return 0;
 	}
@@ -85,49 +96,15 @@ static int help_line(int i, char *buf, size_t len, int *hang)
 	return 0;
 }
 
-int cv_wrap(const char *s, int width, int hang, int k, char *buf, size_t len)
-{
-	int n = 0, room, take, ind = 0;
-	size_t rest = strlen(s);
-
-	if (width < 1)
-		width = 1;
-	if (hang > width / 2)
-		hang = width > 8 ? 2 : 0;
-	room = width;
-	buf[0] = '\0';
-	do {
-		take = (int)rest;
-		if (take > room) {
-			take = room;
-			while (take > room / 2 && s[take] != ' ')
-				take--;
-			if (s[take] != ' ')
-				take = room;
-		}
-		if (n == k)
-			snprintf(buf, len, "%*s%.*s", ind, "", take, s);
-		s += take;
-		rest -= (size_t)take;
-		while (*s == ' ') {
-			s++;
-			rest--;
-		}
-		n++;
-		ind = hang;
-		room = width - hang > 1 ? width - hang : 1;
-	} while (rest);
-	return n;
-}
-
-int cv_help_wrapped(int i, int width, char *buf, size_t len)
+int cv_help_wrapped(const struct cv_keys *k, int i, int width, char *buf,
+		    size_t len)
 {
 	char line[2048];
 	int l, hang, n;
 
 	if (i < 0)
 		return -1;
-	for (l = 0; !help_line(l, line, sizeof(line), &hang); l++) {
+	for (l = 0; !help_line(k, l, line, sizeof(line), &hang); l++) {
 		n = cv_wrap(line, width, hang, i, buf, len);
 		if (i < n)
 			return 0;
@@ -136,12 +113,106 @@ int cv_help_wrapped(int i, int width, char *buf, size_t len)
 	return -1;
 }
 
-int cv_help_count(int width)
+int cv_help_count(const struct cv_keys *k, int width)
 {
 	char line[2048], piece[2048];
 	int l, hang, n = 0;
 
-	for (l = 0; !help_line(l, line, sizeof(line), &hang); l++)
+	for (l = 0; !help_line(k, l, line, sizeof(line), &hang); l++)
 		n += cv_wrap(line, width, hang, -1, piece, sizeof(piece));
 	return n;
+}
+
+struct help_state {
+	struct cv_keys keys;
+	int top, lines;
+};
+
+static void help_draw(struct cv *cv, void *st)
+{
+	struct help_state *h = st;
+	char line[512];
+	int y, n, w = COLS > 1 ? COLS - 1 : 1;
+
+	(void)cv;
+	/* wrapped to the width: nothing cut, the lines scroll */
+	n = cv_help_count(&h->keys, w);
+	h->lines = n;
+	if (h->top > n - LINES + 1)
+		h->top = n - LINES + 1;
+	if (h->top < 0)
+		h->top = 0;
+	snprintf(line, sizeof(line), "ptop %s help  lines %d-%d of %d  (Up Down PgUp PgDn; other keys: back)",
+		 PTOP_VERSION, h->top + 1,
+		 h->top + LINES - 1 < n ? h->top + LINES - 1 : n, n);
+	cv_put(0, line, 0, cv_attr_header());
+	for (y = 1; y < LINES; y++) {
+		if (cv_help_wrapped(&h->keys, h->top + y - 1, w, line,
+				    sizeof(line)))
+			line[0] = '\0';
+		cv_put(y, line, 0, A_NORMAL);
+	}
+}
+
+static bool help_key(struct cv *cv, void *st, int ch)
+{
+	struct help_state *h = st;
+	int page = LINES > 2 ? LINES - 2 : 1;
+
+	switch (ch) {
+	case KEY_UP:
+		h->top--;
+		break;
+	case KEY_DOWN:
+		h->top++;
+		break;
+	case KEY_PPAGE:
+		h->top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		h->top += page;
+		break;
+	case KEY_HOME:
+		h->top = 0;
+		break;
+	case KEY_END:
+		h->top = h->lines;
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		cv_screen_pop(cv);
+		break;
+	}
+	return true;
+}
+
+static bool help_mouse(struct cv *cv, void *st, int y, int x, int button)
+{
+	(void)x;
+	if (button == 4 || button == 5)
+		return help_key(cv, st, button == 4 ? KEY_UP : KEY_DOWN);
+	(void)y;
+	return true;
+}
+
+const struct cv_screen_ops cv_help_ops = {
+	.name = "help",
+	.draw = help_draw,
+	.key = help_key,
+	.mouse = help_mouse,
+};
+
+void cv_help_open(struct cv *cv, const struct cv_binding *b, size_t n)
+{
+	struct help_state *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		snprintf(cv->msg, sizeof(cv->msg), "out of memory");
+		return;
+	}
+	h->keys.b = b;
+	h->keys.n = n;
+	cv_screen_push(cv, &cv_help_ops, h);
 }

@@ -12,9 +12,10 @@
 #include <curses.h>
 #include <string.h>
 
-#include "curses_view.h"
+#include <stdlib.h>
 
-#define KEY_ESC 27
+#include "curses_paint.h"
+#include "curses_setup.h"
 
 /* the meters section: on/off, the meters, the All meter, two switches */
 enum {
@@ -51,79 +52,83 @@ void cv_meters_from(struct cv *cv, const struct cfg *c)
 }
 
 /* the meters as one list: left column, right column, hidden */
-static void meters_open(struct cv *cv)
+static void meters_open(struct cv *cv, struct cv_setup *s)
 {
 	bool used[CFG_M__COUNT] = { false };
 	int c, i, n = 0;
 
 	for (c = 0; c < 2; c++)
 		for (i = 0; i < cv->nmcol[c]; i++) {
-			cv->mch[n].id = cv->mcol[c][i].id;
-			cv->mch[n].style = cv->mcol[c][i].style;
-			cv->mch[n++].col = c;
+			s->mch[n].id = cv->mcol[c][i].id;
+			s->mch[n].style = cv->mcol[c][i].style;
+			s->mch[n++].col = c;
 			used[cv->mcol[c][i].id] = true;
 		}
 	for (i = 0; i < CFG_M__COUNT; i++)
 		if (!used[i]) {
-			cv->mch[n].id = i;
-			cv->mch[n].style = cfg_meter_has_bar(i) ? CFG_MS_BAR :
+			s->mch[n].id = i;
+			s->mch[n].style = cfg_meter_has_bar(i) ? CFG_MS_BAR :
 								  CFG_MS_TEXT;
-			cv->mch[n++].col = -1;
+			s->mch[n++].col = -1;
 		}
-	cv->mch_all_style = cv->all_style;
+	s->all_style = cv->all_style;
 }
 
-static void meters_close(struct cv *cv)
+static void meters_close(struct cv *cv, struct cv_setup *s)
 {
 	int i, c;
 
 	cv->nmcol[0] = cv->nmcol[1] = 0;
 	for (i = 0; i < CFG_M__COUNT; i++) {
-		c = cv->mch[i].col;
+		c = s->mch[i].col;
 		if (c < 0)
 			continue;
-		cv->mcol[c][cv->nmcol[c]].id = cv->mch[i].id;
-		cv->mcol[c][cv->nmcol[c]++].style = cv->mch[i].style;
+		cv->mcol[c][cv->nmcol[c]].id = s->mch[i].id;
+		cv->mcol[c][cv->nmcol[c]++].style = s->mch[i].style;
 	}
-	cv->all_style = cv->mch_all_style;
+	cv->all_style = s->all_style;
 }
 
-void cv_open_setup(struct cv *cv)
+void cv_setup_open(struct cv *cv)
 {
 	struct ui_app *app = cv->app;
 	bool used[PTOP_COL__COUNT] = { false };
+	struct cv_setup *s = calloc(1, sizeof(*s));
 	int i, n = 0;
 
+	if (!s) {
+		snprintf(cv->msg, sizeof(cv->msg), "out of memory");
+		return;
+	}
 	for (i = 0; i < app->ncols; i++) {
 		if (used[app->cols[i]])
 			continue;
 		used[app->cols[i]] = true;
-		cv->chosen[n] = true;
-		cv->chooser[n++] = app->cols[i];
+		s->chosen[n] = true;
+		s->chooser[n++] = app->cols[i];
 	}
 	for (i = 0; i < PTOP_COL__COUNT; i++) {
 		if (used[i])
 			continue;
-		cv->chosen[n] = false;
-		cv->chooser[n++] = i;
+		s->chosen[n] = false;
+		s->chooser[n++] = i;
 	}
-	meters_open(cv);
-	cv->ch_sel = 0;
-	cv->setup_sec = 0;
-	cv->mode = CV_SETUP;
+	meters_open(cv, s);
+	cv_screen_push(cv, &cv_setup_ops, s);
 }
 
-static void close_setup(struct cv *cv)
+/* Apply the choices; false: they cannot be (the screen stays). */
+static bool apply_setup(struct cv *cv, struct cv_setup *s)
 {
 	struct ui_app *app = cv->app;
 	int i, n = 0, cols[PTOP_COL__COUNT];
 
 	for (i = 0; i < PTOP_COL__COUNT; i++)
-		if (cv->chosen[i])
-			cols[n++] = cv->chooser[i];
+		if (s->chosen[i])
+			cols[n++] = s->chooser[i];
 	if (!n) {
 		snprintf(cv->msg, sizeof(cv->msg), "at least one column must be shown");
-		return;
+		return false;
 	}
 	memcpy(app->cols, cols, n * sizeof(cols[0]));
 	app->ncols = n;
@@ -133,51 +138,51 @@ static void close_setup(struct cv *cv)
 	app->cols_default = false;
 	/* gather what the new columns need from the next snapshot on */
 	app->src->cfg.need = ptop_col_needs(app->cols, app->ncols);
-	meters_close(cv);
+	meters_close(cv, s);
 	cv->hscroll = 0;
-	cv->mode = CV_TABLE;
 	cv->msg[0] = '\0';
 	cv_rebuild(cv);
+	return true;
 }
 
-static void chooser_swap(struct cv *cv, int to)
+static void chooser_swap(struct cv_setup *s, int to)
 {
-	int from = cv->ch_sel, id;
+	int from = s->sel, id;
 	bool on;
 
 	if (to < 0 || to >= PTOP_COL__COUNT)
 		return;
-	id = cv->chooser[from];
-	on = cv->chosen[from];
-	cv->chooser[from] = cv->chooser[to];
-	cv->chosen[from] = cv->chosen[to];
-	cv->chooser[to] = id;
-	cv->chosen[to] = on;
-	cv->ch_sel = to;
+	id = s->chooser[from];
+	on = s->chosen[from];
+	s->chooser[from] = s->chooser[to];
+	s->chosen[from] = s->chosen[to];
+	s->chooser[to] = id;
+	s->chosen[to] = on;
+	s->sel = to;
 }
 
 /* the list stays: left column, right column, hidden */
-static void mch_swap(struct cv *cv, int a, int b)
+static void mch_swap(struct cv_setup *s, int a, int b)
 {
-	struct cv_meter_choice t = cv->mch[a];
+	struct cv_meter_choice t = s->mch[a];
 
-	cv->mch[a] = cv->mch[b];
-	cv->mch[b] = t;
+	s->mch[a] = s->mch[b];
+	s->mch[b] = t;
 }
 
 /* - (up) and + (down) on meter i: within its column, or across */
-static void meter_move(struct cv *cv, int i, int dir)
+static void meter_move(struct cv *cv, struct cv_setup *s, int i, int dir)
 {
-	struct cv_meter_choice *m = &cv->mch[i];
+	struct cv_meter_choice *m = &s->mch[i];
 	int j = i + dir;
 
 	if (m->col < 0) {
 		snprintf(cv->msg, sizeof(cv->msg), "show the meter first (Space)");
 		return;
 	}
-	if (j >= 0 && j < CFG_M__COUNT && cv->mch[j].col == m->col) {
-		mch_swap(cv, i, j);
-		cv->ch_sel += dir;
+	if (j >= 0 && j < CFG_M__COUNT && s->mch[j].col == m->col) {
+		mch_swap(s, i, j);
+		s->sel += dir;
 	} else if (dir < 0 && m->col == 1) {
 		m->col = 0;	/* the bottom of the left column */
 	} else if (dir > 0 && m->col == 0) {
@@ -186,28 +191,28 @@ static void meter_move(struct cv *cv, int i, int dir)
 }
 
 /* Space on meter i: hidden ones go to the end of the right column */
-static void meter_toggle(struct cv *cv, int i)
+static void meter_toggle(struct cv_setup *s, int i)
 {
-	struct cv_meter_choice m = cv->mch[i];
+	struct cv_meter_choice m = s->mch[i];
 	int j;
 
 	if (m.col >= 0) {
 		/* to the top of the hidden ones */
-		for (j = i; j + 1 < CFG_M__COUNT && cv->mch[j + 1].col >= 0; j++)
-			cv->mch[j] = cv->mch[j + 1];
+		for (j = i; j + 1 < CFG_M__COUNT && s->mch[j + 1].col >= 0; j++)
+			s->mch[j] = s->mch[j + 1];
 		m.col = -1;
 	} else {
-		for (j = i; j > 0 && cv->mch[j - 1].col < 0; j--)
-			cv->mch[j] = cv->mch[j - 1];
+		for (j = i; j > 0 && s->mch[j - 1].col < 0; j--)
+			s->mch[j] = s->mch[j - 1];
 		m.col = 1;
 	}
-	cv->mch[j] = m;
-	cv->ch_sel = SM_METER0 + j;
+	s->mch[j] = m;
+	s->sel = SM_METER0 + j;
 }
 
-static void meter_style(struct cv *cv, int i)
+static void meter_style(struct cv *cv, struct cv_setup *s, int i)
 {
-	struct cv_meter_choice *m = &cv->mch[i];
+	struct cv_meter_choice *m = &s->mch[i];
 
 	if (!cfg_meter_has_bar(m->id)) {
 		snprintf(cv->msg, sizeof(cv->msg), "the %s meter is text only",
@@ -217,19 +222,19 @@ static void meter_style(struct cv *cv, int i)
 	m->style = m->style == CFG_MS_BAR ? CFG_MS_TEXT : CFG_MS_BAR;
 }
 
-static void setup_toggle(struct cv *cv)
+static void setup_toggle(struct cv *cv, struct cv_setup *s)
 {
-	int i = cv->ch_sel;
+	int i = s->sel;
 
-	if (cv->setup_sec == 0) {
-		cv->chosen[i] = !cv->chosen[i];
-	} else if (cv->setup_sec == 1) {
+	if (s->sec == 0) {
+		s->chosen[i] = !s->chosen[i];
+	} else if (s->sec == 1) {
 		if (i == SM_ON)
 			cv->hide_meters = !cv->hide_meters;
 		else if (i < SM_ALL)
-			meter_toggle(cv, i - SM_METER0);
+			meter_toggle(s, i - SM_METER0);
 		else if (i == SM_ALL)
-			cv->mch_all_style = !cv->mch_all_style;
+			s->all_style = !s->all_style;
 		else if (i == SM_EXITED)
 			cv->exited_tree = !cv->exited_tree;
 		else
@@ -240,13 +245,13 @@ static void setup_toggle(struct cv *cv)
 	}
 }
 
-int cv_setup_items(const struct cv *cv)
+int cv_setup_items(const struct cv_setup *s)
 {
-	return cv->setup_sec == 0 ? PTOP_COL__COUNT :
-	       cv->setup_sec == 1 ? SM__COUNT : CFG_COLORS__COUNT;
+	return s->sec == 0 ? PTOP_COL__COUNT :
+	       s->sec == 1 ? SM__COUNT : CFG_COLORS__COUNT;
 }
 
-const char *cv_setup_keys(const struct cv *cv)
+const char *cv_setup_keys(const struct cv_setup *s)
 {
 	static const char *const keys[] = {
 		"Up/Down select, Space show/hide, - + move, Enter done, s done and save, Esc cancel",
@@ -254,22 +259,23 @@ const char *cv_setup_keys(const struct cv *cv)
 		"Up/Down select, Space choose, Enter done, s done and save, Esc cancel",
 	};
 
-	return keys[cv->setup_sec];
+	return keys[s->sec];
 }
 
-void cv_setup_line(const struct cv *cv, int i, char *buf, size_t len)
+void cv_setup_line(const struct cv *cv, const struct cv_setup *s, int i,
+		   char *buf, size_t len)
 {
 	const struct cv_meter_choice *m;
 	static const char *const where[] = { "hidden", "left", "right" };
 
-	if (cv->setup_sec == 0) {
+	if (s->sec == 0) {
 		char col[512];
 
-		ptop_col_describe(cv->chooser[i], col, sizeof(col));
-		snprintf(buf, len, "[%c] %s", cv->chosen[i] ? 'x' : ' ', col);
+		ptop_col_describe(s->chooser[i], col, sizeof(col));
+		snprintf(buf, len, "[%c] %s", s->chosen[i] ? 'x' : ' ', col);
 		return;
 	}
-	if (cv->setup_sec == 2) {
+	if (s->sec == 2) {
 		snprintf(buf, len, "(%c) %s%s",
 			 cv->cfg && cv->cfg->colors == i ? '*' : ' ',
 			 cfg_colors_name[i],
@@ -280,14 +286,14 @@ void cv_setup_line(const struct cv *cv, int i, char *buf, size_t len)
 		snprintf(buf, len, "[%c] header meters (the meters below and the All bar)",
 			 !cv->hide_meters ? 'x' : ' ');
 	} else if (i < SM_ALL) {
-		m = &cv->mch[i - SM_METER0];
+		m = &s->mch[i - SM_METER0];
 		snprintf(buf, len, "    [%c] %-6s %-6s %-5s %s",
 			 m->col >= 0 ? 'x' : ' ', where[m->col + 1],
 			 cfg_meter_name[m->id],
 			 cfg_meter_style_name[m->style], meter_help[m->id]);
 	} else if (i == SM_ALL) {
 		snprintf(buf, len, "    [x] below  all    %-5s the interval as ptop accounts it: ncpu x 100%%, exact or not",
-			 cfg_meter_style_name[cv->mch_all_style]);
+			 cfg_meter_style_name[s->all_style]);
 	} else if (i == SM_EXITED) {
 		snprintf(buf, len, "[%c] tree view: rows for tasks that died in the interval (dimmed)",
 			 cv->exited_tree ? 'x' : ' ');
@@ -296,64 +302,66 @@ void cv_setup_line(const struct cv *cv, int i, char *buf, size_t len)
 	}
 }
 
-void cv_key_setup(struct cv *cv, int ch)
+static bool setup_key(struct cv *cv, void *st, int ch)
 {
-	bool meter = cv->setup_sec == 1 && cv->ch_sel >= SM_METER0 &&
-		     cv->ch_sel < SM_ALL;
+	struct cv_setup *s = st;
+	bool meter = s->sec == 1 && s->sel >= SM_METER0 &&
+		     s->sel < SM_ALL;
 
 	cv->msg[0] = '\0';
 	switch (ch) {
 	case KEY_UP:
-		if (cv->ch_sel > 0)
-			cv->ch_sel--;
+		if (s->sel > 0)
+			s->sel--;
 		break;
 	case KEY_DOWN:
-		if (cv->ch_sel < cv_setup_items(cv) - 1)
-			cv->ch_sel++;
+		if (s->sel < cv_setup_items(s) - 1)
+			s->sel++;
 		break;
 	case KEY_HOME:
-		cv->ch_sel = 0;
+		s->sel = 0;
 		break;
 	case KEY_END:
-		cv->ch_sel = cv_setup_items(cv) - 1;
+		s->sel = cv_setup_items(s) - 1;
 		break;
 	case '\t':
 	case KEY_RIGHT:
-		cv->setup_sec = (cv->setup_sec + 1) % 3;
-		cv->ch_sel = 0;
+		s->sec = (s->sec + 1) % 3;
+		s->sel = 0;
 		break;
 	case KEY_BTAB:
 	case KEY_LEFT:
-		cv->setup_sec = (cv->setup_sec + 2) % 3;
-		cv->ch_sel = 0;
+		s->sec = (s->sec + 2) % 3;
+		s->sel = 0;
 		break;
 	case ' ':
-		setup_toggle(cv);
+		setup_toggle(cv, s);
 		break;
 	case '-':
 	case '[':
-		if (cv->setup_sec == 0)
-			chooser_swap(cv, cv->ch_sel - 1);
+		if (s->sec == 0)
+			chooser_swap(s, s->sel - 1);
 		else if (meter)
-			meter_move(cv, cv->ch_sel - SM_METER0, -1);
+			meter_move(cv, s, s->sel - SM_METER0, -1);
 		break;
 	case '+':
 	case ']':
-		if (cv->setup_sec == 0)
-			chooser_swap(cv, cv->ch_sel + 1);
+		if (s->sec == 0)
+			chooser_swap(s, s->sel + 1);
 		else if (meter)
-			meter_move(cv, cv->ch_sel - SM_METER0, 1);
+			meter_move(cv, s, s->sel - SM_METER0, 1);
 		break;
 	case 'b':
 		if (meter)
-			meter_style(cv, cv->ch_sel - SM_METER0);
-		else if (cv->setup_sec == 1 && cv->ch_sel == SM_ALL)
-			cv->mch_all_style = !cv->mch_all_style;
+			meter_style(cv, s, s->sel - SM_METER0);
+		else if (s->sec == 1 && s->sel == SM_ALL)
+			s->all_style = !s->all_style;
 		break;
 	case 's':
-		close_setup(cv);
-		if (cv->mode == CV_TABLE)
+		if (apply_setup(cv, s)) {
+			cv_screen_pop(cv);
 			cv_save_config(cv);
+		}
 		break;
 	case '\n':
 	case '\r':
@@ -361,15 +369,68 @@ void cv_key_setup(struct cv *cv, int ch)
 	case KEY_F(2):
 	case KEY_F(10):
 	case 'q':
-		close_setup(cv);
+		if (apply_setup(cv, s))
+			cv_screen_pop(cv);
 		break;
 	case KEY_ESC:
-		cv->mode = CV_TABLE;
+		cv_screen_pop(cv);
 		break;
 	default:
 		break;
 	}
+	return true;
 }
+
+static void setup_draw(struct cv *cv, void *st)
+{
+	const struct cv_setup *s = st;
+	static const char *const secs[] = { "Columns", "Meters", "Colours" };
+	char line[512];
+	int y, i, top = 0, nvis = LINES - 3, n;
+
+	snprintf(line, sizeof(line), "Setup: %s%s%s | %s%s%s | %s%s%s   (Tab: next section)",
+		 s->sec == 0 ? "[" : "", secs[0], s->sec == 0 ? "]" : "",
+		 s->sec == 1 ? "[" : "", secs[1], s->sec == 1 ? "]" : "",
+		 s->sec == 2 ? "[" : "", secs[2], s->sec == 2 ? "]" : "");
+	cv_put(0, line, 0, cv_attr_header());
+	cv_put(1, cv_setup_keys(s), 0, A_BOLD);
+	n = cv_setup_items(s);
+	if (nvis > 0 && s->sel >= nvis)
+		top = s->sel - nvis + 1;
+	for (y = 2; y < LINES; y++) {
+		i = top + y - 2;
+		if (y == LINES - 1 || i >= n) {
+			cv_put(y, "", 0, A_NORMAL);
+			continue;
+		}
+		cv_setup_line(cv, s, i, line, sizeof(line));
+		cv_put(y, line, 0, i == s->sel ? cv_attr_select() : A_NORMAL);
+	}
+	if (cv->msg[0])
+		cv_put(LINES - 1, cv->msg, 0, cv_attr_msg());
+}
+
+static bool setup_mouse(struct cv *cv, void *st, int y, int x, int button)
+{
+	struct cv_setup *s = st;
+	int nvis = LINES - 3, top = nvis > 0 && s->sel >= nvis ?
+				    s->sel - nvis + 1 : 0;
+
+	(void)x;
+	if (button == 4 || button == 5)
+		return setup_key(cv, st, button == 4 ? KEY_UP : KEY_DOWN);
+	/* a click on a line selects it, as the line's keys then act on it */
+	if (y >= 2 && y < LINES - 1 && top + y - 2 < cv_setup_items(s))
+		s->sel = top + y - 2;
+	return true;
+}
+
+const struct cv_screen_ops cv_setup_ops = {
+	.name = "setup",
+	.draw = setup_draw,
+	.key = setup_key,
+	.mouse = setup_mouse,
+};
 
 void cv_save_config(struct cv *cv)
 {

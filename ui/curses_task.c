@@ -15,19 +15,8 @@
 #include <time.h>
 
 #include "lib/cmdline.h"
+#include "curses_help.h"
 #include "curses_task.h"
-
-#define KEY_ESC 27
-
-const char cv_task_help[] =
-	"The process screen (Enter on a row; Esc or q: back to the table, the same row selected; its F1 help comes back to it): "
-	"the task's pid, ppid (its parent, by name), user, state, threads, started (the wall-clock time of its fork), command (its command line); "
-	"last interval (measuring: until the first interval with it ends): its CPU in % of one CPU, own user and sys (its live threads), c* user and sys (dead descendants, what their own rows had not shown yet), x* user and sys (dead threads), steal and total (- where the source cannot measure it); "
-	"sum of N intervals: the same in CPU seconds over the intervals kept (own, c*, x*, steal); since start (age: how long ago it was forked): own+x*, its CPU time since then, the table's TIME; "
-	"history, newest first: per interval its end, total in %, and a bar (| user, # sys, * c*, + x*, ~ steal; full: the % of a full bar), gone when the task had no row; "
-	"threads (H: thread mode reads them where the source reads no threads for processes) and live children (pid, state, name, % of one CPU in the last interval; + N more: what did not fit); "
-	"exited children of the intervals kept, newest first: pid, name, [exit N] or [signal N] (core: it dumped core) and the CPU seconds of their life, - where the source sees no exits. "
-	"A task that exits while shown says exited (with its status when the source knows it) or gone, and keeps its last figures.";
 
 /* --- lines ------------------------------------------------------------------ */
 
@@ -319,7 +308,7 @@ static void footer(const struct cv *cv, const struct ui_th_task *t)
 	cv_task_put(LINES - 1, line, A_BOLD);
 }
 
-void cv_task_draw(struct cv *cv)
+static void task_draw(struct cv *cv, void *st)
 {
 	static struct cv_task_lists lists;
 	const struct ui_th_task *t = shown_task(cv);
@@ -328,6 +317,7 @@ void cv_task_draw(struct cv *cv)
 	char line[CV_TL_LEN], cmd[CV_TL_LEN - 16];
 	int y, rem, hist;
 
+	(void)st;
 	title_line(cv, t, g, line, sizeof(line));
 	cv_task_put(0, line, A_REVERSE | A_BOLD);
 	identity(cv, r, g, line, sizeof(line));
@@ -359,15 +349,16 @@ void cv_task_draw(struct cv *cv)
 
 /* --- keys, opening, feeding --------------------------------------------------------- */
 
-void cv_task_key(struct cv *cv, int ch)
+static bool task_key(struct cv *cv, void *st, int ch)
 {
+	(void)st;
 	if (ch != KEY_RESIZE)
 		cv->msg[0] = '\0';
 	switch (ch) {
 	case KEY_ESC:
 	case 'q':
 	case KEY_LEFT:
-		cv->mode = CV_TABLE;
+		cv_screen_pop(cv);
 		break;
 	case KEY_F(10):
 		cv->quit = true;
@@ -375,9 +366,8 @@ void cv_task_key(struct cv *cv, int ch)
 	case KEY_F(1):
 	case 'h':
 	case '?':
-		cv->mode = CV_HELP;
-		cv->help_top = 0;
-		cv->task_help = true;
+		/* the view's keys; leaving the help comes back here */
+		cv_help_open(cv, cv->keys, cv->nkeys);
 		break;
 	case KEY_RESIZE:
 	case KEY_MOUSE:
@@ -387,7 +377,26 @@ void cv_task_key(struct cv *cv, int ch)
 			 "that key does nothing here (Esc or q: back, F1: help)");
 		break;
 	}
+	return true;
 }
+
+/* the table under it keeps its selection: clicks stop here */
+static bool task_mouse(struct cv *cv, void *st, int y, int x, int button)
+{
+	(void)cv;
+	(void)st;
+	(void)y;
+	(void)x;
+	(void)button;
+	return true;
+}
+
+const struct cv_screen_ops cv_task_ops = {
+	.name = "process",
+	.draw = task_draw,
+	.key = task_key,
+	.mouse = task_mouse,
+};
 
 /* The process (tgid and its start) of a row; false: none (dead, unknown). */
 static bool row_task(const struct cv *cv, const struct ui_vrow *vr,
@@ -427,7 +436,7 @@ void cv_task_open(struct cv *cv, int ch)
 	snprintf(cv->task_comm, sizeof(cv->task_comm), "%s", vr->r.comm);
 	ui_taskhist_follow(&cv->task_hist, cv->task_pid, cv->task_start);
 	cv->msg[0] = '\0';
-	cv->mode = CV_TASK;
+	cv_screen_push(cv, &cv_task_ops, NULL);
 }
 
 void cv_task_step(struct cv *cv)
@@ -436,7 +445,7 @@ void cv_task_step(struct cv *cv)
 	uint64_t start;
 
 	/* the table's selected task is followed: its history is ready */
-	if (cv->mode == CV_TASK)
+	if (cv_screen_find(cv, &cv_task_ops))
 		ui_taskhist_follow(&cv->task_hist, cv->task_pid, cv->task_start);
 	else if (cv->sel < cv->v.nrows &&
 		 row_task(cv, &cv->v.rows[cv->sel], &pid, &start))

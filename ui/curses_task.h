@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internal to the process screen (ui/curses_task.c draws it,
- * ui/curses_task_lists.c makes its lists: threads, live children,
- * exited children).
+ * The process screen (Enter on a row): ui/curses_task.c draws it and
+ * takes its keys, ui/curses_task_lists.c makes its lists (threads, live
+ * children, exited children).
  */
 #ifndef UI_CURSES_TASK_H
 #define UI_CURSES_TASK_H
 
-#include "curses_view.h"
+#include <curses.h>
+#include "curses_screen.h"
+
+/*
+ * Enter opens it on the selected row; step: after each interval's
+ * rebuild, feeds the history (the table's selected task is followed
+ * too, so its history is there when the screen opens).
+ */
+extern const struct cv_screen_ops cv_task_ops;
+void cv_task_open(struct cv *cv, int ch);
+void cv_task_step(struct cv *cv);
 
 #define CV_TL_LEN 1024		/* a screen line's buffer */
 #define CV_TL_ITEMS 256		/* entries per list */

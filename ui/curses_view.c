@@ -16,6 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "curses_events.h"
+#include "curses_paint.h"
+#include "curses_setup.h"
+#include "curses_table.h"
+#include "curses_task.h"
 #include "curses_view.h"
 
 static volatile sig_atomic_t cv_stop;
@@ -51,134 +56,6 @@ static void restore_terminal(void)
 	if (cv_active)
 		endwin();
 	cv_active = false;
-}
-
-uint64_t cv_now_ns(void)
-{
-	return ui_now_ns();
-}
-
-void cv_clamp(struct cv *cv)
-{
-	size_t i, nvis = cv->nvis > 0 ? (size_t)cv->nvis : 0;
-	size_t n = cv->v.nrows;
-
-	if (cv->follow && cv->have_iv) {
-		for (i = 0; i < n; i++)
-			if (cv->v.rows[i].r.pid == cv->follow_pid &&
-			    !cv->v.rows[i].exited) {
-				cv->sel = i;
-				break;
-			}
-		/* gone: say so, rather than go on naming a pid not selected */
-		if (i == n) {
-			cv->follow = false;
-			snprintf(cv->msg, sizeof(cv->msg),
-				 "followed pid %u is gone (exited or filtered out): follow off",
-				 cv->follow_pid);
-		}
-	}
-	if (!n) {
-		cv->sel = cv->top = 0;
-		return;
-	}
-	if (cv->sel >= n)
-		cv->sel = n - 1;
-	if (cv->top > cv->sel)
-		cv->top = cv->sel;
-	if (!nvis)
-		cv->top = cv->sel;
-	else if (cv->sel >= cv->top + nvis)
-		cv->top = cv->sel - nvis + 1;
-	/* no empty space below the last row when scrolled */
-	if (nvis && cv->top + nvis > n)
-		cv->top = n > nvis ? n - nvis : 0;
-}
-
-bool cv_sel_shown(const struct cv *cv)
-{
-	return cv->have_iv && cv->sel < cv->v.nrows && cv->nvis > 0 &&
-	       cv->sel >= cv->top && cv->sel < cv->top + (size_t)cv->nvis;
-}
-
-/* Is a column's data missing for every row of this interval? */
-static bool unfillable(const struct cv *cv, int id)
-{
-	const struct ptop_col *c = &ptop_cols[id];
-
-	return cv->have_iv && (c->needs & ~cv->app->iv.sum.has);
-}
-
-void cv_columns(struct cv *cv)
-{
-	struct ui_app *app = cv->app;
-	int i, j, n = 0;
-
-	for (i = 0; i < app->ncols && n < CV_MAX_DCOLS; i++) {
-		int id = app->cols[i];
-		const struct ptop_col *c = &ptop_cols[id];
-
-		if (cv->expand_groups && c->nsum > 1) {
-			for (j = 0; j < c->nsum && n < CV_MAX_DCOLS; j++)
-				if (!app->cols_default || !unfillable(cv, c->fold_of + j))
-					cv->dcols[n++] = c->fold_of + j;
-			continue;
-		}
-		/* the default set hides what this source cannot fill */
-		if (app->cols_default && unfillable(cv, id))
-			continue;
-		cv->dcols[n++] = id;
-	}
-	if (!n)		/* never an empty table */
-		cv->dcols[n++] = PTOP_COL_PID;
-	cv->ndcols = n;
-}
-
-/*
- * The selection is a task, not a line: after a build the selected task
- * (pid and start time: a reused pid is another task) is selected again
- * wherever it went, on the same screen line when it can be. Gone (or a
- * first build): the line number stays.
- */
-static void reselect(struct cv *cv, const struct ptop_row *was, size_t line)
-{
-	size_t i;
-
-	for (i = 0; i < cv->v.nrows; i++) {
-		const struct ptop_row *r = &cv->v.rows[i].r;
-
-		if (r->pid == was->pid && r->start_ns == was->start_ns &&
-		    r->is_thread == was->is_thread)
-			break;
-	}
-	if (i == cv->v.nrows)
-		return;
-	cv->sel = i;
-	cv->top = i >= line ? i - line : 0;
-}
-
-void cv_rebuild(struct cv *cv)
-{
-	struct ui_app *app = cv->app;
-	struct ptop_row was;
-	bool had = false;
-	size_t line = 0;
-
-	cv_columns(cv);
-	cv->v.show_exited = cv->v.tree ? cv->exited_tree : cv->exited_list;
-	if (!cv->have_iv)
-		return;
-	if (cv->sel < cv->v.nrows) {
-		was = cv->v.rows[cv->sel].r;
-		line = cv->sel >= cv->top ? cv->sel - cv->top : 0;
-		had = true;
-	}
-	if (ui_view_build(&cv->v, &app->view, &app->iv,
-			  ptop_snap_prev(&app->snap), ptop_snap_cur(&app->snap)))
-		snprintf(cv->msg, sizeof(cv->msg), "out of memory");
-	else if (had)
-		reselect(cv, &was, line);
-	cv_clamp(cv);
 }
 
 /* Snapshot now; 0 or -errno (the message in app->err). */
@@ -241,7 +118,14 @@ static void draw_or_defer(struct cv *cv, bool now)
 		cv->redraw_due = true;
 		return;
 	}
-	cv_draw(cv);
+	curs_set(0);
+	if (cv_fits(LINES, COLS)) {
+		cv_screen_draw(cv);
+	} else {
+		cv->nvis = 0;	/* no row shown: none to click or signal */
+		cv_draw_too_small();
+	}
+	refresh();
 	cv->last_draw_ns = t;
 	cv->redraw_due = false;
 }
@@ -315,6 +199,8 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	cv.exited_tree = cfg ? cfg->show_exited : true;
 	cv.v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
 	cv.hide_meters = cfg ? !cfg->meters : false;
+	cv.keys = cv_bindings;
+	cv.nkeys = cv_nbindings;
 	if (cfg)
 		cv_meters_from(&cv, cfg);
 	else
@@ -379,6 +265,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	cv_colors_init(cfg ? cfg->colors : 0);
 
 	cv.deadline_ns = cv_now_ns();
+	cv_screen_push(&cv, &cv_table_ops, NULL);
 	start_msg(&cv);
 	cv_columns(&cv);
 	while (!cv_stop && !cv.quit) {
@@ -408,7 +295,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		else if (got)
 			idle_wakeups = 0;
 		if (pfd[1].revents && cv_events_fd(&cv) >= 0)
-			events = cv_events_drain(&cv) > 0 || !cv.evh;
+			events = cv_events_drain(&cv) > 0 || cv_events_fd(&cv) < 0;
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		if (cv.quit || cv_stop)
 			break;
@@ -430,7 +317,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		}
 	}
 
-	cv_events_close(&cv);
+	cv_screen_close_all(&cv);
 	/* a hangup with the terminal still there (kill -HUP) restores it */
 	if (cv_stop == SIGHUP && !gone)
 		gone = term_gone(pfd, false, out_tty);

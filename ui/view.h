@@ -139,6 +139,7 @@ int ui_tq_update(struct ui_view *v, const struct ui_tq_chg *chg, size_t nchg,
 bool ui_tq_valid(const struct ui_view *v);
 void ui_tq_free(struct ui_tree_quick *q);
 
+/* --- ui/view_lines.c ---------------------------------------------------- */
 /*
  * The absolute-deadline schedule, written once: the next snapshot is due
  * one step after the previous deadline, or a step from now when behind

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "lib/verdict.h"
-#include "ui/curses_view.h"
+#include "ui/curses_table.h"
 
 static struct ui_app app;
 static struct cv cv;

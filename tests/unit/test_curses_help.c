@@ -15,28 +15,31 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ui/curses_view.h"
+#include "ui/curses_help.h"
+#include "ui/curses_table.h"
+
+#define KEYS (&(struct cv_keys){ cv_bindings, cv_nbindings })
 
 /* the help at width w as one string of words, one space apart */
 static char *words_at(int w, int *nlines)
 {
 	size_t cap = 1 << 20, pos = 0;
 	char *out = malloc(cap), line[4096];
-	int i, n = cv_help_count(w);
+	int i, n = cv_help_count(KEYS, w);
 
 	assert_non_null(out);
 	out[0] = '\0';
 	for (i = 0; i < n; i++) {
 		char *tok, *save;
 
-		assert_int_equal(cv_help_wrapped(i, w, line, sizeof(line)), 0);
+		assert_int_equal(cv_help_wrapped(KEYS, i, w, line, sizeof(line)), 0);
 		assert_true((int)strlen(line) <= w);
 		for (tok = strtok_r(line, " ", &save); tok;
 		     tok = strtok_r(NULL, " ", &save))
 			pos += (size_t)snprintf(out + pos, cap - pos, "%s ", tok);
 	}
-	assert_int_equal(cv_help_wrapped(n, w, line, sizeof(line)), -1);
-	assert_int_equal(cv_help_wrapped(-1, w, line, sizeof(line)), -1);
+	assert_int_equal(cv_help_wrapped(KEYS, n, w, line, sizeof(line)), -1);
+	assert_int_equal(cv_help_wrapped(KEYS, -1, w, line, sizeof(line)), -1);
 	*nlines = n;
 	return out;
 }

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "ui/curses_view.h"
+#include "ui/curses_events.h"
 #include "ui/evlog.h"
 
 static struct ptop_ts_event ev_of(unsigned int type, uint32_t pid,
@@ -123,6 +123,7 @@ static void test_line_time(void **state)
 static void test_panel_lines(void **state)
 {
 	static struct cv cv;
+	static struct cv_events e;
 	struct ptop_ts_event ev;
 	char buf[300];
 	uint32_t i;
@@ -131,57 +132,57 @@ static void test_panel_lines(void **state)
 	memset(&cv, 0, sizeof(cv));
 	setenv("TZ", "UTC", 1);
 	tzset();
-	ui_evlog_init(&cv.evlog);
+	ui_evlog_init(&e.evlog);
 	/* listening, nothing yet */
-	cv.evh = (struct ptop_kmod_events *)&cv;	/* not used: a marker */
-	assert_int_equal(cv_events_line(&cv, 0, 5, buf, sizeof(buf)), 0);
+	e.evh = (struct ptop_kmod_events *)&cv;	/* not used: a marker */
+	assert_int_equal(cv_events_line(&cv, &e, 0, 5, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(buf, "no events yet"));
-	cv_events_title(&cv, buf, sizeof(buf));
+	cv_events_title(&e, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "0 seen"));
 	/* 10 events in a panel of 4 lines: the last 4, newest at the bottom */
 	for (i = 1; i <= 10; i++) {
 		ev = ev_of(PTOP_TS_EV_FORK, 100 + i, 1, "sh");
-		ui_evlog_push(&cv.evlog, &ev);
+		ui_evlog_push(&e.evlog, &ev);
 	}
-	cv_events_line(&cv, 0, 4, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 0, 4, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=107 "));
-	cv_events_line(&cv, 3, 4, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 3, 4, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=110 "));
 	/* fewer events than lines: from the top */
-	cv_events_line(&cv, 0, 20, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 0, 20, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=101 "));
-	cv_events_line(&cv, 10, 20, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 10, 20, buf, sizeof(buf));
 	assert_string_equal(buf, "");
-	ui_evlog_overflow(&cv.evlog);
-	cv_events_title(&cv, buf, sizeof(buf));
+	ui_evlog_overflow(&e.evlog);
+	cv_events_title(&e, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "10 seen, some lost"));
 	/* the live filter applies: only cc1's events, still newest last */
 	for (i = 1; i <= 6; i++) {
 		ev = ev_of(PTOP_TS_EV_EXEC, 200 + i, 200 + i, i % 2 ? "cc1" : "make");
-		ui_evlog_push(&cv.evlog, &ev);
+		ui_evlog_push(&e.evlog, &ev);
 	}
 	assert_int_equal(ui_view_set_filter(&cv.v, "CC1", false, buf, sizeof(buf)), 0);
-	cv_events_line(&cv, 0, 2, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 0, 2, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=203 "));
-	cv_events_line(&cv, 1, 2, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 1, 2, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=205 "));
-	cv_events_line(&cv, 0, 10, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 0, 10, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=201 "));
-	cv_events_line(&cv, 3, 10, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 3, 10, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 	assert_int_equal(ui_view_set_filter(&cv.v, "^ma", true, buf, sizeof(buf)), 0);
-	cv_events_line(&cv, 0, 1, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 0, 1, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " pid=206 "));
 	assert_int_equal(ui_view_set_filter(&cv.v, "nosuch", false, buf, sizeof(buf)), 0);
-	cv_events_line(&cv, 0, 4, buf, sizeof(buf));
+	cv_events_line(&cv, &e, 0, 4, buf, sizeof(buf));
 	assert_string_equal(buf, "listening: no events of 'nosuch' kept");
 	ui_view_set_filter(&cv.v, "", false, buf, sizeof(buf));
 	/* not listening, with the reason: the first line says it */
-	cv.evh = NULL;
-	snprintf(cv.ev_err, sizeof(cv.ev_err), "No events: the module is not loaded");
-	assert_int_equal(cv_events_line(&cv, 0, 4, buf, sizeof(buf)), 1);
+	e.evh = NULL;
+	snprintf(e.err, sizeof(e.err), "No events: the module is not loaded");
+	assert_int_equal(cv_events_line(&cv, &e, 0, 4, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "No events: the module is not loaded");
-	assert_int_equal(cv_events_line(&cv, 1, 4, buf, sizeof(buf)), 0);
+	assert_int_equal(cv_events_line(&cv, &e, 1, 4, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
 	ui_view_free(&cv.v);
 }

@@ -15,7 +15,12 @@
 #include <cmocka.h>
 #include <curses.h>
 
-#include "ui/curses_view.h"
+#include "ui/curses_help.h"
+#include "ui/curses_input.h"
+#include "ui/curses_menu.h"
+#include "ui/curses_setup.h"
+#include "ui/curses_signal.h"
+#include "ui/curses_table.h"
 
 static struct ui_app app;
 static struct ptop_src src;
@@ -61,6 +66,7 @@ static int setup(void **state)
 	ui_view_init(&cv.v);
 	for (i = 0; i < CV_IN__COUNT; i++)
 		ui_prompt_hist_init(&cv.hist[i]);
+	cv_screen_push(&cv, &cv_table_ops, NULL);
 	cv_rebuild(&cv);
 	return 0;
 }
@@ -72,6 +78,7 @@ static int teardown(void **state)
 	(void)state;
 	for (i = 0; i < CV_IN__COUNT; i++)
 		ui_prompt_hist_free(&cv.hist[i]);
+	cv_screen_close_all(&cv);
 	ui_view_free(&cv.v);
 	return 0;
 }
@@ -111,19 +118,19 @@ static void test_function_keys(void **state)
 {
 	(void)state;
 	cv_key(&cv, KEY_F(1));
-	assert_int_equal(cv.mode, CV_HELP);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_help_ops);
 	cv_key(&cv, 'x');		/* any other key leaves help */
-	assert_int_equal(cv.mode, CV_TABLE);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
 	cv_key(&cv, KEY_F(2));
-	assert_int_equal(cv.mode, CV_SETUP);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_setup_ops);
 	cv_key(&cv, 27);
-	assert_int_equal(cv.mode, CV_TABLE);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
 	cv_key(&cv, KEY_F(3));
-	assert_int_equal(cv.mode, CV_INPUT);
-	assert_int_equal(cv.input_kind, CV_IN_SEARCH);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_input_ops);
+	assert_int_equal(cv_input_top(&cv)->kind, CV_IN_SEARCH);
 	cv_key(&cv, 27);
 	cv_key(&cv, KEY_F(4));
-	assert_int_equal(cv.input_kind, CV_IN_FILTER);
+	assert_int_equal(cv_input_top(&cv)->kind, CV_IN_FILTER);
 	cv_key(&cv, 27);
 	assert_false(cv.v.tree);
 	cv_key(&cv, KEY_F(5));
@@ -131,16 +138,16 @@ static void test_function_keys(void **state)
 	cv_key(&cv, 't');
 	assert_false(cv.v.tree);
 	cv_key(&cv, KEY_F(6));
-	assert_int_equal(cv.mode, CV_MENU);
-	assert_int_equal(cv.menu_kind, CV_MENU_SORT);
+	assert_non_null(cv_menu_top(&cv));
+	assert_ptr_equal(cv_menu_top(&cv)->def, &cv_sort_menu);
 	cv_key(&cv, KEY_DOWN);
 	cv_key(&cv, '\n');		/* the column after PID: TGID */
-	assert_int_equal(cv.mode, CV_TABLE);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
 	assert_int_equal(app.view.sort_id, PTOP_COL_TGID);
 	cv_key(&cv, KEY_F(9));
-	assert_int_equal(cv.mode, CV_MENU);
-	assert_int_equal(cv.menu_kind, CV_MENU_SIGNAL);
-	assert_string_equal(cv_signal_name(cv.menu_sel), "SIGTERM");
+	assert_non_null(cv_menu_top(&cv));
+	assert_ptr_equal(cv_menu_top(&cv)->def, &cv_signal_menu);
+	assert_string_equal(cv_signal_name(cv_menu_top(&cv)->sel), "SIGTERM");
 	cv_key(&cv, 27);
 	assert_string_equal(cv.msg, "not sent");
 	assert_false(cv.quit);
@@ -227,7 +234,7 @@ static void test_live_filter(void **state)
 	assert_true(cv.v.filter_regex);
 	assert_int_equal(cv.v.nrows, 2);
 	cv_key(&cv, '\n');
-	assert_int_equal(cv.mode, CV_TABLE);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
 	assert_int_equal(cv.v.nrows, 2);
 	/* a broken regex keeps the last good filter and says why */
 	cv_key(&cv, KEY_F(4));
@@ -250,18 +257,20 @@ static void test_incremental_search(void **state)
 	cv_key(&cv, KEY_F(3));		/* next: kworker has no 'c'... wraps */
 	assert_string_equal(cv.v.rows[cv.sel].r.comm, "cc1");
 	cv_key(&cv, '\n');
-	assert_int_equal(cv.mode, CV_TABLE);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
 	/* the history: / Up gives the last search again */
 	cv_key(&cv, '/');
 	cv_key(&cv, KEY_UP);
 	{
 		char t[64];
 
-		ui_prompt_text(&cv.prompt, t, sizeof(t));
+		ui_prompt_text(&cv_input_top(&cv)->prompt, t, sizeof(t));
 		assert_string_equal(t, "c");
 	}
 	cv_key(&cv, 27);
 }
+
+#define SETUP() ((struct cv_setup *)cv_screen_find(&cv, &cv_setup_ops))
 
 static const char *meters_of(int c)
 {
@@ -279,9 +288,9 @@ static void test_setup_meters(void **state)
 	assert_string_equal(meters_of(0), "cpu:bar,mem:bar,swap:bar");
 	assert_string_equal(meters_of(1), "tasks,load,uptime");
 	cv_key(&cv, KEY_F(2));
-	assert_int_equal(cv.mode, CV_SETUP);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_setup_ops);
 	cv_key(&cv, '\t');
-	assert_int_equal(cv.setup_sec, 1);
+	assert_int_equal(SETUP()->sec, 1);
 	/* line 1: cpu; b makes it text */
 	cv_key(&cv, KEY_DOWN);
 	cv_key(&cv, 'b');
@@ -292,10 +301,10 @@ static void test_setup_meters(void **state)
 	cv_key(&cv, '+');
 	cv_key(&cv, '+');
 	/* the selection follows swap (line 4); load (line 5): Space hides it */
-	assert_int_equal(cv.ch_sel, 4);
+	assert_int_equal(SETUP()->sel, 4);
 	cv_key(&cv, KEY_DOWN);
 	cv_key(&cv, ' ');
-	assert_int_equal(cv.ch_sel, 6);	/* load, at the top of the hidden */
+	assert_int_equal(SETUP()->sel, 6);	/* load, at the top of the hidden */
 	/* tasks (line 3) is text only: b says so and changes nothing */
 	cv_key(&cv, KEY_UP);
 	cv_key(&cv, KEY_UP);
@@ -303,12 +312,12 @@ static void test_setup_meters(void **state)
 	cv_key(&cv, 'b');
 	assert_non_null(strstr(cv.msg, "text only"));
 	/* the All meter: text */
-	cv.ch_sel = 1 + CFG_M__COUNT;
+	SETUP()->sel = 1 + CFG_M__COUNT;
 	cv_key(&cv, ' ');
 	/* nothing changes before Enter */
 	assert_string_equal(meters_of(0), "cpu:bar,mem:bar,swap:bar");
 	cv_key(&cv, '\n');
-	assert_int_equal(cv.mode, CV_TABLE);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
 	assert_string_equal(meters_of(0), "cpu:text,mem:bar");
 	assert_string_equal(meters_of(1), "tasks,swap:bar,uptime");
 	assert_int_equal(cv.all_style, CFG_MS_TEXT);
@@ -316,9 +325,9 @@ static void test_setup_meters(void **state)
 	 * - on the top of the right column puts it under the left one */
 	cv_key(&cv, KEY_F(2));
 	cv_key(&cv, '\t');
-	cv.ch_sel = 1 + 5;	/* the hidden load */
+	SETUP()->sel = 1 + 5;	/* the hidden load */
 	cv_key(&cv, ' ');
-	cv.ch_sel = 1 + 2;	/* tasks, the right column's first */
+	SETUP()->sel = 1 + 2;	/* tasks, the right column's first */
 	cv_key(&cv, '-');
 	cv_key(&cv, KEY_ENTER);
 	assert_string_equal(meters_of(0), "cpu:text,mem:bar,tasks");
@@ -326,7 +335,7 @@ static void test_setup_meters(void **state)
 	/* Esc changes nothing */
 	cv_key(&cv, KEY_F(2));
 	cv_key(&cv, '\t');
-	cv.ch_sel = 1;
+	SETUP()->sel = 1;
 	cv_key(&cv, ' ');
 	cv_key(&cv, 27);
 	assert_string_equal(meters_of(0), "cpu:text,mem:bar,tasks");
