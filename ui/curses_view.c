@@ -175,74 +175,51 @@ static void start_msg(struct cv *cv)
 			 "%s", app->src->note);
 }
 
-int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
-		      const char *cfg_path)
+static void cv_init(struct cv *cv, struct ui_app *app, struct cfg *cfg,
+		    const char *cfg_path)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term,
-			 old_hup;
-	struct pollfd pfd[3] = { { .fd = STDIN_FILENO, .events = POLLIN },
-				 { .fd = -1, .events = POLLIN },
-				 { .fd = -1, .events = 0 } };
-	static struct cv cv;
-	SCREEN *scr;
-	FILE *in = stdin, *tty = NULL;
-	int status = 0, ch, idle_wakeups = 0, i;
-	bool got, in_tty, out_tty, gone = false;
+	int i;
 
-	memset(&cv, 0, sizeof(cv));
-	cv.app = app;
-	cv.cfg = cfg;
-	cv.cfg_path = cfg_path;
-	ui_view_init(&cv.v);
-	cv.v.tree = cfg ? cfg->tree : false;
+	memset(cv, 0, sizeof(*cv));
+	cv->app = app;
+	cv->cfg = cfg;
+	cv->cfg_path = cfg_path;
+	ui_view_init(&cv->v);
+	cv->v.tree = cfg ? cfg->tree : false;
 	/* a build's compilers are visible: dead tasks are on in tree view */
-	cv.exited_tree = cfg ? cfg->show_exited : true;
-	cv.v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
-	cv.hide_meters = cfg ? !cfg->meters : false;
-	cv.keys = cv_bindings;
-	cv.nkeys = cv_nbindings;
+	cv->exited_tree = cfg ? cfg->show_exited : true;
+	cv->v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
+	cv->hide_meters = cfg ? !cfg->meters : false;
+	cv->keys = cv_bindings;
+	cv->nkeys = cv_nbindings;
 	if (cfg)
-		cv_meters_from(&cv, cfg);
+		cv_meters_from(cv, cfg);
 	else
-		cv_meters_default(&cv);
+		cv_meters_default(cv);
 	for (i = 0; i < CV_IN__COUNT; i++)
-		ui_prompt_hist_init(&cv.hist[i]);
+		ui_prompt_hist_init(&cv->hist[i]);
+	cv->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+}
 
-	/* UTF-8 names; LC_NUMERIC stays "C" so numbers look as in batch */
-	setlocale(LC_CTYPE, "");
-	cv.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	/* keys from the terminal also when stdin is not one (ptop < file) */
-	if (!isatty(STDIN_FILENO)) {
-		tty = fopen("/dev/tty", "re");
-		if (tty)
-			in = tty;
-	}
-	pfd[0].fd = fileno(in);
-	in_tty = isatty(pfd[0].fd);
-	out_tty = isatty(STDOUT_FILENO);
-	if (out_tty)
-		pfd[2].fd = STDOUT_FILENO;
-	/* TERM=dumb or a tiny terminal: one line that says so, not garbage */
-	if (cv_term_check(STDOUT_FILENO, app->err, sizeof(app->err))) {
-		if (tty)
-			fclose(tty);
-		return 1;
-	}
-	scr = newterm(NULL, stdout, in);
-	if (!scr) {
-		if (tty)
-			fclose(tty);
-		snprintf(app->err, sizeof(app->err),
-			 "cannot start the terminal (TERM=%s); try -b",
-			 getenv("TERM") ?: "");
-		return 1;
-	}
-	cv_active = true;
-	atexit(restore_terminal);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+static void cv_fini(struct cv *cv)
+{
+	int i;
+
+	cv_screen_close_all(cv);
+	for (i = 0; i < CV_IN__COUNT; i++)
+		ui_prompt_hist_free(&cv->hist[i]);
+	ui_view_free(&cv->v);
+}
+
+/* The terminal as the loop polls it: [0] input, [1] events, [2] output. */
+struct term {
+	struct pollfd pfd[3];
+	bool in_tty, out_tty, gone;
+	int idle_wakeups;
+};
+
+static void curses_modes(int colors)
+{
 	cbreak();
 	noecho();
 	nonl();
@@ -262,66 +239,135 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 		  | BUTTON5_PRESSED
 #endif
 		  , NULL);
-	cv_colors_init(cfg ? cfg->colors : 0);
+	cv_colors_init(colors);
+}
+
+/* The keys and events that came; false: the terminal is gone. */
+static bool take_input(struct cv *cv, struct term *t, bool *got,
+		       bool *events)
+{
+	int ch;
+
+	*got = *events = false;
+	while (!cv->quit && (ch = next_key()) != ERR) {
+		if (ch == KEY_MOUSE)
+			handle_mouse(cv);
+		else
+			cv_key(cv, ch);
+		*got = true;
+	}
+	if (term_gone(t->pfd, t->in_tty, t->out_tty))
+		return false;
+	/*
+	 * Input at its end (stdin a file, no terminal to read keys from,
+	 * or a hangup) is readable forever: stop polling it, or the loop
+	 * would spin on it.
+	 */
+	if (t->pfd[0].fd >= 0 && !*got &&
+	    (t->pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) ||
+	     (t->pfd[0].revents & POLLIN && ++t->idle_wakeups >= 3)))
+		t->pfd[0].fd = -1;
+	else if (*got)
+		t->idle_wakeups = 0;
+	if (t->pfd[1].revents && cv_events_fd(cv) >= 0)
+		*events = cv_events_drain(cv) > 0 || cv_events_fd(cv) < 0;
+	t->pfd[0].revents = t->pfd[1].revents = t->pfd[2].revents = 0;
+	return true;
+}
+
+/* Until q, a stop signal, a lost terminal or an error; the exit status. */
+static int run_loop(struct cv *cv, struct term *t)
+{
+	struct ui_app *app = cv->app;
+	bool got, events, stepped;
+
+	while (!cv_stop && !cv->quit) {
+		if (!take_input(cv, t, &got, &events)) {
+			t->gone = true;
+			break;
+		}
+		if (cv->quit || cv_stop)
+			break;
+		stepped = false;
+		if (!cv->paused && cv_now_ns() >= cv->deadline_ns) {
+			if (cv_step(cv) < 0)
+				return 1;
+			stepped = true;
+		}
+		draw_or_defer(cv, got || stepped || !events);
+		t->pfd[1].fd = cv_events_fd(cv);
+		/* EINTR: SIGWINCH (getch then says KEY_RESIZE) or a stop */
+		if (poll(t->pfd, 3, poll_timeout_ms(cv)) < 0 && errno != EINTR) {
+			snprintf(app->err, sizeof(app->err), "poll: %s",
+				 strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
+		      const char *cfg_path)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term,
+			 old_hup;
+	struct term t = { .pfd = { { .fd = STDIN_FILENO, .events = POLLIN },
+				   { .fd = -1, .events = POLLIN },
+				   { .fd = -1, .events = 0 } } };
+	static struct cv cv;
+	SCREEN *scr;
+	FILE *in = stdin, *tty = NULL;
+	int status;
+
+	/*
+	 * UTF-8 names, before curses starts (it reads the locale then);
+	 * LC_NUMERIC stays "C" so numbers look as in batch
+	 */
+	setlocale(LC_CTYPE, "");
+	/* keys from the terminal also when stdin is not one (ptop < file) */
+	if (!isatty(STDIN_FILENO)) {
+		tty = fopen("/dev/tty", "re");
+		if (tty)
+			in = tty;
+	}
+	t.pfd[0].fd = fileno(in);
+	t.in_tty = isatty(t.pfd[0].fd);
+	t.out_tty = isatty(STDOUT_FILENO);
+	if (t.out_tty)
+		t.pfd[2].fd = STDOUT_FILENO;
+	/* TERM=dumb or a tiny terminal: one line that says so, not garbage */
+	scr = NULL;
+	if (!cv_term_check(STDOUT_FILENO, app->err, sizeof(app->err))) {
+		scr = newterm(NULL, stdout, in);
+		if (!scr)
+			snprintf(app->err, sizeof(app->err),
+				 "cannot start the terminal (TERM=%s); try -b",
+				 getenv("TERM") ?: "");
+	}
+	if (!scr) {
+		if (tty)
+			fclose(tty);
+		return 1;
+	}
+	cv_init(&cv, app, cfg, cfg_path);
+	cv_active = true;
+	atexit(restore_terminal);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	curses_modes(cfg ? cfg->colors : 0);
 
 	cv.deadline_ns = cv_now_ns();
 	cv_screen_push(&cv, &cv_table_ops, NULL);
 	start_msg(&cv);
 	cv_columns(&cv);
-	while (!cv_stop && !cv.quit) {
-		bool stepped = false, events = false;
+	status = run_loop(&cv, &t);
 
-		got = false;
-		while (!cv.quit && (ch = next_key()) != ERR) {
-			if (ch == KEY_MOUSE)
-				handle_mouse(&cv);
-			else
-				cv_key(&cv, ch);
-			got = true;
-		}
-		/*
-		 * Input at its end (stdin a file, no terminal to read keys
-		 * from, or a hangup) is readable forever: stop polling it, or
-		 * the loop would spin on it.
-		 */
-		if (term_gone(pfd, in_tty, out_tty)) {
-			gone = true;
-			break;
-		}
-		if (pfd[0].fd >= 0 && !got &&
-		    (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) ||
-		     (pfd[0].revents & POLLIN && ++idle_wakeups >= 3)))
-			pfd[0].fd = -1;
-		else if (got)
-			idle_wakeups = 0;
-		if (pfd[1].revents && cv_events_fd(&cv) >= 0)
-			events = cv_events_drain(&cv) > 0 || cv_events_fd(&cv) < 0;
-		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
-		if (cv.quit || cv_stop)
-			break;
-		if (!cv.paused && cv_now_ns() >= cv.deadline_ns) {
-			if (cv_step(&cv) < 0) {
-				status = 1;
-				break;
-			}
-			stepped = true;
-		}
-		draw_or_defer(&cv, got || stepped || !events);
-		pfd[1].fd = cv_events_fd(&cv);
-		/* EINTR: SIGWINCH (getch then says KEY_RESIZE) or a stop */
-		if (poll(pfd, 3, poll_timeout_ms(&cv)) < 0 && errno != EINTR) {
-			snprintf(app->err, sizeof(app->err), "poll: %s",
-				 strerror(errno));
-			status = 1;
-			break;
-		}
-	}
-
-	cv_screen_close_all(&cv);
 	/* a hangup with the terminal still there (kill -HUP) restores it */
-	if (cv_stop == SIGHUP && !gone)
-		gone = term_gone(pfd, false, out_tty);
-	if (!gone)	/* nothing to restore on a terminal that is gone */
+	if (cv_stop == SIGHUP && !t.gone)
+		t.gone = term_gone(t.pfd, false, t.out_tty);
+	if (!t.gone)	/* nothing to restore on a terminal that is gone */
 		endwin();
 	cv_active = false;
 	delscreen(scr);
@@ -330,9 +376,7 @@ int ui_curses_run_cfg(struct ui_app *app, struct cfg *cfg,
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
-	for (i = 0; i < CV_IN__COUNT; i++)
-		ui_prompt_hist_free(&cv.hist[i]);
-	ui_view_free(&cv.v);
+	cv_fini(&cv);
 	return status;
 }
 
