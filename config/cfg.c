@@ -115,6 +115,7 @@ void cfg_defaults(struct cfg *c)
 	c->delay_s = 2.0;
 	c->show_exited = true;
 	c->meters = true;
+	c->fkeys = true;
 	snprintf(c->source, sizeof(c->source), "auto");
 }
 
@@ -248,7 +249,7 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 			return -EINVAL;
 		}
 	} else if (!strcmp(key, "exited") || !strcmp(key, "kthreads") ||
-		   !strcmp(key, "meters")) {
+		   !strcmp(key, "meters") || !strcmp(key, "fkeys")) {
 		bool b;
 
 		if (parse_bool(val, &b)) {
@@ -260,6 +261,8 @@ static int parse_kv(struct cfg *c, const char *key, const char *val,
 			c->show_exited = b;
 		else if (key[0] == 'k')
 			c->hide_kthreads = !b;
+		else if (key[0] == 'f')
+			c->fkeys = b;
 		else
 			c->meters = b;
 	} else if (!strcmp(key, "meters_left") || !strcmp(key, "meters_right")) {
@@ -517,6 +520,7 @@ int cfg_save(const char *path, const struct cfg *c, char *err, size_t errlen)
 	fprintf(f, "exited=%d\n", c->show_exited);
 	fprintf(f, "kthreads=%d\n", !c->hide_kthreads);
 	fprintf(f, "meters=%d\n", c->meters);
+	fprintf(f, "fkeys=%d\n", c->fkeys);
 	fprintf(f, "colors=%s\n", cfg_colors_name[c->colors]);
 	cfg_meters_format(c->mcol[0], c->nmcol[0], list, sizeof(list));
 	fprintf(f, "meters_left=%s\n", list);

@@ -12,6 +12,7 @@
  *   exited=1		(rows for tasks that died in the interval)
  *   kthreads=1		(show kernel threads)
  *   meters=1		(header meters)
+ *   fkeys=1		(the F-key bar at the bottom)
  *   colors=default	(or mono; NO_COLOR in the environment: mono)
  *   meters_left=cpu:bar,mem:bar,swap:bar	(the header's two columns,
  *   meters_right=tasks,load,uptime	 top down; :bar or :text)
@@ -76,6 +77,7 @@ struct cfg {
 	bool show_exited;
 	bool hide_kthreads;
 	bool meters;
+	bool fkeys;		/* the F-key bar at the bottom */
 	int colors;		/* CFG_COLORS_* */
 	/* [0] the left column, [1] the right one; a meter in one at most */
 	struct cfg_meter mcol[2][CFG_M__COUNT];

@@ -30,6 +30,8 @@ static const char *const help_tail[] = {
 	"  The line under it: each part's share in % of one CPU (a part at 0 is left out, but user, sys and idle); over X: the parts add up to more than ncpu x 100% by X (the bar stays full); exited N: the thread groups that exited in the interval.",
 	"  Under 16 lines (or with #) one system line instead: idle, iowait, steal and irq (in-tasks: the kernel charged that time to the tasks already), exited, clamped, unfolded, exit paths, snapshot N ms (how long the snapshot took to read).",
 	"",
+	"The bottom line, as htop's: the function keys F1 Help, F2 Setup, F3 Search, F4 Filter, F5 Tree (List in the tree: back to the list), F6 SortBy, F7 Nice -, F8 Nice +, F9 Kill, F10 Quit; a click on one presses it. F2's Meters section (or fkeys=0 in ptoprc) hides it.",
+	"",
 	"The status line: sort COLUMN, processes or threads, tree, filter, user, tagged, follow PID, PAUSED, N rows (N exited: dead rows shown; at 0.00: those too small to show), branch PID: the selected branch's sum (tree).",
 	"",
 	"Rows plus idle and the system parts add up to ncpu x 100%. sum: the last line, every task's figures added up, also those filtered out or not shown. Dimmed rows are tasks that died in the interval, with [exit N] or [signal N]: their time is already in their ancestor's c*, so they are in no sum. A collapsed branch (+) shows the sums of everything under it. The tree's dashed link marks an orphan, shown under the ancestor it came from. The default columns hide what the source cannot fill; a chosen column shows - there. < and > at the ends of the column header: more columns that way (Left, Right).",

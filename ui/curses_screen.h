@@ -72,6 +72,7 @@ struct cv {
 	int rows_end;		/* the sum row's line: the rows end above it */
 	int panel_y, panel_h;	/* a panel's lines under the table (asked: h) */
 	bool status_busy;	/* a prompt draws over the status line */
+	int fkeys_y;		/* the F-key bar's line; -1: none */
 	bool paused, follow, quit;
 	bool threads_pending;	/* H pressed: rows change next interval */
 	bool expand_groups;	/* x: own, c*, x* shown as their parts */

@@ -24,6 +24,7 @@ enum {
 	SM_ALL = SM_METER0 + CFG_M__COUNT,
 	SM_EXITED,
 	SM_KTHREADS,
+	SM_FKEYS,
 	SM__COUNT
 };
 
@@ -237,8 +238,10 @@ static void setup_toggle(struct cv *cv, struct cv_setup *s)
 			s->all_style = !s->all_style;
 		else if (i == SM_EXITED)
 			cv->exited_tree = !cv->exited_tree;
-		else
+		else if (i == SM_KTHREADS)
 			cv->v.hide_kthreads = !cv->v.hide_kthreads;
+		else
+			cv->hide_fkeys = !cv->hide_fkeys;
 	} else if (cv->cfg) {
 		cv->cfg->colors = i;
 		cv_colors_init(cv->cfg->colors);
@@ -297,8 +300,11 @@ void cv_setup_line(const struct cv *cv, const struct cv_setup *s, int i,
 	} else if (i == SM_EXITED) {
 		snprintf(buf, len, "[%c] tree view: rows for tasks that died in the interval (dimmed)",
 			 cv->exited_tree ? 'x' : ' ');
-	} else {
+	} else if (i == SM_KTHREADS) {
 		snprintf(buf, len, "[%c] kernel threads", !cv->v.hide_kthreads ? 'x' : ' ');
+	} else {
+		snprintf(buf, len, "[%c] the F-key bar at the bottom (F1 Help ... F10 Quit, clickable)",
+			 !cv->hide_fkeys ? 'x' : ' ');
 	}
 }
 
@@ -459,6 +465,7 @@ void cv_save_config(struct cv *cv)
 	c.show_exited = cv->exited_tree;
 	c.hide_kthreads = cv->v.hide_kthreads;
 	c.meters = !cv->hide_meters;
+	c.fkeys = !cv->hide_fkeys;
 	memcpy(c.mcol, cv->mcol, sizeof(c.mcol));
 	memcpy(c.nmcol, cv->nmcol, sizeof(c.nmcol));
 	c.all_style = cv->all_style;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "curses_bars.h"
+#include "curses_fkeys.h"
 #include "curses_paint.h"
 #include "curses_rows.h"
 #include "curses_table.h"
@@ -60,10 +61,35 @@ static int draw_top(struct cv *cv)
 	return cv->status_y + draw_status(cv, cv->status_y, with_meters);
 }
 
-/* The lines the table ends above: a panel's (the table keeps 3). */
+/* htop's, with F5 saying what it goes to */
+static const struct cv_fkey fkeys[] = {
+	{ KEY_F(1), "Help" }, { KEY_F(2), "Setup" }, { KEY_F(3), "Search" },
+	{ KEY_F(4), "Filter" }, { KEY_F(5), "Tree" }, { KEY_F(6), "SortBy" },
+	{ KEY_F(7), "Nice -" }, { KEY_F(8), "Nice +" }, { KEY_F(9), "Kill" },
+	{ KEY_F(10), "Quit" },
+};
+#define NFKEYS ((int)(sizeof(fkeys) / sizeof(fkeys[0])))
+
+/* The bar, where rows keep a line (not at the smallest size). */
+static int draw_fkeys(struct cv *cv)
+{
+	struct cv_fkey k[NFKEYS];
+
+	cv->fkeys_y = -1;
+	if (cv->hide_fkeys || LINES <= CV_MIN_LINES)
+		return LINES;
+	memcpy(k, fkeys, sizeof(k));
+	if (cv->v.tree)
+		k[4].label = "List";
+	cv->fkeys_y = LINES - 1;
+	cv_fkeys_draw(cv->fkeys_y, k, NFKEYS);
+	return cv->fkeys_y;
+}
+
+/* The lines the table ends above: the bar's, a panel's (the table keeps 3). */
 static int table_bottom(struct cv *cv)
 {
-	int bottom = LINES, h = cv->panel_h;
+	int bottom = draw_fkeys(cv), h = cv->panel_h;
 
 	if (h) {
 		if (bottom - h < cv->table_y + 3)
@@ -235,6 +261,13 @@ static bool table_mouse(struct cv *cv, void *st, int y, int x, int button)
 	(void)st;
 	if (button == 4 || button == 5) {
 		cv_move_sel(cv, button == 4 ? -3 : 3);
+		return true;
+	}
+	if (y == cv->fkeys_y && y >= 0) {
+		int key = cv_fkeys_at(fkeys, NFKEYS, x);
+
+		if (key)
+			cv_key(cv, key);
 		return true;
 	}
 	if (y == cv->table_y) {

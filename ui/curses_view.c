@@ -190,6 +190,8 @@ static void cv_init(struct cv *cv, struct ui_app *app, struct cfg *cfg,
 	cv->exited_tree = cfg ? cfg->show_exited : true;
 	cv->v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
 	cv->hide_meters = cfg ? !cfg->meters : false;
+	cv->hide_fkeys = cfg ? !cfg->fkeys : false;
+	cv->fkeys_y = -1;
 	cv->keys = cv_bindings;
 	cv->nkeys = cv_nbindings;
 	if (cfg)

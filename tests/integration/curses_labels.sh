@@ -68,6 +68,7 @@ labels() {
 		/^ *PID / { hdr = 1; print; next }
 		hdr && /^ *[0-9]+ / { next }
 		{ print }' |
+		sed -E 's/F[0-9]+/ /g' |	# the F-key bar: F1Help F2Setup ..
 		grep -oE '[A-Za-z][A-Za-z*+:/-]*' | sed 's/[:/]$//' |
 		grep -E '^.{2,}$|^S$' | sort -u
 }

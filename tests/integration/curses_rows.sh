@@ -19,8 +19,8 @@ kids=()
 for i in $(seq 40); do sleep 300 & kids+=($!); done
 trap 'kill "${kids[@]}" 2>/dev/null; t_cleanup' EXIT
 
-# the last line that is not empty: the sum row
-sum_line() { pane | awk 'NF { n = NR } END { print n }'; }
+# the sum row's line (the F-key bar is under it)
+sum_line() { pane | grep -nE '^ *sum ' | tail -1 | cut -d: -f1; }
 # the selected lines: how many, the first's line number and pid
 sel() {
 	local s

@@ -114,10 +114,11 @@ static void test_round_trip(void **state)
 	c.threads = true;
 	snprintf(c.source, sizeof(c.source), "procfs");
 	/* the view's settings, all away from their defaults */
-	assert_true(c.show_exited && c.meters && !c.hide_kthreads);
+	assert_true(c.show_exited && c.meters && !c.hide_kthreads && c.fkeys);
 	assert_int_equal(c.colors, CFG_COLORS_DEFAULT);
 	c.show_exited = false;
 	c.meters = false;
+	c.fkeys = false;
 	c.hide_kthreads = true;
 	c.colors = CFG_COLORS_MONO;
 	/* the directory does not exist yet: created */
@@ -139,6 +140,7 @@ static void test_round_trip(void **state)
 	assert_string_equal(d.source, "procfs");
 	assert_false(d.show_exited);
 	assert_false(d.meters);
+	assert_false(d.fkeys);
 	assert_true(d.hide_kthreads);
 	assert_int_equal(d.colors, CFG_COLORS_MONO);
 }
@@ -213,6 +215,7 @@ static void test_broken(void **state)
 	BROKEN(f, "colors=rainbow\n", 1, "bad colors 'rainbow'");
 	BROKEN(f, "exited=2\n", 1, "bad value '2' for exited");
 	BROKEN(f, "meters=\n", 1, "bad value '' for meters");
+	BROKEN(f, "fkeys=on\n", 1, "bad value 'on' for fkeys");
 	BROKEN(f, "columns=PID,total,PID\n", 1, "column 'PID' listed twice");
 	BROKEN(f, "just some words\n", 1, "expected key=value");
 	/* the meters: a broken list changes nothing, not even the other
