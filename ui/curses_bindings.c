@@ -14,6 +14,7 @@
 #include "curses_help.h"
 #include "curses_input.h"
 #include "curses_menu.h"
+#include "curses_proc.h"
 #include "curses_rows.h"
 #include "curses_setup.h"
 #include "curses_signal.h"
@@ -355,6 +356,36 @@ static void k_nothing(struct cv *cv, int ch)
 {
 }
 
+static void k_environ(struct cv *cv, int ch)
+{
+	cv_proc_environ(cv);
+}
+
+static void k_wrap(struct cv *cv, int ch)
+{
+	cv_proc_cmdline(cv);
+}
+
+static void k_strace(struct cv *cv, int ch)
+{
+	cv_proc_strace(cv);
+}
+
+static void k_lsof(struct cv *cv, int ch)
+{
+	cv_proc_lsof(cv);
+}
+
+static void k_affinity(struct cv *cv, int ch)
+{
+	cv_affinity_open(cv);
+}
+
+static void k_ionice(struct cv *cv, int ch)
+{
+	cv_ionice_open(cv);
+}
+
 const struct cv_binding cv_bindings[] = {
 	{ { KEY_F(1), 'h', '?' }, "F1 h ?", k_help,
 	  "this help (Up/Down/PgUp/PgDn scroll, any other key leaves)" },
@@ -376,7 +407,7 @@ const struct cv_binding cv_bindings[] = {
 	  "nice -1 (higher priority) for the tagged tasks, else the selected one" },
 	{ { KEY_F(8), '[' }, "F8 [", k_nice, "nice +1 (lower priority)" },
 	{ { KEY_F(9), 'k' }, "F9 k", k_kill,
-	  "send a signal (a menu) to the tagged tasks, else the selected one" },
+	  "send a signal (a menu of all, with their numbers; type a number to pick) to the tagged tasks, else the selected one" },
 	{ { KEY_F(10), 'q', 'Q' }, "F10 q", k_quit, "quit" },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", cv_task_open,
 	  "the process screen of the selected task (its history, threads, children; Esc: back)" },
@@ -393,8 +424,8 @@ const struct cv_binding cv_bindings[] = {
 	{ { 'K' }, "K", k_kthreads, "hide / show kernel threads" },
 	{ { 'H' }, "H", k_threads, "threads / processes (from the next interval on)" },
 	{ { 'u' }, "u", k_user_menu, "show only one user's tasks (a menu)" },
-	{ { 'e' }, "e", k_exited,
-	  "rows for tasks that died in the interval (dimmed, with exit status), on / off" },
+	{ { 'D' }, "D", k_exited,
+	  "rows for tasks that died (dead) in the interval (dimmed, with exit status), on / off" },
 	{ { 'E' }, "E", k_events,
 	  "the module's event log (fork, exec, exit, reparent) in a panel below the table, on / off" },
 	{ { 'x' }, "x", k_expand_cols,
@@ -404,7 +435,17 @@ const struct cv_binding cv_bindings[] = {
 	{ { 'F' }, "F", k_follow, "follow the selected pid across updates" },
 	{ { 'd' }, "d", k_delay, "change the delay between updates (seconds)" },
 	{ { 'Z', 'z' }, "Z z", k_pause, "pause / resume the updates (the headline keeps its time)" },
-	{ { 's' }, "s", k_save, "save the settings to the config file" },
+	{ { 'W' }, "W", k_save, "write (save) the settings to the config file" },
+	{ { 'e' }, "e", k_environ, "the selected process's environment (a screen; Esc: back)" },
+	{ { 'w' }, "w", k_wrap, "the selected process's command line, wrapped (a screen)" },
+	{ { 's' }, "s", k_strace,
+	  "trace the selected process's system calls: strace -T -tt -s 512 -p PID, as htop runs it (if installed)" },
+	{ { 'l' }, "l", k_lsof,
+	  "the selected process's open files: lsof -P -o -p PID, as htop runs it (if installed)" },
+	{ { 'a' }, "a", k_affinity,
+	  "CPU affinity of the tagged tasks, else the selected one: Space checks a CPU, Enter sets" },
+	{ { 'i' }, "i", k_ionice,
+	  "I/O priority (ionice) of the tagged tasks, else the selected one: a menu" },
 	{ { CV_CTRL('l') }, "Ctrl-L", k_redraw, "redraw the screen" },
 	{ { KEY_RESIZE }, NULL, k_nothing, NULL },
 };

@@ -104,6 +104,7 @@ struct cv {
 	uint32_t pid_typed;
 	uint64_t pid_typed_ns;
 	bool redraw_due;	/* events came since the last draw */
+	int tick_ms;		/* a screen's output comes: wake this often */
 	/* the view's keys (the table's), for a help opened elsewhere */
 	const struct cv_binding *keys;
 	size_t nkeys;

@@ -11,17 +11,37 @@
 
 #include "curses_signal.h"
 
+/* every standard signal, by number, as htop's menu */
 static const struct {
 	int sig;
 	const char *name;
 } signals[] = {
-	{ SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" },
-	{ SIGQUIT, "SIGQUIT" }, { SIGKILL, "SIGKILL" }, { SIGUSR1, "SIGUSR1" },
-	{ SIGUSR2, "SIGUSR2" }, { SIGSTOP, "SIGSTOP" }, { SIGCONT, "SIGCONT" },
-	{ SIGTSTP, "SIGTSTP" }, { SIGALRM, "SIGALRM" }, { SIGWINCH, "SIGWINCH" },
+	{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+	{ SIGILL, "SIGILL" }, { SIGTRAP, "SIGTRAP" }, { SIGABRT, "SIGABRT" },
+	{ SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGKILL, "SIGKILL" },
+	{ SIGUSR1, "SIGUSR1" }, { SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
+	{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGTERM, "SIGTERM" },
+	{ SIGSTKFLT, "SIGSTKFLT" }, { SIGCHLD, "SIGCHLD" },
+	{ SIGCONT, "SIGCONT" }, { SIGSTOP, "SIGSTOP" }, { SIGTSTP, "SIGTSTP" },
+	{ SIGTTIN, "SIGTTIN" }, { SIGTTOU, "SIGTTOU" }, { SIGURG, "SIGURG" },
+	{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+	{ SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
+	{ SIGWINCH, "SIGWINCH" }, { SIGIO, "SIGIO" }, { SIGPWR, "SIGPWR" },
+	{ SIGSYS, "SIGSYS" },
 };
 #define NSIGNALS ((int)(sizeof(signals) / sizeof(signals[0])))
-#define SIG_DEFAULT 0	/* SIGTERM */
+/* a pause longer than this starts a new number */
+#define SIG_TYPE_NS 1500000000ULL
+
+static int index_of(int sig)
+{
+	int i;
+
+	for (i = 0; i < NSIGNALS; i++)
+		if (signals[i].sig == sig)
+			return i;
+	return -1;
+}
 
 int cv_signal_count(void)
 {
@@ -42,6 +62,8 @@ struct targets {
 	uint32_t pids[256];
 	int n;
 	char comm[PTOP_COMM_LEN];
+	int typed;		/* the number typed so far */
+	uint64_t typed_ns;
 };
 
 static void sig_entry(const struct cv *cv, const void *st, int i, char *buf,
@@ -49,7 +71,7 @@ static void sig_entry(const struct cv *cv, const void *st, int i, char *buf,
 {
 	(void)cv;
 	(void)st;
-	snprintf(buf, len, "%-9s", signals[i].name);
+	snprintf(buf, len, "%2d %-9s", signals[i].sig, signals[i].name);
 }
 
 static void sig_head(const struct cv *cv, const void *st, char *buf,
@@ -95,17 +117,27 @@ static void sig_cancel(struct cv *cv, void *st)
 	snprintf(cv->msg, sizeof(cv->msg), "not sent");
 }
 
+/* digits: the signal of that number (9; 1 then 5 for SIGTERM) */
 static bool sig_key(struct cv *cv, void *st, int ch)
 {
+	struct targets *t = st;
 	struct cv_menu *m = cv_menu_top(cv);
+	uint64_t now = cv_now_ns();
 	int i;
 
-	(void)st;
-	if (!m || ch < '1' || ch > '9')
+	if (!m || ch < '0' || ch > '9')
 		return false;
-	for (i = 0; i < NSIGNALS; i++)
-		if (signals[i].sig == ch - '0')
-			m->sel = i;
+	/* a pause, or a number past the last signal, starts a new one */
+	if (now - t->typed_ns > SIG_TYPE_NS ||
+	    t->typed * 10 + ch - '0' > signals[NSIGNALS - 1].sig)
+		t->typed = 0;
+	t->typed = t->typed * 10 + ch - '0';
+	t->typed_ns = now;
+	i = index_of(t->typed);
+	if (i >= 0)
+		m->sel = i;
+	else
+		snprintf(cv->msg, sizeof(cv->msg), "no signal %d", t->typed);
 	return true;
 }
 
@@ -138,5 +170,5 @@ void cv_signal_menu_open(struct cv *cv)
 	}
 	t->n = cv_targets(cv, t->pids, 256);
 	snprintf(t->comm, sizeof(t->comm), "%s", cv->v.tagged.n ? "" : r->r.comm);
-	cv_menu_open(cv, &cv_signal_menu, NSIGNALS, SIG_DEFAULT, t);
+	cv_menu_open(cv, &cv_signal_menu, NSIGNALS, index_of(SIGTERM), t);
 }

@@ -98,11 +98,13 @@ static int poll_timeout_ms(const struct cv *cv)
 	if (cv->redraw_due && (cv->paused ||
 			       cv->last_draw_ns + CV_EV_REDRAW_NS < due))
 		due = cv->last_draw_ns + CV_EV_REDRAW_NS;
-	else if (cv->paused)
-		return 60000;	/* only keys: the headline is the snapshot's */
+	else if (cv->paused)	/* only keys: the headline is the snapshot's */
+		return cv->tick_ms > 0 ? cv->tick_ms : 60000;
 	if (due <= now)
 		return 0;
 	left = (due - now + 999999) / 1000000;
+	if (cv->tick_ms > 0 && left > (uint64_t)cv->tick_ms)
+		left = cv->tick_ms;
 	return left > 60000 ? 60000 : (int)left;
 }
 

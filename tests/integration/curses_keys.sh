@@ -144,8 +144,8 @@ expect "follow $victim" "F: follow"
 keys F
 keys F9
 expect "Send to $victim \\(ptopniceme\\)" "F9: the signal menu names the target"
-keys Down Enter
-expect "sent SIGHUP to $victim" "F9: SIGHUP sent (second entry)"
+keys 1 Enter
+expect "sent SIGHUP to $victim" "F9: SIGHUP sent (1 typed)"
 wait $victim 2>/dev/null
 [ $? = 129 ] && ok "the victim died of SIGHUP" || bad "victim status not 129"
 
@@ -251,9 +251,9 @@ if "$PTOP" --list-sources | grep -Eq '^(kmod_proc|kmod_nl|taskstats_nl) +ok'; th
 	done
 	[ -n "$dim" ] && ok "the dead row is dimmed" ||
 		{ bad "the dead row is not dimmed"; pane -e | grep ptopshort | cat -v | head -3; }
-	keys e
-	expect 'hidden in the tree' "e: dead rows off"
-	wait_gone '\[exit 0\]' 3 && ok "e: no dead rows" || bad "e: dead rows still shown"
+	keys D
+	expect 'hidden in the tree' "D: dead rows off"
+	wait_gone '\[exit 0\]' 3 && ok "D: no dead rows" || bad "D: dead rows still shown"
 	kill $loop 2>/dev/null; wait $loop 2>/dev/null
 	keys q
 	wait_exit 5

@@ -118,8 +118,8 @@ expect 'follow [0-9]+|followed pid [0-9]+ is gone' "F: follow"
 keys Down Down PageDown End Home Left Right Right
 keys k Escape
 expect 'not sent' "k then Esc: nothing sent"
-keys s
-expect 'saved ' "s: saves the config"
+keys W
+expect 'saved ' "W: saves the config"
 if grep -q '^version=1' "$tmp/cfg/ptop/ptoprc" 2>/dev/null &&
    grep -q '^tree=1' "$tmp/cfg/ptop/ptoprc" &&
    grep -q '^delay=0.5' "$tmp/cfg/ptop/ptoprc"; then ok "ptoprc written"

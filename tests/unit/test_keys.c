@@ -18,6 +18,7 @@
 #include "ui/curses_help.h"
 #include "ui/curses_input.h"
 #include "ui/curses_menu.h"
+#include "ui/curses_proc.h"
 #include "ui/curses_setup.h"
 #include "ui/curses_signal.h"
 #include "ui/curses_table.h"
@@ -360,6 +361,67 @@ static void test_pid_typing(void **state)
 	assert_int_equal(cv.v.rows[cv.sel].r.pid, 103);
 }
 
+/* htop's e s l a i w; ptop's own toggles on D and W */
+static void test_htop_task_keys(void **state)
+{
+	(void)state;
+	cv_key(&cv, 'D');
+	assert_true(cv.exited_list);
+	assert_non_null(strstr(cv.msg, "shown (dimmed) in the list"));
+	cv_key(&cv, 'W');
+	assert_string_equal(cv.msg, "no config file to save to (--no-config)");
+	/* pid 100 is not in this proc root: e and w say why, no screen */
+	src.cfg.proc_root = "/nonexistent-proc";
+	cv.sel = 0;
+	cv_key(&cv, 'e');
+	assert_non_null(strstr(cv.msg, "the environment of 100 (bash): "));
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
+	cv_key(&cv, 'w');
+	assert_non_null(strstr(cv.msg, "the command line of 100: "));
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
+	/* a: the CPUs as a menu, Space unchecks one, Esc changes nothing */
+	cv_key(&cv, 'a');
+	assert_non_null(cv_menu_top(&cv));
+	assert_ptr_equal(cv_menu_top(&cv)->def, &cv_affinity_menu);
+	cv_key(&cv, ' ');
+	assert_int_equal(cv_menu_top(&cv)->sel, cv_menu_top(&cv)->n > 1 ? 1 : 0);
+	cv_key(&cv, 27);
+	assert_ptr_equal(cv_screen_top(&cv), &cv_table_ops);
+	/* i: the I/O classes, 18 entries */
+	cv_key(&cv, 'i');
+	assert_ptr_equal(cv_menu_top(&cv)->def, &cv_ionice_menu);
+	assert_int_equal(cv_menu_top(&cv)->n, 18);
+	cv_key(&cv, 27);
+	/* an exited task: nothing to show */
+	cv.v.rows[0].exited = true;
+	cv_key(&cv, 'e');
+	assert_string_equal(cv.msg, "100 has exited: no environment");
+	cv.v.rows[0].exited = false;
+}
+
+/* every signal with its number; a number typed selects it */
+static void test_signal_list(void **state)
+{
+	int i;
+
+	(void)state;
+	assert_int_equal(cv_signal_count(), 31);
+	for (i = 0; i < cv_signal_count(); i++)
+		assert_int_equal(cv_signal_number(i), i + 1);
+	assert_string_equal(cv_signal_name(8), "SIGKILL");
+	cv.sel = 0;
+	cv_key(&cv, 'k');
+	assert_ptr_equal(cv_menu_top(&cv)->def, &cv_signal_menu);
+	assert_string_equal(cv_signal_name(cv_menu_top(&cv)->sel), "SIGTERM");
+	cv_key(&cv, '9');
+	assert_string_equal(cv_signal_name(cv_menu_top(&cv)->sel), "SIGKILL");
+	cv_key(&cv, KEY_HOME);
+	keys("10");
+	assert_string_equal(cv_signal_name(cv_menu_top(&cv)->sel), "SIGUSR1");
+	cv_key(&cv, 27);
+	assert_string_equal(cv.msg, "not sent");
+}
+
 static void test_mouse(void **state)
 {
 	(void)state;
@@ -386,6 +448,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setup_meters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_typing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_htop_task_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_list, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
