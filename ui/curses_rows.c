@@ -113,7 +113,7 @@ static void exit_text(int code, char *buf, size_t len)
 static void command_text(const struct cv *cv, const struct ui_vrow *vr,
 			 char *buf, size_t len)
 {
-	char pre[200] = "", cmd[1024], ex[40];
+	char pre[200] = "", cmd[CV_LINE_MAX], ex[40];
 	const char *name = vr->r.comm;
 
 	if (cv->v.tree)
@@ -132,7 +132,7 @@ void cv_row_line(const struct cv *cv, const struct ui_vrow *vr,
 {
 	const struct ui_app *app = cv->app;
 	const struct ptop_row *r = sum ? sum : &vr->r;
-	char val[1400];
+	char val[CV_LINE_MAX];
 	size_t pos = 0;
 	int i;
 

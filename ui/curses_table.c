@@ -103,21 +103,38 @@ static int table_bottom(struct cv *cv)
 	return bottom;
 }
 
-static void draw_header(struct cv *cv)
+/*
+ * How far Right goes: to the end of the columns. The command line, the
+ * last column, counts as its column's width: a longer one is cut at the
+ * screen's edge, as htop's (w shows it whole).
+ */
+static int table_width(struct cv *cv, int hdr_w)
 {
-	char line[CV_LINE_MAX], tmp[CV_LINE_MAX];
-	size_t i, sort_from, sort_to;
-	attr_t h = cv_attr_header();
+	static char tmp[CV_LINE_MAX];
+	int w = hdr_w, last = cv->ndcols - 1;
+	size_t i;
 
-	cv_header_line(cv, line, &sort_from, &sort_to);
-	cv->line_w = (int)strlen(line);
-	/* the widest row decides how far Right can scroll */
+	if (last >= 0 && cv->dcols[last] == PTOP_COL_COMMAND) {
+		i = (size_t)cv->col_start[last] + ptop_cols[PTOP_COL_COMMAND].width;
+		return (int)i > w ? (int)i : w;
+	}
 	for (i = cv->top; cv->have_iv && i < cv->v.nrows &&
 	     i < cv->top + (size_t)cv->nvis; i++) {
 		cv_row_line(cv, &cv->v.rows[i], NULL, tmp);
-		if ((int)strlen(tmp) > cv->line_w)
-			cv->line_w = (int)strlen(tmp);
+		if ((int)strlen(tmp) > w)
+			w = (int)strlen(tmp);
 	}
+	return w;
+}
+
+static void draw_header(struct cv *cv)
+{
+	char line[CV_LINE_MAX];
+	size_t sort_from, sort_to;
+	attr_t h = cv_attr_header();
+
+	cv_header_line(cv, line, &sort_from, &sort_to);
+	cv->line_w = table_width(cv, (int)strlen(line));
 	if (cv->hscroll > cv_hscroll_max(cv))
 		cv->hscroll = cv_hscroll_max(cv);
 	cv_put(cv->table_y, line, cv->hscroll, h);

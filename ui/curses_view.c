@@ -193,6 +193,8 @@ static void cv_init(struct cv *cv, struct ui_app *app, struct cfg *cfg,
 	cv->v.hide_kthreads = cfg ? cfg->hide_kthreads : false;
 	cv->hide_meters = cfg ? !cfg->meters : false;
 	cv->hide_fkeys = cfg ? !cfg->fkeys : false;
+	/* COMMAND is the command line, as htop's, filling the width */
+	cv->full_cmd = true;
 	cv->fkeys_y = -1;
 	cv->keys = cv_bindings;
 	cv->nkeys = cv_nbindings;

@@ -34,7 +34,7 @@ done
 # select the victim: the filter leaves its row alone, selected
 pick_victim() {
 	keys F4 p t o p v i c t i m Enter
-	expect "^ *$victim .*ptopvictim" "$1: the victim's row"
+	expect "^ *$victim " "$1: the victim's row"
 }
 
 for size in 80x24 100x30 200x50; do
@@ -46,7 +46,7 @@ for size in 80x24 100x30 200x50; do
 	expect "^Environment of $victim \\(ptopvictim\\)" "$size: e: the environment screen"
 	expect '^PTOP_HTOP_ENV=hello-env' "$size: e: the victim's variable"
 	keys Escape
-	expect "^ *$victim .*ptopvictim" "$size: Esc: back to the table"
+	expect "^ *$victim " "$size: Esc: back to the table"
 	keys w
 	expect "^Command line of $victim" "$size: w: the command line screen"
 	if wait_for 'END-MARK' 3 && pane | tr -s ' \n' '  ' | grep -qF "$long"; then
@@ -130,7 +130,7 @@ sel_rows | grep -q '10 SIGUSR1' && ok "F9: 1 0 picks SIGUSR1" ||
 	bad "F9: after 1 0 selected '$(sel_rows)'"
 keys Enter
 expect "sent SIGUSR1 to $victim" "F9: sent"
-wait $victim
+wait $victim 2>/dev/null
 st=$?
 [ $st = $((128 + 10)) ] && ok "the victim died of SIGUSR1 (status $st)" ||
 	bad "the victim's status $st, want 138"

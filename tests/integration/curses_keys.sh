@@ -126,10 +126,12 @@ keys p t o p n i c e m e
 expect "^ *$victim " "F4: the filter is live (no Enter)"
 keys Enter
 expect "filter 'ptopniceme'" "Enter keeps the filter"
+expect "[0-9] /tmp/ptop_tmux\\." "COMMAND shows the full command line (its path) by default"
 keys p
-expect "[0-9] /tmp/ptop_tmux\\." "p: COMMAND shows the full command line (its path)"
+expect "command name" "p: the command name"
+expect "[0-9] ptopniceme" "p: COMMAND is the name"
 keys p
-expect "command name" "p again: the command name"
+expect "[0-9] /tmp/ptop_tmux\\." "p again: the full command line"
 # relative to the nice the victim inherited (CI may itself run niced)
 n0=$(awk '{print $19}' /proc/$victim/stat)
 keys F8
@@ -218,7 +220,7 @@ expect '│ (├|└)─ ' "continuation lines under a branch"
 keys Home
 n1=$(pane | grep -oE '[0-9]+ rows' | head -1 | awk '{print $1}')
 keys -
-expect '^ +1 .* \+ [a-z]' "-: the first branch collapsed, marked +"
+expect '^ +1 .* \+ [/a-z]' "-: the first branch collapsed, marked +"
 n2=$(pane | grep -oE '[0-9]+ rows' | head -1 | awk '{print $1}')
 [ -n "$n1" ] && [ -n "$n2" ] && [ "$n2" -lt "$n1" ] && ok "collapse: $n1 -> $n2 rows" ||
 	bad "collapse rows $n1 -> $n2"
