@@ -33,6 +33,14 @@ struct ptop_cnproc {
 int ptop_cnproc_open(struct ptop_cnproc *c, int rcvbuf);
 void ptop_cnproc_close(struct ptop_cnproc *c);
 
+/*
+ * Keep only the exit events and the forks of new processes (not threads):
+ * the kernel drops the rest before they are queued (a socket filter), a
+ * quarter of the messages of a fork-exec loop. 0 or -errno (then every
+ * event still comes).
+ */
+int ptop_cnproc_only_procs(struct ptop_cnproc *c);
+
 /* Return 0 to go on, -errno to stop draining. */
 typedef int (*ptop_cnproc_fn)(void *arg, const struct ptop_cnproc_event *ev);
 

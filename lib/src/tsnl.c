@@ -19,7 +19,12 @@
 #include "nl_recv.h"
 #include "tsnl.h"
 
-#define TSNL_BUFSZ	(64 * 1024)
+/*
+ * A batch of exit records (ptop_nl_recv_batch), a slot each: a record is
+ * ~460 bytes, ~900 with its group's aggregate (struct taskstats 416).
+ */
+#define TSNL_SLOT	2048
+#define TSNL_BUFSZ	(PTOP_NL_BATCH * TSNL_SLOT)
 
 /* A request with one attribute of up to 256 bytes of payload. */
 struct tsnl_req {
@@ -372,20 +377,25 @@ int ptop_tsnl_parse_exits(const void *buf, size_t len, ptop_tsnl_exit_fn fn,
 int ptop_tsnl_drain(struct ptop_tsnl *t, ptop_tsnl_exit_fn fn, void *arg,
 		    int *lost)
 {
-	ssize_t len;
-	int ret;
+	struct ptop_nl_batch b = { .buf = t->buf, .slot = TSNL_SLOT };
+	int i, n, ret;
 
 	if (t->lfd < 0)
 		return -EBADF;
 	for (;;) {
-		len = ptop_nl_recv(t->lfd, t->buf, t->bufsz, lost);
-		if (len == -EAGAIN)
+		n = ptop_nl_recv_batch(t->lfd, &b, lost);
+		if (n == -EAGAIN)
 			return 0;
-		if (len < 0)
-			return len;
-		ret = ptop_tsnl_parse_exits(t->buf, len, fn, arg);
-		if (ret)
-			return ret;
+		if (n < 0)
+			return n;
+		for (i = 0; i < n; i++) {
+			ret = ptop_tsnl_parse_exits(b.buf + i * b.slot,
+						    b.len[i], fn, arg);
+			if (ret)
+				return ret;
+		}
+		if (n < PTOP_NL_BATCH)
+			return 0;	/* the queue is empty */
 	}
 }
 
@@ -422,10 +432,18 @@ int ptop_tsnl_delayacct_set(int v)
 
 int ptop_tsnl_probe_precise(struct ptop_tsnl *t)
 {
+	struct ptop_tsnl_stats self;
 	int go[2], up[2], ret;
 	char c = 0;
 	pid_t pid;
 
+	/*
+	 * The caller has slept since it started: its own runtime filled
+	 * says yes without a fork. 0 may only mean it was forked without
+	 * delay accounting: ask a new child.
+	 */
+	if (!ptop_tsnl_get_pid(t, getpid(), &self) && self.run_virtual_ns > 0)
+		return 1;
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (pipe2(up, O_CLOEXEC)) {
