@@ -123,10 +123,12 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 		tstime_ts_drain(s);
 		/*
 		 * Read the records in batches, every TSTIME_BATCH_MS (the
-		 * 8 MiB socket buffers hold ~10^4 exits), not a wakeup per
+		 * 8 MiB socket buffers hold ~6,000 exits), not a wakeup per
 		 * exit message: tstime's own time stays apart from the
 		 * command's, and small.
 		 */
+		r->drain = tstime_ts_drain;
+		r->drain_arg = s;
 		r->tick_ms = s->keep_delayacct ? 10 : TSTIME_BATCH_MS;
 		return 0;
 	case TSTIME_SRC_RUSAGE:
