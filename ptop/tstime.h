@@ -56,6 +56,13 @@ struct tstime_result {
 	uint64_t rusage_ns;		/* wait4 of what tstime reaped */
 	uint64_t ru_user_ns, ru_sys_ns;
 	uint64_t records_ns;		/* per-task records (--source) */
+	/*
+	 * The records of tasks wait4 did not reap (self-reaped children,
+	 * orphans reparented elsewhere), when known (has_unwaited): what
+	 * the total adds to wait4's without a cgroup.
+	 */
+	int has_unwaited;
+	uint64_t unwaited_ns, unwaited_user_ns;
 	uint64_t exit_paths_ns;		/* counter beyond the records */
 	uint64_t own_ns;		/* tstime's own CPU time */
 	char verdict[256];		/* "exact" or "inexact: within ..." */
@@ -234,6 +241,8 @@ void tstime_ts_drain(void *arg);
 int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
 		  struct tstime_result *res);
 void tstime_ts_close(struct tstime_src *s);
+/* No cgroup for the run: tell which records wait4 will not cover. */
+void tstime_ts_no_cgroup(struct tstime_src *s);
 
 /*
  * tstime_src.c: name NULL = best available, else "kmod", "taskstats",

@@ -32,6 +32,8 @@
  * costs a schedule; the 8 MiB socket buffers hold ~6,000 exits.
  */
 #define TSTIME_BATCH_MS	200
+/* without a cgroup: the parents of the tasks are asked how they reap */
+#define TSTIME_BATCH_NOCG_MS	50
 
 const char *tstime_src_name(const struct tstime_src *s)
 {
@@ -121,6 +123,8 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 	case TSTIME_SRC_TASKSTATS:
 		/* what happened before the fork is not ours */
 		tstime_ts_drain(s);
+		if (!s->cg_ok)
+			tstime_ts_no_cgroup(s);
 		/*
 		 * Read the records in batches, every TSTIME_BATCH_MS (the
 		 * 8 MiB socket buffers hold ~6,000 exits), not a wakeup per
@@ -130,6 +134,9 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 		r->drain = tstime_ts_drain;
 		r->drain_arg = s;
 		r->tick_ms = s->keep_delayacct ? 10 : TSTIME_BATCH_MS;
+		/* a parent's SIGCHLD disposition is read while it lives */
+		if (!s->cg_ok && r->tick_ms > TSTIME_BATCH_NOCG_MS)
+			r->tick_ms = TSTIME_BATCH_NOCG_MS;
 		return 0;
 	case TSTIME_SRC_RUSAGE:
 		break;

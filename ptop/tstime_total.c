@@ -9,7 +9,8 @@
  * children that reaped themselves missing). The per-task records
  * (taskstats, the module) see every task, but a stock kernel sends a
  * task's record before its exit path, so they serve for what the two
- * others cannot see, and for the breakdown.
+ * others cannot see, and for the breakdown: without a cgroup the total is
+ * wait4's plus the records of the tasks wait4 did not reap.
  *
  * "exact" means within TSTIME_EXACT_PCT of the run's cgroup counter or,
  * without one, that nothing can be missing; else the bound and why, the
@@ -88,6 +89,28 @@ static void with_counter(struct tstime_result *res,
 		 pct(best - c, best), pct(c, best));
 }
 
+/*
+ * wait4's rusage plus the records of the tasks it did not reap: each task
+ * once. Taskstats records lack the exit paths of those tasks.
+ */
+static void with_union(struct tstime_result *res)
+{
+	uint64_t r = res->rusage_ns, un = res->unwaited_ns;
+
+	res->total_from = un ? "rusage + records" : "rusage";
+	res->user_ns = res->ru_user_ns + res->unwaited_user_ns;
+	res->sys_ns = r + un - res->user_ns;
+	res->exit_paths_ns = 0;
+	if (!un || !beyond(r + un, r)) {
+		snprintf(res->verdict, sizeof(res->verdict), "exact");
+		res->exact = 1;
+		return;
+	}
+	snprintf(res->verdict, sizeof(res->verdict),
+		 "inexact: within ±%.2f%% (%.2f%% of the total from per-task records of tasks wait4 did not reap, which miss exit paths)",
+		 pct(un, r + un), pct(un, r + un));
+}
+
 static void without_counter(struct tstime_result *res, int kmod_exact,
 			    uint64_t rec_user, uint64_t rec_sys)
 {
@@ -102,6 +125,11 @@ static void without_counter(struct tstime_result *res, int kmod_exact,
 	}
 	if (r > rec)
 		res->exit_paths_ns = r - rec;
+	/* the union, unless the records alone saw more */
+	if (res->has_unwaited && r + res->unwaited_ns >= rec) {
+		with_union(res);
+		return;
+	}
 	if (kmod_exact || !beyond(rec, r)) {
 		/* the records, which see every task, add nothing */
 		if (kmod_exact && rec > r) {

@@ -21,6 +21,14 @@ struct ta_wait {
 	int desc;
 };
 
+/* A live parent's SIGCHLD disposition, asked once until it exits. */
+struct ta_parent {
+	uint32_t tgid;
+	int ignored;
+};
+
+#define TA_PARENTS	64	/* parents remembered; the oldest goes */
+
 static unsigned int ta_hash(uint32_t id)
 {
 	return (id * 2654435761U) & (TA_HASH - 1);
@@ -103,6 +111,7 @@ void ptop_tree_acct_free(struct ptop_tree_acct *ta)
 	free(ta->recs);
 	free(ta->waits);
 	free(ta->comms);
+	free(ta->parents);
 	memset(ta, 0, sizeof(*ta));
 }
 
@@ -129,6 +138,57 @@ static struct ptop_tree_comm *ta_comm(struct ptop_tree_acct *ta,
 	return c;
 }
 
+static int ta_parent_ignores(struct ptop_tree_acct *ta, uint32_t tgid)
+{
+	struct ta_parent *p;
+	size_t i;
+
+	for (i = 0; i < ta->nparents; i++)
+		if (ta->parents[i].tgid == tgid)
+			return ta->parents[i].ignored;
+	if (!ta->parents) {
+		ta->parents = calloc(TA_PARENTS, sizeof(*ta->parents));
+		if (!ta->parents)
+			return 0;
+	}
+	if (ta->nparents == TA_PARENTS) {
+		memmove(ta->parents, ta->parents + 1,
+			(TA_PARENTS - 1) * sizeof(*ta->parents));
+		ta->nparents--;
+	}
+	p = &ta->parents[ta->nparents++];
+	p->tgid = tgid;
+	p->ignored = ta->sigchld_ignored(ta->sigchld_arg, tgid) == 1;
+	return p->ignored;
+}
+
+/* A new process: a parent of that pid is gone. */
+static void ta_parent_gone(struct ptop_tree_acct *ta, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < ta->nparents; i++) {
+		if (ta->parents[i].tgid != tgid)
+			continue;
+		ta->parents[i] = ta->parents[--ta->nparents];
+		return;
+	}
+}
+
+/*
+ * Did wait4 miss this task? Its time reaches the root's rusage only when
+ * its parent, ours, waited for it (the root reaps what is orphaned).
+ */
+static int ta_unwaited(struct ptop_tree_acct *ta,
+		       const struct ptop_tsnl_stats *st)
+{
+	if (st->ppid == ta->root || !st->ppid)
+		return 0;	/* the root's, or not known: never twice */
+	if (!ptop_tree_acct_is_desc(ta, st->ppid))
+		return 1;
+	return ta->sigchld_ignored && ta_parent_ignores(ta, st->ppid);
+}
+
 /* Add one dead descendant thread to the results. */
 static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
 {
@@ -152,6 +212,11 @@ static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
 	ptop_cputime_split(run, st->utime_us, st->stime_us, &u, &s);
 	ta->user_ns += u;
 	ta->sys_ns += s;
+	if (ta_unwaited(ta, st)) {
+		ta->unwaited_user_ns += u;
+		ta->unwaited_sys_ns += s;
+		ta->unwaited++;
+	}
 	if (st->pid == st->tgid)
 		ta->procs++;
 	else
@@ -183,10 +248,19 @@ int ptop_tree_acct_event(struct ptop_tree_acct *ta,
 		if (ev->pid != ev->tgid)
 			return 0;	/* a thread: its group is known */
 		/* a new process: a reused tgid starts over */
-		if (ta_is_ancestor(ta, ev->ptgid))
-			return ta_add(ta, ev->tgid);
-		ta_del(ta, ev->tgid);
-		return 0;
+		if (ta->nparents)
+			ta_parent_gone(ta, ev->tgid);
+		if (!ta_is_ancestor(ta, ev->ptgid)) {
+			ta_del(ta, ev->tgid);
+			return 0;
+		}
+		/*
+		 * Ask the parent while it is alive: its children's records
+		 * may be read after it is gone.
+		 */
+		if (ta->sigchld_ignored && ev->ptgid != ta->root)
+			ta_parent_ignores(ta, ev->ptgid);
+		return ta_add(ta, ev->tgid);
 	case PTOP_CNPROC_EXIT:
 		break;
 	default:

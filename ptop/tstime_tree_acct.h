@@ -57,6 +57,20 @@ struct ptop_tree_acct {
 	uint64_t unresolved;		/* records that may be ours, not counted */
 	uint64_t tick_based;		/* records without a ns runtime */
 	int lost;			/* messages were lost: not exact */
+	/*
+	 * Dead descendants wait4 did not reap up to the root, so the
+	 * root's rusage lacks them: their parent ignored SIGCHLD (they
+	 * reaped themselves), or was not ours (reparented elsewhere).
+	 * The parent's disposition comes from sigchld_ignored(), when set
+	 * (the caller's I/O): 1 ignored, 0 not or unknown; asked at its
+	 * first fork event and remembered until its pid is reused.
+	 */
+	uint64_t unwaited_user_ns, unwaited_sys_ns;
+	uint64_t unwaited;		/* records of such tasks */
+	int (*sigchld_ignored)(void *arg, uint32_t tgid);
+	void *sigchld_arg;
+	struct ta_parent *parents;	/* their answers, per live parent */
+	size_t nparents;
 	struct ptop_tree_comm *comms;
 	size_t ncomms, comms_cap;
 };

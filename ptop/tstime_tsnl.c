@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,38 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 	}
 	s->ta_open = 1;
 	return 0;
+}
+
+/*
+ * Does the live process tgid ignore SIGCHLD (its children reap themselves,
+ * wait4 never sees them)? 1, 0, or -errno when it is gone. SA_NOCLDWAIT
+ * does the same and is not visible: such children count as waited for.
+ */
+static int ts_sigchld_ignored(void *arg, uint32_t tgid)
+{
+	char path[64], line[256];
+	unsigned long long ign;
+	int ret = -ESRCH;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "SigIgn: %llx", &ign) == 1) {
+			ret = !!(ign & (1ULL << (SIGCHLD - 1)));
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+void tstime_ts_no_cgroup(struct tstime_src *s)
+{
+	s->ta.sigchld_ignored = ts_sigchld_ignored;
+	s->ta.sigchld_arg = NULL;
 }
 
 static int ts_on_exit(void *arg, const struct ptop_tsnl_stats *pid,
@@ -163,6 +196,9 @@ int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
 		return ret;
 	res->user_ns = s->ta.user_ns;
 	res->sys_ns = s->ta.sys_ns;
+	res->has_unwaited = !!s->ta.sigchld_ignored;
+	res->unwaited_ns = s->ta.unwaited_user_ns + s->ta.unwaited_sys_ns;
+	res->unwaited_user_ns = s->ta.unwaited_user_ns;
 	res->procs = s->ta.procs;
 	res->threads = s->ta.threads;
 	res->max_rss_kb = s->ta.max_rss_kb;
@@ -171,10 +207,11 @@ int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
 	res->comms = s->ta.comms;
 	res->ncomms = s->ta.ncomms;
 	snprintf(s->info, sizeof(s->info),
-		 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based%s",
+		 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based, %llu not reaped by wait4%s",
 		 (unsigned long long)s->ta.paired,
 		 (unsigned long long)s->ta.by_ppid,
 		 (unsigned long long)s->ta.tick_based,
+		 (unsigned long long)s->ta.unwaited,
 		 s->ta.lost ? ", messages lost" : "");
 	if (s->ta.lost)
 		snprintf(s->warn, sizeof(s->warn),

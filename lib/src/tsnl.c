@@ -21,7 +21,8 @@
 
 /*
  * A batch of exit records (ptop_nl_recv_batch), a slot each: a record is
- * ~460 bytes, ~900 with its group's aggregate (struct taskstats 416).
+ * 452 bytes, 884 with its group's aggregate (struct taskstats 416,
+ * more in newer kernels).
  */
 #define TSNL_SLOT	2048
 #define TSNL_BUFSZ	(PTOP_NL_BATCH * TSNL_SLOT)

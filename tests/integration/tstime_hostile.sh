@@ -70,11 +70,11 @@ echo $? >"$tmp/ro.rc"
 check ro '!cgroup' "Read-only file system" && ok "read-only cgroupfs" || bad "read-only cgroupfs"
 
 # self-reaped children there: wait4 misses them, the records miss their
-# exit paths: inexact, with the bound
+# exit paths: wait4 plus their records, inexact, with the bound
 "${ro_all[@]}" \
 	"$T" --json -o "$tmp/ro2.json" sh -c "$WL selfreap 50 2 >/dev/null; exit 3" 2>"$tmp/ro2.err"
 echo $? >"$tmp/ro2.rc"
-check ro2 records "Read-only file system" && ok "read-only cgroupfs, self-reaped children" ||
+check ro2 "rusage + records" "Read-only file system" && ok "read-only cgroupfs, self-reaped children" ||
 	bad "read-only cgroupfs, self-reaped children"
 grep -q '"exact":false,"verdict":"inexact: within ±' "$tmp/ro2.json" && ok "  inexact, with its bound" ||
 	bad "  self-reaped children without a cgroup: $(grep -o '"verdict":"[^"]*"' "$tmp/ro2.json")"

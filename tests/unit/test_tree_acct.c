@@ -113,6 +113,46 @@ static void test_self_reaped(void **state)
 	assert_string_equal(ta->comms[1].comm, "parent");
 }
 
+/* pid 101 ignores SIGCHLD; 999 asked about is a test failure */
+static int ignores(void *arg, uint32_t tgid)
+{
+	int *asked = arg;
+
+	asked[tgid == 101 ? 0 : 1]++;
+	assert_int_not_equal(tgid, 999);
+	return tgid == 101;
+}
+
+static void test_unwaited(void **state)
+{
+	struct ptop_tree_acct *ta = *state;
+	int asked[2] = { 0, 0 };
+
+	ta->sigchld_ignored = ignores;
+	ta->sigchld_arg = asked;
+	fork_ev(ta, ROOT, 101, 101);		/* the command, SIGCHLD ignored */
+	fork_ev(ta, 101, 102, 102);
+	fork_ev(ta, 101, 103, 103);
+	fork_ev(ta, ROOT, 104, 104);		/* waits for its children */
+	fork_ev(ta, 104, 105, 105);
+	fork_ev(ta, 50, 999, 999);		/* not ours: never asked */
+	die(ta, 102, 102, 101, "self", 10);
+	die(ta, 103, 103, 101, "self", 20);
+	die(ta, 105, 105, 104, "waited", 40);
+	fork_ev(ta, 104, 106, 106);
+	die(ta, 106, 106, 1, "moved", 8);	/* reparented elsewhere */
+	die(ta, 999, 999, 50, "other", 1000);
+	die(ta, 101, 101, ROOT, "cmd", 5);
+	die(ta, 104, 104, ROOT, "cmd", 5);
+	assert_int_equal(ptop_tree_acct_finish(ta), 0);
+	assert_int_equal(total_ms(ta), 88);
+	assert_int_equal((ta->unwaited_user_ns + ta->unwaited_sys_ns) / MS, 38);
+	assert_int_equal(ta->unwaited, 3);
+	/* each parent asked once, at its first fork */
+	assert_int_equal(asked[0], 1);
+	assert_int_equal(asked[1], 1);
+}
+
 static void test_orphan_middle_first(void **state)
 {
 	struct ptop_tree_acct *ta = *state;
@@ -292,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_self_reaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwaited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orphan_middle_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orphan_to_init, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_reuse, setup, teardown),

@@ -113,6 +113,40 @@ static void test_no_cgroup(void **state)
 	assert_non_null(strstr(r.verdict, "inexact: no bound"));
 }
 
+static void test_no_cgroup_union(void **state)
+{
+	/*
+	 * wait4 saw a loop (60 ms, exit paths in), the records 10 ms more
+	 * of self-reaped children: each once, not the larger of the two
+	 */
+	struct tstime_result r = res_of(40 * MS, 10 * MS, 45 * MS, 15 * MS, 1);
+
+	(void)state;
+	r.has_unwaited = 1;
+	r.unwaited_ns = 10 * MS;
+	r.unwaited_user_ns = 8 * MS;
+	tstime_total(&r, NULL, 0, 0, 0);
+	assert_string_equal(r.total_from, "rusage + records");
+	assert_int_equal(r.user_ns + r.sys_ns, 70 * MS);
+	assert_int_equal(r.user_ns, 53 * MS);
+	assert_int_equal(r.exact, 0);
+	assert_non_null(strstr(r.verdict, "inexact: within ±14.29% (14.29% of the total from per-task records of tasks wait4 did not reap"));
+	/* nothing unreaped: wait4's, exact */
+	r = res_of(40 * MS, 10 * MS, 45 * MS, 15 * MS, 1);
+	r.has_unwaited = 1;
+	tstime_total(&r, NULL, 0, 0, 0);
+	assert_string_equal(r.verdict, "exact");
+	assert_string_equal(r.total_from, "rusage");
+	assert_int_equal(r.user_ns + r.sys_ns, 60 * MS);
+	/* the records alone saw more (a parent not asked in time) */
+	r = res_of(80 * MS, 20 * MS, 20 * MS, 5 * MS, 1);
+	r.has_unwaited = 1;
+	r.unwaited_ns = 10 * MS;
+	tstime_total(&r, NULL, 0, 0, 0);
+	assert_string_equal(r.total_from, "records");
+	assert_int_equal(r.user_ns + r.sys_ns, 100 * MS);
+}
+
 static void test_left_and_lost(void **state)
 {
 	struct tstime_result r = res_of(0, 0, 100 * MS, 0, 0);
@@ -157,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_left),
 		cmocka_unit_test(test_cgroup_tolerance),
 		cmocka_unit_test(test_no_cgroup),
+		cmocka_unit_test(test_no_cgroup_union),
 		cmocka_unit_test(test_left_and_lost),
 		cmocka_unit_test(test_never_below_wait4),
 	};
