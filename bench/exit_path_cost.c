@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/src/tsnl.h"
+#include "lib/tsnl.h"
 
 struct child {
 	pid_t pid;

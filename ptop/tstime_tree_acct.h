@@ -2,8 +2,8 @@
 /*
  * Descendant accounting on a stock kernel: which dead tasks belong to the
  * process tree below one root (tstime), summed from the taskstats exit
- * listener's final counters (lib/src/tsnl), the tree known from proc connector
- * fork events (lib/src/cnproc).
+ * listener's final counters (lib/tsnl.h), the tree known from proc connector
+ * fork events (lib/cnproc.h).
  *
  * No I/O here: the caller feeds what it reads from both sockets, in the
  * order each socket delivered it; the two streams may interleave in any
@@ -27,8 +27,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "lib/src/cnproc.h"
-#include "lib/src/tsnl.h"
+#include "lib/cnproc.h"
+#include "lib/tsnl.h"
 #include "../kmod/uapi/ptop_taskstats.h"
 
 /* CPU time per command name (comm at exit) */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tstime's taskstats source, for a stock kernel: the exit listener sends
- * the final counters of every task that exits (lib/src/tsnl); the ones that
+ * the final counters of every task that exits (lib/tsnl.h); the ones that
  * descend from tstime are told apart by ptop/tstime_tree_acct from proc connector
- * fork events (lib/src/cnproc). Exact; costs one message per exiting task of
+ * fork events (lib/cnproc.h). Exact; costs one message per exiting task of
  * the whole system; needs CAP_NET_ADMIN. The ns runtime needs
  * kernel.task_delayacct=1 on older kernels: set and left on, as the
  * taskstats_nl source of ptop does, since another reader may rely on it by

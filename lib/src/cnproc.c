@@ -11,7 +11,7 @@
 #include <linux/connector.h>
 #include <linux/netlink.h>
 
-#include "cnproc.h"
+#include "../cnproc.h"
 #include "nl_recv.h"
 
 /* an event is one small datagram (76 bytes): a slot per datagram */

@@ -51,13 +51,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cnproc.h"
+#include "../cnproc.h"
 #include "pidns.h"
 #include "procfs_read.h"
 #include "rt_window.h"
 #include "../src.h"
 #include "tsacct.h"
-#include "tsnl.h"
+#include "../tsnl.h"
 #include "../reserve.h"
 
 #define TN_RCVBUF	(8 << 20)

@@ -17,7 +17,7 @@
 #include <netlink/netlink.h>
 
 #include "nl_recv.h"
-#include "tsnl.h"
+#include "../tsnl.h"
 
 /*
  * A batch of exit records (ptop_nl_recv_batch), a slot each: a record is

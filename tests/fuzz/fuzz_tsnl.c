@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lib/src/tsacct.h"
-#include "lib/src/tsnl.h"
+#include "lib/tsnl.h"
 
 /* as the taskstats source applies an exit record (tn_apply_exit) */
 static int on_exit_rec(void *arg, const struct ptop_tsnl_stats *pid,

@@ -40,9 +40,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/src/cnproc.h"
+#include "lib/cnproc.h"
 #include "lib/src.h"
-#include "lib/src/tsnl.h"
+#include "lib/tsnl.h"
 #include "lib/verdict.h"
 
 #define NSELF	50

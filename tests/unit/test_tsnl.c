@@ -17,7 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
 
-#include "lib/src/tsnl.h"
+#include "lib/tsnl.h"
 
 struct nlbuf {
 	unsigned char b[8192];
