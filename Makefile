@@ -119,7 +119,7 @@ LIB_SRCS    := $(sort $(wildcard lib/*.c lib/src/*.c))
 UI_SRCS     := $(sort $(wildcard ui/*.c))
 CFG_SRCS    := $(sort $(wildcard config/*.c))
 PTOP_SRCS   := ptop/ptop.c $(sort $(wildcard ptop/ptop_*.c))
-TSTIME_SRCS := ptop/tstime.c $(sort $(wildcard ptop/tstime_*.c))
+TSTIME_SRCS := $(sort $(wildcard tstime/*.c))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(sort $(wildcard tests/unit/*.c)))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
@@ -128,7 +128,7 @@ obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_A  := $(B)/libptop.a
 UI_A   := $(B)/libptopui.a
 CFG_A  := $(B)/libptopcfg.a
-BINS   := $(B)/ptop $(if $(wildcard ptop/tstime.c),$(B)/tstime)
+BINS   := $(B)/ptop $(if $(wildcard tstime/tstime.c),$(B)/tstime)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(HELPER_SRCS))
 
@@ -209,7 +209,7 @@ $(B)/bench/userspace_cost: $(B)/obj/bench/userspace_cost.o $(UI_A) $(CFG_A) $(LI
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lm
 
 # tstime's tree accounting lives beside tstime, outside the libraries
-$(B)/tests/unit/test_tree_acct: $(call obj,ptop/tstime_tree_acct.c)
+$(B)/tests/unit/test_tree_acct: $(call obj,tstime/tstime_tree_acct.c)
 
 # not part of check: minutes per N (bench/run --help)
 bench: all $(HELPER_BINS) $(BENCH_BINS)
@@ -444,7 +444,7 @@ uninstall:
 # (a running ptop keeps only what its source needs: --drop-capabilities)
 install-setcap:
 	setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/ptop"
-	$(if $(wildcard ptop/tstime.c),setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/tstime")
+	$(if $(wildcard tstime/tstime.c),setcap cap_net_admin+ep "$(DESTDIR)$(BINDIR)/tstime")
 
 # the repository's git hooks (.githooks/: commit-msg checks the subject)
 hooks:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptop/tstime_tree_acct: which dead tasks descend from the root, from synthetic
+ * tstime/tstime_tree_acct: which dead tasks descend from the root, from synthetic
  * proc connector events and taskstats exit records: self-reaped children,
  * orphans whose middle parent died first, pid reuse, the two streams
  * interleaved either way, lost connector events (ppid chains), threads.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ptop/tstime_tree_acct.h"
+#include "tstime/tstime_tree_acct.h"
 
 #define ROOT	100
 #define MS	1000000ULL

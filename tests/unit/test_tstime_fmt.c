@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "ptop/tstime_fmt.c"
-#include "ptop/tstime_stats.c"
+#include "tstime/tstime_fmt.c"
+#include "tstime/tstime_stats.c"
 
 static char *const cmd[] = { "make", "-j8", NULL };
 

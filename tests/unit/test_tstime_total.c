@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tstime's total and verdict (ptop/tstime_total.c, compiled in): which
+ * tstime's total and verdict (tstime/tstime_total.c, compiled in): which
  * counter gives the total, "exact" only within 0.5% of the run's cgroup
  * counter or where nothing can be missing, and the bound and why
  * otherwise; never below wait4's sum.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ptop/tstime_total.c"
+#include "tstime/tstime_total.c"
 
 #define MS 1000000ULL
 

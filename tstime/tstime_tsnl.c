@@ -2,7 +2,7 @@
 /*
  * tstime's taskstats source, for a stock kernel: the exit listener sends
  * the final counters of every task that exits (lib/tsnl.h); the ones that
- * descend from tstime are told apart by ptop/tstime_tree_acct from proc connector
+ * descend from tstime are told apart by tstime/tstime_tree_acct from proc connector
  * fork events (lib/cnproc.h). Exact; costs one message per exiting task of
  * the whole system; needs CAP_NET_ADMIN. The ns runtime needs
  * kernel.task_delayacct=1 on older kernels: set and left on, as the

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "ptop/tstime_tree_acct.h"
+#include "tstime/tstime_tree_acct.h"
 
 /* tstime's own failure (bad option, cannot fork, ...), like env(1) */
 #define TSTIME_EXIT_ERR		125
