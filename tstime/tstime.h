@@ -2,8 +2,8 @@
 /*
  * tstime: time(1) for a whole process tree. Shared between
  * tstime.c (argv, output), tstime_run.c (spawn, signals, wait),
- * tstime_src.c (picks the source: tstime_kmod.c, tstime_tsnl.c, or the
- * rusage of tstime_run.c) and tstime_fmt.c (output formats).
+ * tstime_src.c (picks the source: tstime_kmod.c, tstime_taskstats.c, or
+ * the rusage of tstime_run.c) and tstime_fmt.c (output formats).
  */
 #ifndef PTOP_TSTIME_H
 #define PTOP_TSTIME_H
@@ -213,10 +213,10 @@ struct tstime_src {
 	uint64_t cu0, cs0, cst0;	/* c* before */
 	unsigned int ansf;
 	/* taskstats */
-	struct ptop_tsnl ts;
-	struct ptop_cnproc cn;
-	struct ptop_tree_acct ta;
-	int ts_open, cn_open, ta_open;
+	struct ptop_tsnl taskstats;
+	struct ptop_cnproc connector;
+	struct ptop_tree_acct tree_acct;
+	int taskstats_open, connector_open, tree_acct_open;
 	int old_delayacct;		/* -1: untouched */
 	int keep_delayacct;		/* re-set task_delayacct if reset */
 	uint64_t delayacct_checked;	/* CLOCK_MONOTONIC ns */
@@ -235,14 +235,14 @@ int tstime_kmod_end(struct tstime_src *s, struct tstime_result *res,
 		    char *err, size_t errlen);
 void tstime_kmod_close(struct tstime_src *s);
 
-/* tstime_tsnl.c */
-int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen);
-void tstime_ts_drain(void *arg);
-int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
-		  struct tstime_result *res);
-void tstime_ts_close(struct tstime_src *s);
+/* tstime_taskstats.c */
+int tstime_taskstats_open(struct tstime_src *s, char *err, size_t errlen);
+void tstime_taskstats_drain(void *arg);
+int tstime_taskstats_end(struct tstime_src *s, const struct tstime_run *r,
+			 struct tstime_result *res);
+void tstime_taskstats_close(struct tstime_src *s);
 /* No cgroup for the run: tell which records wait4 will not cover. */
-void tstime_ts_no_cgroup(struct tstime_src *s);
+void tstime_taskstats_no_cgroup(struct tstime_src *s);
 
 /*
  * tstime_src.c: name NULL = best available, else "kmod", "taskstats",

@@ -7,7 +7,7 @@
  * kmod:      the module's accounting hierarchy (tstime_kmod.c). Exact and
  *            free.
  * taskstats: the stock kernel's exit listener + proc connector
- *            (tstime_tsnl.c). Exact, costlier, needs CAP_NET_ADMIN.
+ *            (tstime_taskstats.c). Exact, costlier, needs CAP_NET_ADMIN.
  * rusage:    wait4() of the command and, as child subreaper, of every
  *            orphan (tstime_run.c). Children that reaped themselves are
  *            lost.
@@ -64,8 +64,8 @@ int tstime_src_open(struct tstime_src *s, const char *name, int tree,
 	s->cg.fd = s->cg.procs_fd = -1;
 	s->no_cgroup = no_cgroup;
 	s->kfd = -1;
-	s->ts.fd = s->ts.lfd = -1;
-	s->cn.fd = -1;
+	s->taskstats.fd = s->taskstats.lfd = -1;
+	s->connector.fd = -1;
 	s->old_delayacct = -1;
 	s->tree = tree;
 	if (name && strcmp(name, "kmod") && strcmp(name, "taskstats") &&
@@ -87,7 +87,7 @@ int tstime_src_open(struct tstime_src *s, const char *name, int tree,
 	}
 	if (!name || !strcmp(name, "taskstats")) {
 		s->kind = TSTIME_SRC_TASKSTATS;
-		ret = tstime_ts_open(s, msg, sizeof(msg));
+		ret = tstime_taskstats_open(s, msg, sizeof(msg));
 		if (!ret)
 			return 0;
 		tstime_src_close(s);
@@ -122,16 +122,16 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 		return tstime_kmod_begin(s);
 	case TSTIME_SRC_TASKSTATS:
 		/* what happened before the fork is not ours */
-		tstime_ts_drain(s);
+		tstime_taskstats_drain(s);
 		if (!s->cg_ok)
-			tstime_ts_no_cgroup(s);
+			tstime_taskstats_no_cgroup(s);
 		/*
 		 * Read the records in batches, every TSTIME_BATCH_MS (the
 		 * 8 MiB socket buffers hold ~6,000 exits), not a wakeup per
 		 * exit message: tstime's own time stays apart from the
 		 * command's, and small.
 		 */
-		r->drain = tstime_ts_drain;
+		r->drain = tstime_taskstats_drain;
 		r->drain_arg = s;
 		r->tick_ms = s->keep_delayacct ? 10 : TSTIME_BATCH_MS;
 		/* a parent's SIGCHLD disposition is read while it lives */
@@ -210,14 +210,14 @@ int tstime_src_end(struct tstime_src *s, const struct tstime_run *r,
 		res->has_records = 1;
 		break;
 	case TSTIME_SRC_TASKSTATS:
-		ret = tstime_ts_end(s, r, res);
+		ret = tstime_taskstats_end(s, r, res);
 		if (ret)
 			snprintf(err, errlen, "%s", strerror(-ret));
 		if (r->ru_maxrss_kb > res->max_rss_kb)
 			res->max_rss_kb = r->ru_maxrss_kb;
 		res->ru = r->ru;
 		res->has_records = 1;
-		lost = s->ta.lost;
+		lost = s->tree_acct.lost;
 		break;
 	case TSTIME_SRC_RUSAGE:
 		res->exact = 0;
@@ -255,5 +255,5 @@ void tstime_src_close(struct tstime_src *s)
 	if (why[0])
 		fprintf(stderr, "tstime: %s\n", why);
 	tstime_kmod_close(s);
-	tstime_ts_close(s);
+	tstime_taskstats_close(s);
 }

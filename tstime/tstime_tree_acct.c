@@ -8,58 +8,58 @@
 #include "tstime_tree_acct.h"
 #include "lib/reserve.h"
 
-#define TA_HASH		1024	/* buckets, power of two */
+#define TREE_HASH		1024	/* buckets, power of two */
 
-struct ta_node {
-	struct ta_node *next;
+struct tree_node {
+	struct tree_node *next;
 	uint32_t tgid;
 };
 
 /* A connector EXIT whose exit record has not been read yet. */
-struct ta_wait {
+struct tree_wait {
 	uint32_t pid;
 	int desc;
 };
 
 /* A live parent's SIGCHLD disposition, asked once until it exits. */
-struct ta_parent {
+struct tree_parent {
 	uint32_t tgid;
 	int ignored;
 };
 
-#define TA_PARENTS	64	/* parents remembered; the oldest goes */
+#define TREE_PARENTS	64	/* parents remembered; the oldest goes */
 
-static unsigned int ta_hash(uint32_t id)
+static unsigned int tree_hash(uint32_t id)
 {
-	return (id * 2654435761U) & (TA_HASH - 1);
+	return (id * 2654435761U) & (TREE_HASH - 1);
 }
 
-static struct ta_node **ta_bucket(const struct ptop_tree_acct *ta,
-				  uint32_t tgid)
+static struct tree_node **tree_bucket(const struct ptop_tree_acct *acct,
+				      uint32_t tgid)
 {
-	return (struct ta_node **)ta->groups + ta_hash(tgid);
+	return (struct tree_node **)acct->groups + tree_hash(tgid);
 }
 
-int ptop_tree_acct_is_desc(const struct ptop_tree_acct *ta, uint32_t tgid)
+int ptop_tree_acct_is_desc(const struct ptop_tree_acct *acct, uint32_t tgid)
 {
-	const struct ta_node *n;
+	const struct tree_node *n;
 
-	for (n = *ta_bucket(ta, tgid); n; n = n->next)
+	for (n = *tree_bucket(acct, tgid); n; n = n->next)
 		if (n->tgid == tgid)
 			return 1;
 	return 0;
 }
 
-static int ta_is_ancestor(const struct ptop_tree_acct *ta, uint32_t tgid)
+static int tree_is_ancestor(const struct ptop_tree_acct *acct, uint32_t tgid)
 {
-	return tgid == ta->root || ptop_tree_acct_is_desc(ta, tgid);
+	return tgid == acct->root || ptop_tree_acct_is_desc(acct, tgid);
 }
 
-static int ta_add(struct ptop_tree_acct *ta, uint32_t tgid)
+static int tree_add(struct ptop_tree_acct *acct, uint32_t tgid)
 {
-	struct ta_node **b = ta_bucket(ta, tgid), *n;
+	struct tree_node **b = tree_bucket(acct, tgid), *n;
 
-	if (ptop_tree_acct_is_desc(ta, tgid))
+	if (ptop_tree_acct_is_desc(acct, tgid))
 		return 0;
 	n = malloc(sizeof(*n));
 	if (!n)
@@ -70,11 +70,11 @@ static int ta_add(struct ptop_tree_acct *ta, uint32_t tgid)
 	return 0;
 }
 
-static void ta_del(struct ptop_tree_acct *ta, uint32_t tgid)
+static void tree_del(struct ptop_tree_acct *acct, uint32_t tgid)
 {
-	struct ta_node **pp, *n;
+	struct tree_node **pp, *n;
 
-	for (pp = ta_bucket(ta, tgid); (n = *pp); pp = &n->next) {
+	for (pp = tree_bucket(acct, tgid); (n = *pp); pp = &n->next) {
 		if (n->tgid == tgid) {
 			*pp = n->next;
 			free(n);
@@ -83,94 +83,95 @@ static void ta_del(struct ptop_tree_acct *ta, uint32_t tgid)
 	}
 }
 
-int ptop_tree_acct_init(struct ptop_tree_acct *ta, uint32_t root)
+int ptop_tree_acct_init(struct ptop_tree_acct *acct, uint32_t root)
 {
-	memset(ta, 0, sizeof(*ta));
-	ta->root = root;
-	ta->groups = calloc(TA_HASH, sizeof(struct ta_node *));
-	return ta->groups ? 0 : -ENOMEM;
+	memset(acct, 0, sizeof(*acct));
+	acct->root = root;
+	acct->groups = calloc(TREE_HASH, sizeof(struct tree_node *));
+	return acct->groups ? 0 : -ENOMEM;
 }
 
-void ptop_tree_acct_free(struct ptop_tree_acct *ta)
+void ptop_tree_acct_free(struct ptop_tree_acct *acct)
 {
 	size_t i;
 
-	if (ta->groups) {
-		for (i = 0; i < TA_HASH; i++) {
-			struct ta_node **b = (struct ta_node **)ta->groups + i;
+	if (acct->groups) {
+		for (i = 0; i < TREE_HASH; i++) {
+			struct tree_node **b =
+				(struct tree_node **)acct->groups + i;
 
 			while (*b) {
-				struct ta_node *n = *b;
+				struct tree_node *n = *b;
 
 				*b = n->next;
 				free(n);
 			}
 		}
 	}
-	free(ta->groups);
-	free(ta->recs);
-	free(ta->waits);
-	free(ta->comms);
-	free(ta->parents);
-	memset(ta, 0, sizeof(*ta));
+	free(acct->groups);
+	free(acct->recs);
+	free(acct->waits);
+	free(acct->comms);
+	free(acct->parents);
+	memset(acct, 0, sizeof(*acct));
 }
 
-void ptop_tree_acct_lost(struct ptop_tree_acct *ta)
+void ptop_tree_acct_lost(struct ptop_tree_acct *acct)
 {
-	ta->lost = 1;
+	acct->lost = 1;
 }
 
-static struct ptop_tree_comm *ta_comm(struct ptop_tree_acct *ta,
-				      const char *comm)
+static struct ptop_tree_comm *tree_comm(struct ptop_tree_acct *acct,
+					const char *comm)
 {
 	struct ptop_tree_comm *c;
 	size_t i;
 
-	for (i = 0; i < ta->ncomms; i++)
-		if (!strncmp(ta->comms[i].comm, comm, PTOP_TS_COMM_LEN))
-			return &ta->comms[i];
-	if (ptop_reserve(&ta->comms, &ta->comms_cap, ta->ncomms + 1,
-			 sizeof(*ta->comms), 16))
+	for (i = 0; i < acct->ncomms; i++)
+		if (!strncmp(acct->comms[i].comm, comm, PTOP_TS_COMM_LEN))
+			return &acct->comms[i];
+	if (ptop_reserve(&acct->comms, &acct->comms_cap, acct->ncomms + 1,
+			 sizeof(*acct->comms), 16))
 		return NULL;
-	c = &ta->comms[ta->ncomms++];
+	c = &acct->comms[acct->ncomms++];
 	memset(c, 0, sizeof(*c));
 	memcpy(c->comm, comm, strnlen(comm, PTOP_TS_COMM_LEN - 1));
 	return c;
 }
 
-static int ta_parent_ignores(struct ptop_tree_acct *ta, uint32_t tgid)
+static int tree_parent_ignores(struct ptop_tree_acct *acct, uint32_t tgid)
 {
-	struct ta_parent *p;
+	struct tree_parent *p;
 	size_t i;
 
-	for (i = 0; i < ta->nparents; i++)
-		if (ta->parents[i].tgid == tgid)
-			return ta->parents[i].ignored;
-	if (!ta->parents) {
-		ta->parents = calloc(TA_PARENTS, sizeof(*ta->parents));
-		if (!ta->parents)
+	for (i = 0; i < acct->nparents; i++)
+		if (acct->parents[i].tgid == tgid)
+			return acct->parents[i].ignored;
+	if (!acct->parents) {
+		acct->parents = calloc(TREE_PARENTS, sizeof(*acct->parents));
+		if (!acct->parents)
 			return 0;
 	}
-	if (ta->nparents == TA_PARENTS) {
-		memmove(ta->parents, ta->parents + 1,
-			(TA_PARENTS - 1) * sizeof(*ta->parents));
-		ta->nparents--;
+	if (acct->nparents == TREE_PARENTS) {
+		memmove(acct->parents, acct->parents + 1,
+			(TREE_PARENTS - 1) * sizeof(*acct->parents));
+		acct->nparents--;
 	}
-	p = &ta->parents[ta->nparents++];
+	p = &acct->parents[acct->nparents++];
 	p->tgid = tgid;
-	p->ignored = ta->sigchld_ignored(ta->sigchld_arg, tgid) == 1;
+	p->ignored = acct->sigchld_ignored(acct->sigchld_arg, tgid) == 1;
 	return p->ignored;
 }
 
 /* A new process: a parent of that pid is gone. */
-static void ta_parent_gone(struct ptop_tree_acct *ta, uint32_t tgid)
+static void tree_parent_gone(struct ptop_tree_acct *acct, uint32_t tgid)
 {
 	size_t i;
 
-	for (i = 0; i < ta->nparents; i++) {
-		if (ta->parents[i].tgid != tgid)
+	for (i = 0; i < acct->nparents; i++) {
+		if (acct->parents[i].tgid != tgid)
 			continue;
-		ta->parents[i] = ta->parents[--ta->nparents];
+		acct->parents[i] = acct->parents[--acct->nparents];
 		return;
 	}
 }
@@ -179,18 +180,19 @@ static void ta_parent_gone(struct ptop_tree_acct *ta, uint32_t tgid)
  * Did wait4 miss this task? Its time reaches the root's rusage only when
  * its parent, ours, waited for it (the root reaps what is orphaned).
  */
-static int ta_unwaited(struct ptop_tree_acct *ta,
-		       const struct ptop_tsnl_stats *st)
+static int tree_unwaited(struct ptop_tree_acct *acct,
+			 const struct ptop_tsnl_stats *st)
 {
-	if (st->ppid == ta->root || !st->ppid)
+	if (st->ppid == acct->root || !st->ppid)
 		return 0;	/* the root's, or not known: never twice */
-	if (!ptop_tree_acct_is_desc(ta, st->ppid))
+	if (!ptop_tree_acct_is_desc(acct, st->ppid))
 		return 1;
-	return ta->sigchld_ignored && ta_parent_ignores(ta, st->ppid);
+	return acct->sigchld_ignored && tree_parent_ignores(acct, st->ppid);
 }
 
 /* Add one dead descendant thread to the results. */
-static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
+static int tree_count(struct ptop_tree_acct *acct,
+		      const struct ptop_tsnl_stats *st)
 {
 	struct ptop_tree_comm *c;
 	uint64_t run, u, s;
@@ -207,23 +209,23 @@ static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
 		run = st->etime_us * 1000 - st->cpu_delay_ns;
 	if (!run) {
 		run = (st->utime_us + st->stime_us) * 1000;
-		ta->tick_based++;
+		acct->tick_based++;
 	}
 	ptop_cputime_split(run, st->utime_us, st->stime_us, &u, &s);
-	ta->user_ns += u;
-	ta->sys_ns += s;
-	if (ta_unwaited(ta, st)) {
-		ta->unwaited_user_ns += u;
-		ta->unwaited_sys_ns += s;
-		ta->unwaited++;
+	acct->user_ns += u;
+	acct->sys_ns += s;
+	if (tree_unwaited(acct, st)) {
+		acct->unwaited_user_ns += u;
+		acct->unwaited_sys_ns += s;
+		acct->unwaited++;
 	}
 	if (st->pid == st->tgid)
-		ta->procs++;
+		acct->procs++;
 	else
-		ta->threads++;
-	if (st->hiwater_rss_kb > ta->max_rss_kb)
-		ta->max_rss_kb = st->hiwater_rss_kb;
-	c = ta_comm(ta, st->comm);
+		acct->threads++;
+	if (st->hiwater_rss_kb > acct->max_rss_kb)
+		acct->max_rss_kb = st->hiwater_rss_kb;
+	c = tree_comm(acct, st->comm);
 	if (!c)
 		return -ENOMEM;
 	if (st->pid == st->tgid)
@@ -236,10 +238,10 @@ static int ta_count(struct ptop_tree_acct *ta, const struct ptop_tsnl_stats *st)
 	return 0;
 }
 
-int ptop_tree_acct_event(struct ptop_tree_acct *ta,
+int ptop_tree_acct_event(struct ptop_tree_acct *acct,
 			 const struct ptop_cnproc_event *ev)
 {
-	struct ta_wait *w;
+	struct tree_wait *w;
 	size_t i;
 	int desc;
 
@@ -248,81 +250,81 @@ int ptop_tree_acct_event(struct ptop_tree_acct *ta,
 		if (ev->pid != ev->tgid)
 			return 0;	/* a thread: its group is known */
 		/* a new process: a reused tgid starts over */
-		if (ta->nparents)
-			ta_parent_gone(ta, ev->tgid);
-		if (!ta_is_ancestor(ta, ev->ptgid)) {
-			ta_del(ta, ev->tgid);
+		if (acct->nparents)
+			tree_parent_gone(acct, ev->tgid);
+		if (!tree_is_ancestor(acct, ev->ptgid)) {
+			tree_del(acct, ev->tgid);
 			return 0;
 		}
 		/*
 		 * Ask the parent while it is alive: its children's records
 		 * may be read after it is gone.
 		 */
-		if (ta->sigchld_ignored && ev->ptgid != ta->root)
-			ta_parent_ignores(ta, ev->ptgid);
-		return ta_add(ta, ev->tgid);
+		if (acct->sigchld_ignored && ev->ptgid != acct->root)
+			tree_parent_ignores(acct, ev->ptgid);
+		return tree_add(acct, ev->tgid);
 	case PTOP_CNPROC_EXIT:
 		break;
 	default:
 		return 0;
 	}
-	desc = ptop_tree_acct_is_desc(ta, ev->tgid);
+	desc = ptop_tree_acct_is_desc(acct, ev->tgid);
 	/* pair with the oldest record of this pid */
-	for (i = 0; i < ta->nrecs; i++) {
-		if (ta->recs[i].pid != ev->pid)
+	for (i = 0; i < acct->nrecs; i++) {
+		if (acct->recs[i].pid != ev->pid)
 			continue;
-		ta->paired++;
-		if (desc && ta_count(ta, &ta->recs[i]))
+		acct->paired++;
+		if (desc && tree_count(acct, &acct->recs[i]))
 			return -ENOMEM;
-		memmove(&ta->recs[i], &ta->recs[i + 1],
-			(ta->nrecs - i - 1) * sizeof(*ta->recs));
-		ta->nrecs--;
+		memmove(&acct->recs[i], &acct->recs[i + 1],
+			(acct->nrecs - i - 1) * sizeof(*acct->recs));
+		acct->nrecs--;
 		return 0;
 	}
-	if (ptop_reserve(&ta->waits, &ta->waits_cap, ta->nwaits + 1,
-			 sizeof(*ta->waits), 64))
+	if (ptop_reserve(&acct->waits, &acct->waits_cap, acct->nwaits + 1,
+			 sizeof(*acct->waits), 64))
 		return -ENOMEM;
-	w = &ta->waits[ta->nwaits++];
+	w = &acct->waits[acct->nwaits++];
 	w->pid = ev->pid;
 	w->desc = desc;
 	return 0;
 }
 
-int ptop_tree_acct_exit(struct ptop_tree_acct *ta,
+int ptop_tree_acct_exit(struct ptop_tree_acct *acct,
 			const struct ptop_tsnl_stats *st)
 {
 	size_t i;
 
-	for (i = 0; i < ta->nwaits; i++) {
-		int desc = ta->waits[i].desc;
+	for (i = 0; i < acct->nwaits; i++) {
+		int desc = acct->waits[i].desc;
 
-		if (ta->waits[i].pid != st->pid)
+		if (acct->waits[i].pid != st->pid)
 			continue;
-		memmove(&ta->waits[i], &ta->waits[i + 1],
-			(ta->nwaits - i - 1) * sizeof(*ta->waits));
-		ta->nwaits--;
-		ta->paired++;
-		return desc ? ta_count(ta, st) : 0;
+		memmove(&acct->waits[i], &acct->waits[i + 1],
+			(acct->nwaits - i - 1) * sizeof(*acct->waits));
+		acct->nwaits--;
+		acct->paired++;
+		return desc ? tree_count(acct, st) : 0;
 	}
-	if (ptop_reserve(&ta->recs, &ta->recs_cap, ta->nrecs + 1,
-			 sizeof(*ta->recs), 64))
+	if (ptop_reserve(&acct->recs, &acct->recs_cap, acct->nrecs + 1,
+			 sizeof(*acct->recs), 64))
 		return -ENOMEM;
-	ta->recs[ta->nrecs++] = *st;
+	acct->recs[acct->nrecs++] = *st;
 	return 0;
 }
 
-size_t ptop_tree_acct_pending(const struct ptop_tree_acct *ta)
+size_t ptop_tree_acct_pending(const struct ptop_tree_acct *acct)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < ta->nrecs; i++)
-		n += ptop_tree_acct_is_desc(ta, ta->recs[i].tgid);
-	for (i = 0; i < ta->nwaits; i++)
-		n += !!ta->waits[i].desc;
+	for (i = 0; i < acct->nrecs; i++)
+		n += ptop_tree_acct_is_desc(acct, acct->recs[i].tgid);
+	for (i = 0; i < acct->nwaits; i++)
+		n += !!acct->waits[i].desc;
 	return n;
 }
 
-static int ta_cmp_comm(const void *a, const void *b)
+static int tree_cmp_comm(const void *a, const void *b)
 {
 	const struct ptop_tree_comm *x = a, *y = b;
 
@@ -331,7 +333,7 @@ static int ta_cmp_comm(const void *a, const void *b)
 	return strncmp(x->comm, y->comm, PTOP_TS_COMM_LEN);
 }
 
-int ptop_tree_acct_finish(struct ptop_tree_acct *ta)
+int ptop_tree_acct_finish(struct ptop_tree_acct *acct)
 {
 	size_t i;
 	int changed, ret;
@@ -343,33 +345,34 @@ int ptop_tree_acct_finish(struct ptop_tree_acct *ta)
 	 */
 	do {
 		changed = 0;
-		for (i = 0; i < ta->nrecs; i++) {
-			const struct ptop_tsnl_stats *r = &ta->recs[i];
+		for (i = 0; i < acct->nrecs; i++) {
+			const struct ptop_tsnl_stats *r = &acct->recs[i];
 
-			if (!ta_is_ancestor(ta, r->ppid) &&
+			if (!tree_is_ancestor(acct, r->ppid) &&
 			    !(r->pid != r->tgid &&
-			      ptop_tree_acct_is_desc(ta, r->tgid)))
+			      ptop_tree_acct_is_desc(acct, r->tgid)))
 				continue;
-			ret = ta_count(ta, r);
+			ret = tree_count(acct, r);
 			if (!ret)
-				ret = ta_add(ta, r->tgid);
+				ret = tree_add(acct, r->tgid);
 			if (ret)
 				return ret;
-			ta->by_ppid++;
-			ta->recs[i] = ta->recs[--ta->nrecs];
+			acct->by_ppid++;
+			acct->recs[i] = acct->recs[--acct->nrecs];
 			i--;
 			changed = 1;
 		}
 	} while (changed);
 	/* still unpaired: not ours as far as anything tells */
-	ta->unresolved = ta->nrecs;
-	ta->nrecs = 0;
+	acct->unresolved = acct->nrecs;
+	acct->nrecs = 0;
 	/* descendants whose record never came */
-	for (i = 0; i < ta->nwaits; i++)
-		if (ta->waits[i].desc)
-			ta->lost = 1;
-	ta->nwaits = 0;
-	if (ta->ncomms > 1)
-		qsort(ta->comms, ta->ncomms, sizeof(*ta->comms), ta_cmp_comm);
+	for (i = 0; i < acct->nwaits; i++)
+		if (acct->waits[i].desc)
+			acct->lost = 1;
+	acct->nwaits = 0;
+	if (acct->ncomms > 1)
+		qsort(acct->comms, acct->ncomms, sizeof(*acct->comms),
+		      tree_cmp_comm);
 	return 0;
 }

@@ -45,7 +45,7 @@ struct ptop_tree_acct {
 	void *groups;		/* descendant tgids (private hash) */
 	struct ptop_tsnl_stats *recs;	/* records waiting for their EXIT */
 	size_t nrecs, recs_cap;
-	struct ta_wait *waits;	/* EXIT events waiting for their record */
+	struct tree_wait *waits;	/* EXITs waiting for their record */
 	size_t nwaits, waits_cap;
 
 	/* results: dead descendants so far */
@@ -69,38 +69,38 @@ struct ptop_tree_acct {
 	uint64_t unwaited;		/* records of such tasks */
 	int (*sigchld_ignored)(void *arg, uint32_t tgid);
 	void *sigchld_arg;
-	struct ta_parent *parents;	/* their answers, per live parent */
+	struct tree_parent *parents;	/* their answers, per live parent */
 	size_t nparents;
 	struct ptop_tree_comm *comms;
 	size_t ncomms, comms_cap;
 };
 
-int ptop_tree_acct_init(struct ptop_tree_acct *ta, uint32_t root);
-void ptop_tree_acct_free(struct ptop_tree_acct *ta);
+int ptop_tree_acct_init(struct ptop_tree_acct *acct, uint32_t root);
+void ptop_tree_acct_free(struct ptop_tree_acct *acct);
 
 /* A proc connector event (fork, exec, exit), in connector order. */
-int ptop_tree_acct_event(struct ptop_tree_acct *ta,
+int ptop_tree_acct_event(struct ptop_tree_acct *acct,
 			 const struct ptop_cnproc_event *ev);
 /* A taskstats exit record of one thread, in listener order. */
-int ptop_tree_acct_exit(struct ptop_tree_acct *ta,
+int ptop_tree_acct_exit(struct ptop_tree_acct *acct,
 			const struct ptop_tsnl_stats *st);
 /* Either socket reported ENOBUFS. */
-void ptop_tree_acct_lost(struct ptop_tree_acct *ta);
+void ptop_tree_acct_lost(struct ptop_tree_acct *acct);
 
 /* Is tgid a live descendant known from fork events? */
-int ptop_tree_acct_is_desc(const struct ptop_tree_acct *ta, uint32_t tgid);
+int ptop_tree_acct_is_desc(const struct ptop_tree_acct *acct, uint32_t tgid);
 
 /*
  * Records of known descendants still waiting for their EXIT event, and
  * descendants' EXIT events waiting for their record: what is worth
  * waiting for at the end.
  */
-size_t ptop_tree_acct_pending(const struct ptop_tree_acct *ta);
+size_t ptop_tree_acct_pending(const struct ptop_tree_acct *acct);
 
 /*
  * No more input: resolve the unpaired records through ppid chains, and
  * sort comms by CPU time, descending. 0 or -ENOMEM.
  */
-int ptop_tree_acct_finish(struct ptop_tree_acct *ta);
+int ptop_tree_acct_finish(struct ptop_tree_acct *acct);
 
 #endif /* PTOP_TREE_ACCT_H */

@@ -22,21 +22,21 @@
 
 #include "tstime.h"
 
-#define TS_RCVBUF	(8 << 20)
+#define TASKSTATS_RCVBUF	(8 << 20)
 
-int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
+int tstime_taskstats_open(struct tstime_src *s, char *err, size_t errlen)
 {
 	int ret;
 
-	ret = ptop_tsnl_open(&s->ts);
+	ret = ptop_tsnl_open(&s->taskstats);
 	if (ret) {
 		snprintf(err, errlen, ret == -ENOENT ?
 			 "the kernel has no taskstats genetlink family" :
 			 "taskstats netlink: %s", strerror(-ret));
 		return ret;
 	}
-	s->ts_open = 1;
-	ret = ptop_tsnl_probe_precise(&s->ts);
+	s->taskstats_open = 1;
+	ret = ptop_tsnl_probe_precise(&s->taskstats);
 	if (ret == -EPERM || ret == -EACCES) {
 		snprintf(err, errlen, "taskstats needs CAP_NET_ADMIN: give tstime the file capability (setcap cap_net_admin+ep, or make install-setcap), or run as root");
 		return -EPERM;
@@ -48,11 +48,11 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 	/*
 	 * Newer kernels fill the runtime without delay accounting: then
 	 * leave the sysctl alone. Set to 1 by someone else: it may be
-	 * needed, keep it set (ts_keep_delayacct()).
+	 * needed, keep it set (taskstats_keep_delayacct()).
 	 */
 	if (!ret && ptop_tsnl_delayacct_get() == 0 && !ptop_tsnl_delayacct_set(1)) {
 		s->old_delayacct = 0;
-		ret = ptop_tsnl_probe_precise(&s->ts);
+		ret = ptop_tsnl_probe_precise(&s->taskstats);
 		if (ret <= 0) {
 			ptop_tsnl_delayacct_set(0);
 			s->old_delayacct = -1;
@@ -60,26 +60,26 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
 	}
 	s->keep_delayacct = ret > 0 &&
 		     (s->old_delayacct >= 0 || ptop_tsnl_delayacct_get() == 1);
-	ret = ptop_tsnl_listen(&s->ts, NULL, TS_RCVBUF);
+	ret = ptop_tsnl_listen(&s->taskstats, NULL, TASKSTATS_RCVBUF);
 	if (ret) {
 		snprintf(err, errlen, "taskstats exit listener: %s",
 			 strerror(-ret));
 		return ret == -EACCES ? -EPERM : ret;
 	}
-	ret = ptop_cnproc_open(&s->cn, TS_RCVBUF);
+	ret = ptop_cnproc_open(&s->connector, TASKSTATS_RCVBUF);
 	if (ret) {
 		snprintf(err, errlen, "proc connector: %s", strerror(-ret));
 		return ret == -EACCES ? -EPERM : ret;
 	}
-	s->cn_open = 1;
+	s->connector_open = 1;
 	/* tstime reads only these: fewer messages, less of its own time */
-	ptop_cnproc_only_procs(&s->cn);
-	ret = ptop_tree_acct_init(&s->ta, getpid());
+	ptop_cnproc_only_procs(&s->connector);
+	ret = ptop_tree_acct_init(&s->tree_acct, getpid());
 	if (ret) {
 		snprintf(err, errlen, "%s", strerror(-ret));
 		return ret;
 	}
-	s->ta_open = 1;
+	s->tree_acct_open = 1;
 	return 0;
 }
 
@@ -88,7 +88,7 @@ int tstime_ts_open(struct tstime_src *s, char *err, size_t errlen)
  * wait4 never sees them)? 1, 0, or -errno when it is gone. SA_NOCLDWAIT
  * does the same and is not visible: such children count as waited for.
  */
-static int ts_sigchld_ignored(void *arg, uint32_t tgid)
+static int taskstats_sigchld_ignored(void *arg, uint32_t tgid)
 {
 	char path[64], line[256];
 	unsigned long long ign;
@@ -109,19 +109,19 @@ static int ts_sigchld_ignored(void *arg, uint32_t tgid)
 	return ret;
 }
 
-void tstime_ts_no_cgroup(struct tstime_src *s)
+void tstime_taskstats_no_cgroup(struct tstime_src *s)
 {
-	s->ta.sigchld_ignored = ts_sigchld_ignored;
-	s->ta.sigchld_arg = NULL;
+	s->tree_acct.sigchld_ignored = taskstats_sigchld_ignored;
+	s->tree_acct.sigchld_arg = NULL;
 }
 
-static int ts_on_exit(void *arg, const struct ptop_tsnl_stats *pid,
-		      const struct ptop_tsnl_stats *tgid)
+static int taskstats_on_exit(void *arg, const struct ptop_tsnl_stats *pid,
+			     const struct ptop_tsnl_stats *tgid)
 {
 	return ptop_tree_acct_exit(arg, pid);
 }
 
-static int ts_on_event(void *arg, const struct ptop_cnproc_event *ev)
+static int taskstats_on_event(void *arg, const struct ptop_cnproc_event *ev)
 {
 	return ptop_tree_acct_event(arg, ev);
 }
@@ -140,7 +140,7 @@ static uint64_t mono_ns(void)
  * ns runtime. Another program that had set it (ptop, another tstime) may
  * restore 0 while our tree runs: set it again, and restore 0 at the end.
  */
-static void ts_keep_delayacct(struct tstime_src *s)
+static void taskstats_keep_delayacct(struct tstime_src *s)
 {
 	uint64_t now = mono_ns();
 
@@ -156,27 +156,29 @@ static void ts_keep_delayacct(struct tstime_src *s)
  * records of the EXITs read are queued by then and pair with them as they
  * come (a small wait entry per EXIT, not a record copied and moved).
  */
-void tstime_ts_drain(void *arg)
+void tstime_taskstats_drain(void *arg)
 {
 	struct tstime_src *s = arg;
 	int lost = 0;
 
-	ts_keep_delayacct(s);
+	taskstats_keep_delayacct(s);
 
-	if (ptop_cnproc_drain(&s->cn, ts_on_event, &s->ta, &lost))
+	if (ptop_cnproc_drain(&s->connector, taskstats_on_event, &s->tree_acct,
+			      &lost))
 		lost = 1;
-	if (ptop_tsnl_drain(&s->ts, ts_on_exit, &s->ta, &lost))
+	if (ptop_tsnl_drain(&s->taskstats, taskstats_on_exit, &s->tree_acct,
+			    &lost))
 		lost = 1;
 	if (lost)
-		ptop_tree_acct_lost(&s->ta);
+		ptop_tree_acct_lost(&s->tree_acct);
 }
 
-int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
-		  struct tstime_result *res)
+int tstime_taskstats_end(struct tstime_src *s, const struct tstime_run *r,
+			 struct tstime_result *res)
 {
 	struct pollfd pfd[2] = {
-		{ .fd = s->ts.lfd, .events = POLLIN },
-		{ .fd = s->cn.fd, .events = POLLIN },
+		{ .fd = s->taskstats.lfd, .events = POLLIN },
+		{ .fd = s->connector.fd, .events = POLLIN },
 	};
 	int i, ret;
 
@@ -186,53 +188,54 @@ int tstime_ts_end(struct tstime_src *s, const struct tstime_run *r,
 	 * keep arriving, so do not wait for silence).
 	 */
 	for (i = 0; i < 20; i++) {
-		tstime_ts_drain(s);
-		if (!ptop_tree_acct_pending(&s->ta))
+		tstime_taskstats_drain(s);
+		if (!ptop_tree_acct_pending(&s->tree_acct))
 			break;
 		poll(pfd, 2, 10);
 	}
-	ret = ptop_tree_acct_finish(&s->ta);
+	ret = ptop_tree_acct_finish(&s->tree_acct);
 	if (ret)
 		return ret;
-	res->user_ns = s->ta.user_ns;
-	res->sys_ns = s->ta.sys_ns;
-	res->has_unwaited = !!s->ta.sigchld_ignored;
-	res->unwaited_ns = s->ta.unwaited_user_ns + s->ta.unwaited_sys_ns;
-	res->unwaited_user_ns = s->ta.unwaited_user_ns;
-	res->procs = s->ta.procs;
-	res->threads = s->ta.threads;
-	res->max_rss_kb = s->ta.max_rss_kb;
-	res->exact = !s->ta.lost && !s->ta.tick_based;
+	res->user_ns = s->tree_acct.user_ns;
+	res->sys_ns = s->tree_acct.sys_ns;
+	res->has_unwaited = !!s->tree_acct.sigchld_ignored;
+	res->unwaited_ns = s->tree_acct.unwaited_user_ns +
+			   s->tree_acct.unwaited_sys_ns;
+	res->unwaited_user_ns = s->tree_acct.unwaited_user_ns;
+	res->procs = s->tree_acct.procs;
+	res->threads = s->tree_acct.threads;
+	res->max_rss_kb = s->tree_acct.max_rss_kb;
+	res->exact = !s->tree_acct.lost && !s->tree_acct.tick_based;
 	res->tree_avail = 1;
-	res->comms = s->ta.comms;
-	res->ncomms = s->ta.ncomms;
+	res->comms = s->tree_acct.comms;
+	res->ncomms = s->tree_acct.ncomms;
 	snprintf(s->info, sizeof(s->info),
 		 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based, %llu not reaped by wait4%s",
-		 (unsigned long long)s->ta.paired,
-		 (unsigned long long)s->ta.by_ppid,
-		 (unsigned long long)s->ta.tick_based,
-		 (unsigned long long)s->ta.unwaited,
-		 s->ta.lost ? ", messages lost" : "");
-	if (s->ta.lost)
+		 (unsigned long long)s->tree_acct.paired,
+		 (unsigned long long)s->tree_acct.by_ppid,
+		 (unsigned long long)s->tree_acct.tick_based,
+		 (unsigned long long)s->tree_acct.unwaited,
+		 s->tree_acct.lost ? ", messages lost" : "");
+	if (s->tree_acct.lost)
 		snprintf(s->warn, sizeof(s->warn),
 			 "netlink messages were lost (ENOBUFS): the total may miss tasks");
-	else if (s->ta.tick_based)
+	else if (s->tree_acct.tick_based)
 		snprintf(s->warn, sizeof(s->warn),
 			 "%llu exit records had no ns runtime: tick-sampled times used",
-			 (unsigned long long)s->ta.tick_based);
+			 (unsigned long long)s->tree_acct.tick_based);
 	return 0;
 }
 
-void tstime_ts_close(struct tstime_src *s)
+void tstime_taskstats_close(struct tstime_src *s)
 {
-	if (s->cn_open)
-		ptop_cnproc_close(&s->cn);
-	s->cn_open = 0;
-	if (s->ts_open)
-		ptop_tsnl_close(&s->ts);
-	s->ts_open = 0;
+	if (s->connector_open)
+		ptop_cnproc_close(&s->connector);
+	s->connector_open = 0;
+	if (s->taskstats_open)
+		ptop_tsnl_close(&s->taskstats);
+	s->taskstats_open = 0;
 	s->old_delayacct = -1;	/* left on: see the top of this file */
-	if (s->ta_open)
-		ptop_tree_acct_free(&s->ta);
-	s->ta_open = 0;
+	if (s->tree_acct_open)
+		ptop_tree_acct_free(&s->tree_acct);
+	s->tree_acct_open = 0;
 }
