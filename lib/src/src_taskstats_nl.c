@@ -375,7 +375,7 @@ static int tn_first_kc_begin(struct tn_priv *p, int tgid, uint64_t *seq)
 	int ret = 0;
 
 	*seq = 0;
-	if (g && g->kc_known)
+	if (g && g->paths.known)
 		return 0;
 	ret = tn_drain_exits(p);
 	*seq = p->exit_seq;
@@ -440,7 +440,7 @@ static int tn_scan_group(void *arg, int tgid, int dfd)
 		 * before this one (a drain after it: every record of a child
 		 * in it is queued by then; tsacct.h)
 		 */
-		if (!was || !was->kc_known || was->kc_ns != kc) {
+		if (!was || !was->paths.known || was->paths.kernel_c_ns != kc) {
 			ret = tn_drain_exits(p);
 			if (ret)
 				return ret;
@@ -525,7 +525,7 @@ static int tn_first_kc_again(struct tn_priv *p)
 			struct ptop_pfs_stat ps;
 			uint64_t seq;
 
-			if (g->forked || !g->kc_known || g->dead)
+			if (g->forked || !g->paths.known || g->dead)
 				continue;
 			ret = tn_drain_exits(p);
 			if (ret)
@@ -695,7 +695,7 @@ static int tn_kc_again(struct tn_priv *p)
 		}
 		/*
 		 * a child reaped by then has its record in the socket, and
-		 * is not in kexp: then this reading would count all of it
+		 * is not in expected_ns: then this reading would count all of it
 		 * (a kill storm always has children on their exit paths, with
 		 * records in the socket: those still in /proc are not in it)
 		 */

@@ -26,51 +26,11 @@
  * Times are ns; the user/system split of a thread is kept monotonic
  * (ptop_cputime_adjust()).
  *
- * Exit paths (docs/precision.md): a thread's taskstats exit record is sent
- * before the rest of its exit (exit_mm, files, notify, the last schedule),
- * so the records miss that time; the kernel's cutime + cstime of the parent
- * that waits for the child has it (wait_task_zombie() adds the child's
- * whole runtime). Per live group, from its /proc stat read each scan
- * (ptop_tsacct_scan_kernel_c()) and what its children's records said:
- *   L = kernel c now - kc_base - (kexp - kexp_late)
- * kc_base: the kernel's c when we started, expected (0 for a group
- * forked under us or one that never waited for a child, else the first
- * reading + 1 tick: cutime and cstime are each floored to a tick, half
- * a tick short on average); kexp: per child that died with this group
- * as its parent, what the kernel adds for it less its exit paths,
- * expected (its own final records, its own kernel c as counted here;
- * for a child older than us its x base, read in ticks, is as often over
- * as under), for the children
- * that the kernel had not added before that first reading; kexp_late:
- * the part of it for children whose records came after this reading's
- * (ptop_tsacct_scan_kernel_c()): they are not in it yet. The source
- * numbers the exit records as they come (seq) and gives the reading the
- * number of records received before it (kc_seq); a child whose record
- * came before and that was still in /proc after the reading (not reaped
- * yet: live_for) counts too. The kernel's c is floored too, so L is
- * below the exit paths of the waited children, but for what the
- * expected bases of groups older than us miss either way (a tick or two
- * per such group, once: with upper bounds instead, each older child of
- * a build (make's cc drivers) held back 2-4 ticks of its parent's exit
- * paths until later exits made up for them, so the first intervals
- * after ptop started were inexact):
- * ktail = max(ktail, min(L, kmax - kmax_late)) goes into the group's c*
- * as system time (exit paths are kernel code), kmax =
- * PTOP_EXIT_PATH_MAX_NS per child thread exit credited (a bound on what
- * one exit path can be).
- * Exit paths show up here late by up to 2 ticks per group (the
- * floors), never twice: the interval math takes c* as it moved.
- * That reserve of up to 2 ticks per group moves from one interval to
- * the next (a build: make and each cc driver reap). So once
- * PTOP_TSACCT_TAU_EXITS exits were credited, each newly credited exit
- * (kn less kn_late; kpred_n of them done) also advances ktail by tau,
- * the mean exit path so far (tails_sum_ns / tails_exits_before), but
- * never past L + 2 ticks (the kernel's c is below its floors + 2 ticks)
- * nor kmax - kmax_late: ktail stays within the kernel's two floors of
- * its own number, ahead of L by at most 2 ticks. Not for
- * pid 1 (it reaps orphans whose parent died with them unreaped, whose
- * records named that parent) and not for a group that reaped a child
- * closed without its final record (k_bad: kexp would be short).
+ * Exit paths: a stock kernel sends a thread's exit record before the rest
+ * of its exit; what it ran after is in its parent's kernel cutime +
+ * cstime once reaped. Per group, struct ptop_exit_paths holds what that
+ * counter should have without them; the excess goes into the group's c*
+ * (tsacct_exit_path.c; the formula and why in docs/design.md).
  */
 #ifndef PTOP_TSACCT_H
 #define PTOP_TSACCT_H
@@ -81,8 +41,38 @@
 
 #define PTOP_TSACCT_HASH	4096	/* buckets, power of two */
 #define PTOP_TSACCT_TOMB_GENS	2	/* reads a dead thread is remembered */
-/* exits credited before exit paths are predicted (see above) */
+/* exits credited before exit paths are predicted (docs/design.md) */
 #define PTOP_TSACCT_TAU_EXITS	64
+
+/*
+ * The exit paths of a live group's dead children, from the kernel's
+ * cutime + cstime of the group ("kernel c", read with its /proc stat):
+ * what the kernel added beyond what the children's exit records said
+ * (docs/design.md, "Exit paths on a stock kernel"). ns unless said.
+ */
+struct ptop_exit_paths {
+	uint64_t kernel_c_ns;	/* cutime + cstime as last read, floored */
+	uint64_t kernel_c_gen;	/* generation of that reading */
+	uint64_t base_ns;	/* the kernel's c when we started, expected */
+	uint64_t base_seq;	/* records received before base's reading */
+	/* what the kernel adds for the credited children, less exit paths */
+	uint64_t expected_ns;
+	uint64_t bound_ns;	/* at most that much exit path in all */
+	uint64_t credited_ns;	/* exit paths put into the group's c* */
+	/*
+	 * this generation's reading: every record of a child reaped before
+	 * it is among the first reading_seq received (0: unknown, all
+	 * count); the *_late: what children with later records added
+	 */
+	uint64_t reading_seq, expected_late_ns, bound_late_ns;
+	/* child thread exits credited; of them with later records; predicted */
+	uint64_t exits, exits_late, exits_predicted;
+	uint32_t parent;	/* whose expected_ns has this group (0: none) */
+	unsigned int known : 1;	/* a first reading was taken */
+	/* a child's final counters or kernel c unknown: expected is short */
+	unsigned int unusable : 1;
+	unsigned int again : 1;	/* in ptop_tsacct.again */
+};
 
 struct ptop_tsacct_group {
 	struct ptop_tsacct_group *next;		/* live hash chain */
@@ -96,30 +86,16 @@ struct ptop_tsacct_group {
 	uint64_t rss_kb, hwm_kb;
 	uint64_t seen_gen;	/* generation of the last scan that met it */
 	uint64_t scan_gen;	/* created by the scan of that generation */
-	/* exit paths from the kernel's c (see above), ns */
-	uint64_t kc_ns;		/* cutime + cstime as last read, floored */
-	uint64_t kc_gen;	/* generation of that reading */
-	uint64_t kc_base, kexp, ktail, kmax;
-	uint64_t kc_seq;	/* exit records received before kc_base's reading */
-	/*
-	 * this generation's reading: every record of a child reaped before
-	 * it is among the first kc_rseq received (0: unknown, all count);
-	 * kexp_late, kmax_late: what children with later records added
-	 */
-	uint64_t kc_rseq, kexp_late, kmax_late;
-	/* child thread exits credited; of them with later records; predicted */
-	uint64_t kn, kn_late, kpred_n;
+	struct ptop_exit_paths paths;	/* of its children */
 	uint64_t die_seq;	/* the record this group died with (its seq) */
 	uint32_t die_live_for;	/* and that record's live_for */
-	uint32_t kparent;	/* the parent whose kexp has it (0: none) */
 	unsigned int nexits;	/* own threads that died with their records */
 	char comm[PTOP_COMM_LEN];
 	char state;
 	/* reported: in a snapshot (emitted) at least once */
 	unsigned int dead : 1, start_exact : 1, want_parent : 1, reported : 1;
 	/* forked: born under us (FORK event): its kernel c started at 0 */
-	unsigned int forked : 1, kc_known : 1, k_bad : 1, lost_thread : 1;
-	unsigned int kc_again : 1;	/* in ptop_tsacct.again */
+	unsigned int forked : 1, lost_thread : 1;
 };
 
 struct ptop_tsacct_thread {
@@ -156,10 +132,11 @@ struct ptop_tsacct_counters {
 	uint32_t live_for;
 };
 
-/* A child in its parent's kexp, not known to be reaped (kernel c). */
+/* A child in its parent's expected_ns, not known to be reaped (kernel c). */
 struct ptop_tsacct_unreaped {
 	uint32_t tgid, parent;
-	uint64_t exp_ns, max_ns, nexits;	/* its part of kexp, kmax, kn */
+	/* its part of the parent's expected_ns, bound_ns, exits */
+	uint64_t exp_ns, max_ns, nexits;
 	uint64_t gen;				/* credited then */
 };
 
@@ -185,7 +162,7 @@ struct ptop_tsacct {
 	uint32_t *again;
 	size_t nagain, again_cap;
 	/*
-	 * children credited to a parent's kexp and maybe not reaped yet:
+	 * children credited to a parent's expected_ns and maybe not reaped yet:
 	 * what a reading of the parent's kernel c cannot have while the
 	 * child is still in /proc (ptop_tsacct_kernel_c_again())
 	 */
@@ -287,12 +264,12 @@ void ptop_tsacct_scan_group_end(struct ptop_tsacct *a,
 /*
  * The group's kernel cutime + cstime as /proc stat shows it now (ticks
  * in ns), read by this generation's scan, after seq exit records had
- * been received (see above). rseq: the number of exit records received
+ * been received (docs/design.md). rseq: the number of exit records received
  * once the listener's socket was drained after the reading (0: not
  * known). A child's record is queued on the socket before the child can
  * be reaped, so every child in this reading has a record among the first
  * rseq; children whose records came later are not in it, and the tails
- * leave them out of kexp (else a child reaped during the rest of the
+ * leave them out of expected_ns (else a child reaped during the rest of the
  * walk takes its whole runtime off L, and the parent's exit paths wait
  * for a reading with no child dying after it: under a parallel build,
  * most intervals). Used by ptop_tsacct_tails(), after this read's last
@@ -311,7 +288,7 @@ void ptop_tsacct_scan_kernel_c(struct ptop_tsacct *a,
  * more (the same arguments; rseq unknown). The walk reads a parent before
  * most of its children (pid order), so an older child that dies during
  * the rest of the walk, before the walk meets it, has neither a kernel c
- * nor x base of its own: its parent would be k_bad for good. Taken again
+ * nor x base of its own: its parent would be unusable for good. Taken again
  * after the walk, the parent's first reading has every older child that
  * was reaped by then (its record is among the first seq: it counts for
  * nothing), and one not reaped yet is still in /proc (live_for).
@@ -335,7 +312,7 @@ void ptop_tsacct_scan_end(struct ptop_tsacct *a);
  * them): this is its reading of this generation. A child credited to
  * g that in_proc() says is still in /proc after this reading (a zombie,
  * or on its exit path: 2,000 killed children reaped one by one) is not
- * in it: its part of kexp counts as late, else it would hide the exit
+ * in it: its part of expected_ns counts as late, else it would hide the exit
  * paths of the children reaped before it. Call ptop_tsacct_again_done()
  * after the list.
  */
@@ -366,7 +343,7 @@ void ptop_tsacct_again_done(struct ptop_tsacct *a,
  * path (at most PTOP_EXIT_PATH_MAX_NS); kc_ns, its cutime + cstime now,
  * gives the exit paths of the children it reaped and was not read with
  * (as ptop_tsacct_tails() would at a reading). Both go into the c* of
- * where the group was folded, as system time, and into the kexp of the
+ * where the group was folded, as system time, and into the expected_ns of the
  * parent that was credited with it, whose own kernel c has them once it
  * reaps: never twice. Once per zombie. zombie = 0: t is still on its
  * exit path (the record is sent before it ends: 2,000 children killed at
@@ -383,7 +360,7 @@ void ptop_tsacct_zombie(struct ptop_tsacct *a, struct ptop_tsacct_thread *t,
 int ptop_tsacct_sweep(struct ptop_tsacct *a);
 /*
  * The exit paths that the kernel's c of the groups read this generation
- * vouches for (see above), into their c*; after the read's last exit
+ * vouches for (docs/design.md), into their c*; after the read's last exit
  * records, before emit. Their sum is in a->tail_ns.
  */
 void ptop_tsacct_tails(struct ptop_tsacct *a);
