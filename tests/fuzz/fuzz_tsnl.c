@@ -13,7 +13,7 @@
 #include "lib/src/tsacct.h"
 #include "lib/tsnl.h"
 
-/* as the taskstats source applies an exit record (tn_apply_exit) */
+/* as the taskstats source applies an exit record (taskstats_nl_apply_exit) */
 static int on_exit_rec(void *arg, const struct ptop_tsnl_stats *pid,
 		       const struct ptop_tsnl_stats *tgid)
 {
