@@ -220,6 +220,8 @@ struct tstime_src {
 	int old_delayacct;		/* -1: untouched */
 	int keep_delayacct;		/* re-set task_delayacct if reset */
 	uint64_t delayacct_checked;	/* CLOCK_MONOTONIC ns */
+	char filter_why[96];		/* why no BPF filter, "" if one */
+	int filter_flag;		/* its map-full flag's map, -1 */
 	/* kmod --tree */
 	struct ptop_tree_comm *kcomms;
 	size_t nkcomms;
@@ -237,10 +239,22 @@ void tstime_kmod_close(struct tstime_src *s);
 
 /* tstime_taskstats.c */
 int tstime_taskstats_open(struct tstime_src *s, char *err, size_t errlen);
+/* Right before the command starts, the run's cgroup known. */
+void tstime_taskstats_begin(struct tstime_src *s);
 void tstime_taskstats_drain(void *arg);
 int tstime_taskstats_end(struct tstime_src *s, const struct tstime_run *r,
 			 struct tstime_result *res);
 void tstime_taskstats_close(struct tstime_src *s);
+/*
+ * tstime_filter.c: the kernel drops other tasks' messages, and with
+ * events = 0 the connector's events too (every record is the tree's).
+ * 0 or -errno (why says so; the cBPF filter of cnproc.h stays).
+ */
+int tstime_filter_attach(struct tstime_src *s, int events, char *why,
+			 size_t len);
+/* Did the tree outgrow the filter's map (then it kept everything)? */
+int tstime_filter_full(const struct tstime_src *s);
+void tstime_filter_close(struct tstime_src *s);
 /* No cgroup for the run: tell which records wait4 will not cover. */
 void tstime_taskstats_no_cgroup(struct tstime_src *s);
 

@@ -66,6 +66,7 @@ int tstime_src_open(struct tstime_src *s, const char *name, int tree,
 	s->kfd = -1;
 	s->taskstats.fd = s->taskstats.lfd = -1;
 	s->connector.fd = -1;
+	s->filter_flag = -1;
 	s->old_delayacct = -1;
 	s->tree = tree;
 	if (name && strcmp(name, "kmod") && strcmp(name, "taskstats") &&
@@ -121,10 +122,7 @@ int tstime_src_begin(struct tstime_src *s, struct tstime_run *r)
 	case TSTIME_SRC_KMOD:
 		return tstime_kmod_begin(s);
 	case TSTIME_SRC_TASKSTATS:
-		/* what happened before the fork is not ours */
-		tstime_taskstats_drain(s);
-		if (!s->cg_ok)
-			tstime_taskstats_no_cgroup(s);
+		tstime_taskstats_begin(s);
 		/*
 		 * Read the records in batches, every TSTIME_BATCH_MS (the
 		 * 8 MiB socket buffers hold ~6,000 exits), not a wakeup per

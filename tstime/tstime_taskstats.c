@@ -2,9 +2,10 @@
 /*
  * tstime's taskstats source, for a stock kernel: the exit listener sends
  * the final counters of every task that exits (lib/tsnl.h); the ones that
- * descend from tstime are told apart by tstime/tstime_tree_acct from proc connector
- * fork events (lib/cnproc.h). Exact; costs one message per exiting task of
- * the whole system; needs CAP_NET_ADMIN. The ns runtime needs
+ * descend from tstime are told apart by tstime_tree_acct.c from proc
+ * connector fork events (lib/cnproc.h), or by the kernel itself
+ * (tstime_filter.c). Exact; without the filter it costs a message per
+ * exiting task of the whole system; needs CAP_NET_ADMIN. The ns runtime needs
  * kernel.task_delayacct=1 on older kernels: set and left on, as the
  * taskstats_nl source of ptop does, since another reader may rely on it by
  * the time we end (newer kernels fill it regardless).
@@ -27,6 +28,8 @@
 int tstime_taskstats_open(struct tstime_src *s, char *err, size_t errlen)
 {
 	int ret;
+
+	s->filter_flag = -1;
 
 	ret = ptop_tsnl_open(&s->taskstats);
 	if (ret) {
@@ -107,6 +110,26 @@ static int taskstats_sigchld_ignored(void *arg, uint32_t tgid)
 	}
 	fclose(f);
 	return ret;
+}
+
+void tstime_taskstats_begin(struct tstime_src *s)
+{
+	int filtered;
+
+	/*
+	 * Only the tree's messages, filtered in the kernel; with the run's
+	 * cgroup only its records. Without a BPF filter, all of them.
+	 */
+	filtered = !tstime_filter_attach(s, !s->cg_ok, s->filter_why,
+					 sizeof(s->filter_why));
+	/*
+	 * What happened before the fork is not ours: what was queued
+	 * before the filter, too (read as without it)
+	 */
+	tstime_taskstats_drain(s);
+	s->tree_acct.all_ours = filtered && s->cg_ok;
+	if (!s->cg_ok)
+		tstime_taskstats_no_cgroup(s);
 }
 
 void tstime_taskstats_no_cgroup(struct tstime_src *s)
@@ -193,6 +216,11 @@ int tstime_taskstats_end(struct tstime_src *s, const struct tstime_run *r,
 			break;
 		poll(pfd, 2, 10);
 	}
+	if (s->tree_acct.all_ours && tstime_filter_full(s)) {
+		ptop_tree_acct_lost(&s->tree_acct);
+		snprintf(s->filter_why, sizeof(s->filter_why),
+			 "the tree outgrew the kernel filter's map");
+	}
 	ret = ptop_tree_acct_finish(&s->tree_acct);
 	if (ret)
 		return ret;
@@ -209,13 +237,24 @@ int tstime_taskstats_end(struct tstime_src *s, const struct tstime_run *r,
 	res->tree_avail = 1;
 	res->comms = s->tree_acct.comms;
 	res->ncomms = s->tree_acct.ncomms;
-	snprintf(s->info, sizeof(s->info),
-		 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based, %llu not reaped by wait4%s",
-		 (unsigned long long)s->tree_acct.paired,
-		 (unsigned long long)s->tree_acct.by_ppid,
-		 (unsigned long long)s->tree_acct.tick_based,
-		 (unsigned long long)s->tree_acct.unwaited,
-		 s->tree_acct.lost ? ", messages lost" : "");
+	if (s->tree_acct.all_ours)
+		snprintf(s->info, sizeof(s->info),
+			 "%llu exit records, the tree's only (filtered in the kernel), %llu tick-based%s%s",
+			 (unsigned long long)(s->tree_acct.procs +
+					      s->tree_acct.threads),
+			 (unsigned long long)s->tree_acct.tick_based,
+			 s->tree_acct.lost ? ", messages lost: " : "",
+			 s->tree_acct.lost ? s->filter_why : "");
+	else
+		snprintf(s->info, sizeof(s->info),
+			 "%llu exit records paired with their connector EXIT, %llu by ppid chains, %llu tick-based, %llu not reaped by wait4%s%s%s",
+			 (unsigned long long)s->tree_acct.paired,
+			 (unsigned long long)s->tree_acct.by_ppid,
+			 (unsigned long long)s->tree_acct.tick_based,
+			 (unsigned long long)s->tree_acct.unwaited,
+			 s->tree_acct.lost ? ", messages lost" : "",
+			 s->filter_why[0] ? "; no kernel filter: " : "",
+			 s->filter_why);
 	if (s->tree_acct.lost)
 		snprintf(s->warn, sizeof(s->warn),
 			 "netlink messages were lost (ENOBUFS): the total may miss tasks");
@@ -228,6 +267,7 @@ int tstime_taskstats_end(struct tstime_src *s, const struct tstime_run *r,
 
 void tstime_taskstats_close(struct tstime_src *s)
 {
+	tstime_filter_close(s);
 	if (s->connector_open)
 		ptop_cnproc_close(&s->connector);
 	s->connector_open = 0;

@@ -214,7 +214,7 @@ static int tree_count(struct ptop_tree_acct *acct,
 	ptop_cputime_split(run, st->utime_us, st->stime_us, &u, &s);
 	acct->user_ns += u;
 	acct->sys_ns += s;
-	if (tree_unwaited(acct, st)) {
+	if (!acct->all_ours && tree_unwaited(acct, st)) {
 		acct->unwaited_user_ns += u;
 		acct->unwaited_sys_ns += s;
 		acct->unwaited++;
@@ -294,6 +294,9 @@ int ptop_tree_acct_exit(struct ptop_tree_acct *acct,
 			const struct ptop_tsnl_stats *st)
 {
 	size_t i;
+
+	if (acct->all_ours)
+		return st->tgid == acct->root ? 0 : tree_count(acct, st);
 
 	for (i = 0; i < acct->nwaits; i++) {
 		int desc = acct->waits[i].desc;

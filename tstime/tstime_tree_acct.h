@@ -58,6 +58,11 @@ struct ptop_tree_acct {
 	uint64_t tick_based;		/* records without a ns runtime */
 	int lost;			/* messages were lost: not exact */
 	/*
+	 * Every exit record given is of the tree (the kernel filtered
+	 * them): counted as it comes, no connector event needed.
+	 */
+	int all_ours;
+	/*
 	 * Dead descendants wait4 did not reap up to the root, so the
 	 * root's rusage lacks them: their parent ignored SIGCHLD (they
 	 * reaped themselves), or was not ours (reparented elsewhere).

@@ -153,6 +153,25 @@ static void test_unwaited(void **state)
 	assert_int_equal(asked[1], 1);
 }
 
+/* the kernel filtered the records: each counts, but the root's own */
+static void test_all_ours(void **state)
+{
+	struct ptop_tree_acct *ta = *state;
+
+	ta->all_ours = 1;
+	rec(ta, 101, 101, ROOT, "cmd", 10);
+	rec(ta, 102, 101, 50, "thread", 5);
+	rec(ta, 103, 103, 1, "orphan", 7);
+	rec(ta, ROOT + 1, ROOT, 1, "tstime", 100);	/* a thread of the root */
+	assert_int_equal(ptop_tree_acct_pending(ta), 0);
+	assert_int_equal(ptop_tree_acct_finish(ta), 0);
+	assert_int_equal(total_ms(ta), 22);
+	assert_int_equal(ta->procs, 2);
+	assert_int_equal(ta->threads, 1);
+	assert_int_equal(ta->unwaited, 0);
+	assert_false(ta->lost);
+}
+
 static void test_orphan_middle_first(void **state)
 {
 	struct ptop_tree_acct *ta = *state;
@@ -333,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_self_reaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwaited, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_all_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orphan_middle_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orphan_to_init, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_reuse, setup, teardown),
