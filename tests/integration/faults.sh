@@ -6,7 +6,7 @@
 #  - the reader of a pipe gone (ptop -b | head -n 1): exit 0 at once (an
 #    ordinary end of output), not running on;
 #  - the disk full while saving the config (as root: a tiny tmpfs under
-#    $B): the interactive 's' says why, the old file stays byte for byte,
+#    $B): the interactive 'W' says why, the old file stays byte for byte,
 #    no temp file is left; with space again the same key saves;
 #  - the taskstats exit multicast overflowing (ENOBUFS; as root): ptop is
 #    stopped while processes fork and exit until their exit records
@@ -84,7 +84,7 @@ config_full_disk() {
 	tm new-session -d -s f -x 150 -y 30 \
 		"$PTOP --source=procfs -d 0.5 -c '$cfg'; sleep 60"
 	wait_for 'accounted' || { bad "config save: ptop did not start"; pane; return; }
-	tm send-keys -t f s
+	tm send-keys -t f W
 	if wait_for 'No space left on device'; then
 		ok "config save on a full disk: the screen says 'No space left on device'"
 	else
@@ -98,7 +98,7 @@ config_full_disk() {
 	[ -z "$left" ] && ok "config save on a full disk: no temp file left" ||
 		bad "config save on a full disk: left behind: $left"
 	rm -f "$MNT/fill"
-	tm send-keys -t f s
+	tm send-keys -t f W
 	if wait_for "saved $cfg"; then
 		grep -q '^delay=0.5$' "$cfg" &&
 			ok "config save with space again: saved (delay=0.5)" ||
