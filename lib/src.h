@@ -34,6 +34,12 @@
  * quiet tasks reads them anyway (reclaim moves RSS without the task).
  */
 #define PTOP_DATA_MEM		(1U << 5)
+/*
+ * Only process rows are shown (no --threads): a source may give a
+ * process's live threads as one THREAD record, pid = tgid (procfs:
+ * lib/src/procfs_gx.h). No column needs it; the caller sets it.
+ */
+#define PTOP_DATA_GROUPS_ONLY	(1U << 6)
 
 /*
  * How a source measures (struct ptop_src.caps, beside its PTOP_DATA_*

@@ -191,7 +191,8 @@ static int open_source(struct ui_app *app, const struct ptop_opts *o)
 	struct ptop_src_cfg cfg = { .proc_root = "/proc" };
 	int ret;
 
-	cfg.need = ptop_col_needs(app->cols, app->ncols);
+	cfg.need = ptop_col_needs(app->cols, app->ncols) |
+		   (app->threads ? 0 : PTOP_DATA_GROUPS_ONLY);
 	if (!strcmp(o->source, "auto"))
 		ret = ptop_src_open_best(&app->src, &cfg, app->err,
 					 sizeof(app->err));

@@ -118,6 +118,7 @@ static void k_threads(struct cv *cv, int ch)
 	struct ui_app *app = cv->app;
 
 	app->threads = !app->threads;
+	app->src->cfg.need ^= PTOP_DATA_GROUPS_ONLY;
 	cv->threads_pending = !cv->have_iv || app->iv.threads != app->threads;
 }
 

@@ -138,7 +138,8 @@ static bool apply_setup(struct cv *cv, struct cv_setup *s)
 	/* chosen now: shown even where the source cannot fill them */
 	app->cols_default = false;
 	/* gather what the new columns need from the next snapshot on */
-	app->src->cfg.need = ptop_col_needs(app->cols, app->ncols);
+	app->src->cfg.need = ptop_col_needs(app->cols, app->ncols) |
+		(app->threads ? 0 : PTOP_DATA_GROUPS_ONLY);
 	meters_close(cv, s);
 	cv->hscroll = 0;
 	cv->msg[0] = '\0';

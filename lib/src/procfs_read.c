@@ -35,6 +35,7 @@ int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root)
 		return -ENOMEM;
 	}
 	p->bufsz = PFS_BUF_INIT;
+	p->task_fd = -1;
 	p->hz = sysconf(_SC_CLK_TCK);
 	if (p->hz <= 0)
 		p->hz = 100;
@@ -432,34 +433,55 @@ int ptop_pfs_for_each_group_q(struct ptop_pfs *p, ptop_pfs_quiet_fn quiet,
 int ptop_pfs_for_each_thread(struct ptop_pfs *p, int gdirfd,
 			     ptop_pfs_task_fn fn, void *arg)
 {
+	return ptop_pfs_for_each_thread_q(p, gdirfd, NULL, fn, arg);
+}
+
+int ptop_pfs_for_each_thread_q(struct ptop_pfs *p, int gdirfd,
+			       ptop_pfs_quiet_fn quiet, ptop_pfs_task_fn fn,
+			       void *arg)
+{
 	int fd = openat(gdirfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
 
 	if (fd < 0)
 		return gone(errno) ? -ENOENT : -errno;
-	return for_each_dir(fd, NULL, fn, arg);
+	p->task_fd = fd;
+	ret = for_each_dir(fd, quiet, fn, arg);
+	p->task_fd = -1;
+	return ret;
 }
 
 /* --- marks: which groups did not run (procfs_read.h) ------------------ */
 
-int ptop_pfs_read_mark(struct ptop_pfs *p, uint32_t tgid, uint64_t *run_ns,
-		       uint64_t *pcount)
+int ptop_pfs_read_mark_at(struct ptop_pfs *p, int dirfd, const char *name,
+			  uint64_t *run_ns, uint64_t *delay_ns,
+			  uint64_t *pcount)
 {
-	uint64_t delay;
 	const char *s;
-	char name[32];
 	ssize_t n;
 
-	snprintf(name, sizeof(name), "%u/schedstat", tgid);
-	n = ptop_pfs_read_at(p, p->root_fd, name);
+	n = ptop_pfs_read_at(p, dirfd, name);
 	if (n == -ENOENT || n == -EACCES || n == -EPERM)
 		return 0;
 	if (n < 0)
 		return n;
 	s = p->buf;
-	if (next_u64(&s, run_ns) || next_u64(&s, &delay) || next_u64(&s, pcount))
+	if (next_u64(&s, run_ns) || next_u64(&s, delay_ns) ||
+	    next_u64(&s, pcount))
 		return 0;
 	/* sched_info off: "0 0 0", a counter that never moves */
 	return *pcount ? 1 : 0;
+}
+
+int ptop_pfs_read_mark(struct ptop_pfs *p, uint32_t tgid, uint64_t *run_ns,
+		       uint64_t *pcount)
+{
+	uint64_t delay;
+	char name[32];
+
+	snprintf(name, sizeof(name), "%u/schedstat", tgid);
+	return ptop_pfs_read_mark_at(p, p->root_fd, name, run_ns, &delay,
+				     pcount);
 }
 
 void ptop_pfs_marks_begin(struct ptop_pfs_marks *m)
@@ -467,6 +489,7 @@ void ptop_pfs_marks_begin(struct ptop_pfs_marks *m)
 	m->cur = !m->cur;
 	m->n[m->cur] = 0;
 	m->unsorted = 0;
+	m->read_id = 0;
 }
 
 static int mark_cmp(const void *a, const void *b)
@@ -476,23 +499,43 @@ static int mark_cmp(const void *a, const void *b)
 	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
 }
 
-const struct ptop_pfs_mark *ptop_pfs_marks_quiet(struct ptop_pfs *p,
-						 struct ptop_pfs_marks *m,
-						 uint32_t tgid, uint64_t ino)
+const struct ptop_pfs_mark *ptop_pfs_marks_quiet_at(struct ptop_pfs *p,
+						    struct ptop_pfs_marks *m,
+						    int dirfd, const char *name,
+						    uint32_t id, uint64_t ino)
 {
-	struct ptop_pfs_mark key = { .tgid = tgid };
+	struct ptop_pfs_mark key = { .tgid = id };
 	const struct ptop_pfs_mark *was;
-	uint64_t run, pcount;
-	int prev = !m->cur;
+	uint64_t run, delay, pcount;
+	int prev = !m->cur, ret;
 
+	m->read_id = 0;
 	if (!m->n[prev])
 		return NULL;
 	was = bsearch(&key, m->v[prev], m->n[prev], sizeof(key), mark_cmp);
 	if (!was || !was->quiet_ok || was->ino != ino)
 		return NULL;
-	if (ptop_pfs_read_mark(p, tgid, &run, &pcount) != 1)
+	ret = ptop_pfs_read_mark_at(p, dirfd, name, &run, &delay, &pcount);
+	if (ret < 0)
+		return NULL;
+	m->read_id = id;
+	m->read_ok = ret;
+	m->read_run = run;
+	m->read_delay = delay;
+	m->read_pcount = pcount;
+	if (ret != 1)
 		return NULL;
 	return run == was->run_ns && pcount == was->pcount ? was : NULL;
+}
+
+const struct ptop_pfs_mark *ptop_pfs_marks_quiet(struct ptop_pfs *p,
+						 struct ptop_pfs_marks *m,
+						 uint32_t tgid, uint64_t ino)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "%u/schedstat", tgid);
+	return ptop_pfs_marks_quiet_at(p, m, p->root_fd, name, tgid, ino);
 }
 
 int ptop_pfs_marks_add(struct ptop_pfs_marks *m, const struct ptop_pfs_mark *mk)

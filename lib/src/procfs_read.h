@@ -42,6 +42,7 @@ struct ptop_pfs {
 	unsigned int cap_idle;
 	struct ptop_cpuidle idle;	/* ns idle (cpuidle.h) */
 	int idle_ticks;		/* a read since _sample_begin had tick idle */
+	int task_fd;		/* the task/ that _for_each_thread_q walks */
 };
 
 int ptop_pfs_open(struct ptop_pfs *p, const char *proc_root);
@@ -139,6 +140,15 @@ int ptop_pfs_for_each_group_q(struct ptop_pfs *p, ptop_pfs_quiet_fn quiet,
 			      ptop_pfs_task_fn fn, void *arg);
 
 /*
+ * Every thread of a group, asking quiet(arg, tid, ino) first as
+ * _for_each_group_q does; while it runs, p->task_fd is the group's
+ * task/ directory (quiet reads the thread's counter relative to it).
+ */
+int ptop_pfs_for_each_thread_q(struct ptop_pfs *p, int gdirfd,
+			       ptop_pfs_quiet_fn quiet, ptop_pfs_task_fn fn,
+			       void *arg);
+
+/*
  * Which single-threaded groups did not run since the previous walk, told
  * by their cheapest counter: /proc/<tgid>/schedstat (sum_exec_runtime,
  * run-queue wait, and pcount, the times it was put on a CPU; CONFIG_
@@ -174,6 +184,10 @@ struct ptop_pfs_marks {
 	size_t n[2], cap[2];
 	int cur;
 	int unsorted;		/* this walk's tgids not ascending */
+	/* the counter the last _quiet() read (so a full read needs no other) */
+	uint32_t read_id;	/* 0: none */
+	int read_ok;		/* ptop_pfs_read_mark()'s 1 */
+	uint64_t read_run, read_pcount, read_delay;
 };
 
 void ptop_pfs_marks_begin(struct ptop_pfs_marks *m);
@@ -191,6 +205,17 @@ void ptop_pfs_marks_free(struct ptop_pfs_marks *m);
  */
 int ptop_pfs_read_mark(struct ptop_pfs *p, uint32_t tgid, uint64_t *run_ns,
 		       uint64_t *pcount);
+/*
+ * The same of any task's schedstat, dirfd/name (a thread's: the procfs
+ * source marks threads too, keyed by tid), with its run-queue wait.
+ */
+int ptop_pfs_read_mark_at(struct ptop_pfs *p, int dirfd, const char *name,
+			  uint64_t *run_ns, uint64_t *delay_ns,
+			  uint64_t *pcount);
+const struct ptop_pfs_mark *ptop_pfs_marks_quiet_at(struct ptop_pfs *p,
+						    struct ptop_pfs_marks *m,
+						    int dirfd, const char *name,
+						    uint32_t id, uint64_t ino);
 
 /*
  * Which CPU time the kernel keeps apart from tasks (PTOP_SYS_*), from

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "pidns.h"
+#include "procfs_gx.h"
 #include "procfs_read.h"
 #include "rt_window.h"
 #include "../src.h"
@@ -67,6 +68,8 @@ struct pfs_hot {
 	size_t first;		/* its first THREAD record */
 	size_t group;		/* its GROUP record (after its threads) */
 	int tgid;
+	int one;		/* one record for its threads (procfs_gx.h) */
+	uint64_t xu, xs;	/* then: its x* */
 };
 
 struct procfs_priv {
@@ -85,10 +88,14 @@ struct procfs_priv {
 	size_t *remap;		/* scratch of drop_gone() */
 	size_t remap_cap;
 	struct ptop_pfs_marks marks;	/* who did not run (procfs_read.h) */
+	struct ptop_pfs_marks tmarks;	/* the same of threads, by tid */
 	struct ptop_rec *last;	/* the last read's records */
 	size_t nlast, last_cap;
 	uint32_t *met;		/* the groups this walk met, sorted */
 	size_t nmet, met_cap;
+	struct ptop_pfs_gxs gx;	/* processes as one record (procfs_gx.h) */
+	int groups_only;	/* this read gives them so */
+	int was_groups_only;	/* the last read did */
 };
 
 struct procfs_scan {
@@ -103,6 +110,9 @@ struct procfs_scan {
 	int use_marks;		/* skip the groups that did not run */
 	uint64_t ino;		/* of the group's /proc directory */
 	unsigned int nquiet;	/* groups not read again */
+	int sum_only;		/* threads: only sum their times */
+	int use_tmarks;		/* skip the threads that did not run */
+	uint64_t tino;		/* of the thread's task/ directory */
 };
 
 static int seen_cmp(const void *a, const void *b)
@@ -181,13 +191,79 @@ static int mark_hot_thread(struct procfs_priv *pp, size_t idx)
 }
 
 static int note_hot_group(struct procfs_priv *pp, size_t first, size_t group,
-			  int tgid)
+			  int tgid, const struct ptop_pfs_gx *one)
 {
 	if (ptop_reserve(&pp->hot, &pp->hot_cap, pp->nhot + 1,
 			 sizeof(*pp->hot), 256))
 		return -ENOMEM;
-	pp->hot[pp->nhot++] = (struct pfs_hot){ first, group, tgid };
+	pp->hot[pp->nhot++] = (struct pfs_hot){ first, group, tgid, !!one,
+						one ? one->xu : 0,
+						one ? one->xs : 0 };
 	return 0;
+}
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * A task's counter, before anything else of it: the one its quiet test
+ * just read when there was one (no second read), else dfd/schedstat.
+ */
+static int take_mark(struct ptop_pfs *p, const struct ptop_pfs_marks *m,
+		     uint32_t id, int dfd, uint64_t *run, uint64_t *delay,
+		     uint64_t *pcount)
+{
+	if (m->read_id == id) {
+		*run = m->read_run;
+		*delay = m->read_delay;
+		*pcount = m->read_pcount;
+		return m->read_ok;
+	}
+	return ptop_pfs_read_mark_at(p, dfd, "schedstat", run, delay, pcount);
+}
+
+/*
+ * Before a thread's directory is opened: if it did not run since its
+ * last full read (its schedstat, relative to the task/ being walked),
+ * its last record, as it was.
+ */
+static int procfs_thread_quiet(void *arg, int tid, uint64_t ino)
+{
+	struct procfs_scan *sc = arg;
+	struct procfs_priv *pp = sc->pp;
+	const struct ptop_pfs_mark *was;
+	struct ptop_pfs_mark mk;
+	struct ptop_rec *r;
+	char name[32];
+	int ret;
+
+	sc->tino = ino;
+	if (!sc->use_tmarks || sc->sum_only)
+		return 0;
+	snprintf(name, sizeof(name), "%d/schedstat", tid);
+	was = ptop_pfs_marks_quiet_at(&pp->pfs, &pp->tmarks, pp->pfs.task_fd,
+				      name, tid, ino);
+	if (!was || was->data >= pp->nlast ||
+	    pp->last[was->data].kind != PTOP_REC_THREAD ||
+	    pp->last[was->data].pid != (uint32_t)tid ||
+	    pp->last[was->data].tgid != (uint32_t)sc->tgid)
+		return 0;
+	r = ptop_sample_add(sc->out, PTOP_REC_THREAD);
+	if (!r)
+		return -ENOMEM;
+	*r = pp->last[was->data];
+	mk = *was;
+	mk.data = sc->out->nrecs - 1;
+	sc->sum_u += r->utime_ns;
+	sc->sum_s += r->stime_ns;
+	sc->nthreads++;
+	ret = seen_add(&pp->seen[pp->cur], r->pid, r->start_ns,
+		       r->utime_ns + r->stime_ns, 0);
+	if (!ret)
+		ret = ptop_pfs_marks_add(&pp->tmarks, &mk);
+	return ret ? ret : 1;
 }
 
 static int procfs_thread(void *arg, int tid, int dfd)
@@ -196,14 +272,28 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	struct ptop_pfs *p = &sc->pp->pfs;
 	struct ptop_pfs_status status;
 	struct ptop_pfs_stat st;
+	struct ptop_pfs_mark mk = { .tgid = tid, .ino = sc->tino };
 	struct ptop_rec *r;
-	uint64_t run, delay;
+	uint64_t run, delay = 0;
+	int ret, hot, moved = 0, have_mark = 0;
 	ssize_t n;
-	int ret, hot;
 
+	/* the counter first: a run after it shows at the next walk */
+	if (sc->use_tmarks && !sc->sum_only) {
+		have_mark = take_mark(p, &sc->pp->tmarks, tid, dfd, &mk.run_ns,
+				      &delay, &mk.pcount);
+		if (have_mark < 0)
+			return have_mark;
+	}
 	ret = ptop_pfs_read_stat(p, dfd, &st);
 	if (ret <= 0)
 		return ret;	/* gone or torn by an exit: skip it */
+	if (sc->sum_only) {
+		sc->sum_u += ptop_pfs_ticks_ns(p, st.utime);
+		sc->sum_s += ptop_pfs_ticks_ns(p, st.stime);
+		sc->nthreads++;
+		return 0;
+	}
 	r = ptop_sample_add(sc->out, PTOP_REC_THREAD);
 	if (!r)
 		return -ENOMEM;
@@ -221,10 +311,21 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	sc->sum_u += r->utime_ns;
 	sc->sum_s += r->stime_ns;
 	sc->nthreads++;
-	ret = thread_seen(sc->pp, r, &hot, &sc->moved);
+	ret = thread_seen(sc->pp, r, &hot, &moved);
+	sc->moved |= moved;
 	if (!ret && hot) {
 		sc->any_hot = 1;
 		ret = mark_hot_thread(sc->pp, sc->out->nrecs - 1);
+	}
+	if (!ret && have_mark) {
+		/* not when it moved at this read: at the next, it ran lately */
+		mk.quiet_ok = !moved && st.state != 'R';
+		mk.data = sc->out->nrecs - 1;
+		ret = ptop_pfs_marks_add(&sc->pp->tmarks, &mk);
+		if (sc->src->cfg.need & PTOP_DATA_RDELAY) {
+			r->rdelay_ns = delay;
+			r->flags |= PTOP_RECF_HAS_RDELAY;
+		}
 	}
 	if (ret)
 		return ret;
@@ -236,7 +337,8 @@ static int procfs_thread(void *arg, int tid, int dfd)
 		r->nvcsw = status.nvcsw;
 		r->nivcsw = status.nivcsw;
 	}
-	if (sc->pp->has_schedstat && (sc->src->cfg.need & PTOP_DATA_RDELAY)) {
+	if (sc->pp->has_schedstat && !have_mark &&
+	    (sc->src->cfg.need & PTOP_DATA_RDELAY)) {
 		n = ptop_pfs_read_at(p, dfd, "schedstat");
 		if (n >= 0 && !ptop_pfs_parse_schedstat(p->buf, &run, &delay)) {
 			r->rdelay_ns = delay;
@@ -246,9 +348,69 @@ static int procfs_thread(void *arg, int tid, int dfd)
 	return 0;
 }
 
-static uint64_t sub0(uint64_t a, uint64_t b)
+/*
+ * The threads of a process as one THREAD record, pid = tgid: its total
+ * less x* (procfs_gx.h). Every thread is read (stat only) when the group
+ * is new to the source or lost a thread since its last read.
+ */
+static int group_as_one(struct procfs_scan *sc, int dfd,
+			const struct ptop_pfs_stat *st,
+			const struct ptop_pfs_status *status,
+			struct ptop_pfs_gx *one)
 {
-	return a > b ? a - b : 0;
+	struct procfs_priv *pp = sc->pp;
+	struct ptop_pfs *p = &pp->pfs;
+	const struct ptop_pfs_gx *was;
+	uint64_t start = ptop_pfs_ticks_ns(p, st->starttime);
+	uint64_t tu = ptop_pfs_ticks_ns(p, st->utime);
+	uint64_t ts = ptop_pfs_ticks_ns(p, st->stime);
+	struct ptop_rec *r;
+	int measured = 0, ret, hot;
+
+	was = ptop_pfs_gx_last(&pp->gx, sc->tgid, start);
+	/* single-threaded as last time: no listing (procfs_gx.h) */
+	ret = ptop_pfs_gx_single(&pp->gx, was, sc->tgid, st->nthreads,
+				 st->state);
+	if (!ret)
+		ret = ptop_pfs_gx_list(p, &pp->gx, dfd);
+	if (ret < 0)
+		return ret;
+	if (!was || ptop_pfs_gx_lost(&pp->gx, was)) {
+		sc->sum_only = 1;
+		ret = ptop_pfs_for_each_thread(p, dfd, procfs_thread, sc);
+		sc->sum_only = 0;
+		if (ret)
+			return ret;
+		if (!sc->nthreads)
+			return -ENOENT;
+		measured = 1;
+	}
+	ret = ptop_pfs_gx_add(&pp->gx, was, sc->tgid, start, tu, ts, measured,
+			      sc->sum_u, sc->sum_s, one);
+	if (ret)
+		return ret;
+	sc->nthreads = pp->gx.nscratch;
+	r = ptop_sample_add(sc->out, PTOP_REC_THREAD);
+	if (!r)
+		return -ENOMEM;
+	r->pid = sc->tgid;
+	r->tgid = sc->tgid;
+	r->ppid = st->ppid;
+	r->acct_ptgid = st->ppid;
+	r->uid = status->uid;
+	r->state = st->state;
+	memcpy(r->comm, st->comm, sizeof(r->comm));
+	r->start_ns = start;
+	r->utime_ns = sub0(tu, one->xu);
+	r->stime_ns = sub0(ts, one->xs);
+	r->minflt = st->minflt;
+	r->majflt = st->majflt;
+	ret = thread_seen(pp, r, &hot, &sc->moved);
+	if (!ret && hot) {
+		sc->any_hot = 1;
+		ret = mark_hot_thread(pp, sc->out->nrecs - 1);
+	}
+	return ret;
 }
 
 static int procfs_group(void *arg, int tgid, int dfd)
@@ -260,13 +422,17 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	struct ptop_rec *r;
 	size_t mark = sc->out->nrecs;
 	struct ptop_pfs_mark mk = { .tgid = tgid, .ino = sc->ino };
+	struct ptop_pfs_gx one;
 	int have_mark = 0;
 	ssize_t n;
 	int ret;
 
 	/* the counter first: a run after it shows at the next walk */
 	if (sc->use_marks) {
-		have_mark = ptop_pfs_read_mark(p, tgid, &mk.run_ns, &mk.pcount);
+		uint64_t delay;
+
+		have_mark = take_mark(p, &sc->pp->marks, tgid, dfd, &mk.run_ns,
+				      &delay, &mk.pcount);
 		if (have_mark < 0)
 			return have_mark;
 	}
@@ -287,7 +453,11 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	sc->sum_s = 0;
 	sc->any_hot = 0;
 	sc->moved = 0;
-	ret = ptop_pfs_for_each_thread(p, dfd, procfs_thread, sc);
+	if (sc->pp->groups_only)
+		ret = group_as_one(sc, dfd, &st, &status, &one);
+	else
+		ret = ptop_pfs_for_each_thread_q(p, dfd, procfs_thread_quiet,
+						 procfs_thread, sc);
 	if (ret == -ENOENT || (!ret && !sc->nthreads)) {
 		sc->out->nrecs = mark;	/* the group died meanwhile */
 		return 0;
@@ -309,8 +479,13 @@ static int procfs_group(void *arg, int tgid, int dfd)
 	r->state = st.state;
 	memcpy(r->comm, st.comm, sizeof(r->comm));
 	r->start_ns = ptop_pfs_ticks_ns(p, st.starttime);
-	r->xutime_ns = sub0(ptop_pfs_ticks_ns(p, st.utime), sc->sum_u);
-	r->xstime_ns = sub0(ptop_pfs_ticks_ns(p, st.stime), sc->sum_s);
+	if (sc->pp->groups_only) {
+		r->xutime_ns = one.xu;
+		r->xstime_ns = one.xs;
+	} else {
+		r->xutime_ns = sub0(ptop_pfs_ticks_ns(p, st.utime), sc->sum_u);
+		r->xstime_ns = sub0(ptop_pfs_ticks_ns(p, st.stime), sc->sum_s);
+	}
 	r->cutime_ns = ptop_pfs_ticks_ns(p, st.cutime);
 	r->cstime_ns = ptop_pfs_ticks_ns(p, st.cstime);
 	r->minflt = st.minflt;
@@ -331,7 +506,8 @@ static int procfs_group(void *arg, int tgid, int dfd)
 			return ret;
 	}
 	if (sc->any_hot)
-		return note_hot_group(sc->pp, mark, sc->out->nrecs - 1, tgid);
+		return note_hot_group(sc->pp, mark, sc->out->nrecs - 1, tgid,
+				      sc->pp->groups_only ? &one : NULL);
 	return 0;
 }
 
@@ -366,6 +542,18 @@ static int procfs_quiet(void *arg, int tgid, uint64_t ino)
 		*r = pp->last[was->data + i];
 	}
 	r = &sc->out->recs[mk.data];
+	if (pp->groups_only) {
+		const struct ptop_pfs_gx *gx;
+
+		gx = ptop_pfs_gx_last(&pp->gx, tgid, r->start_ns);
+		if (!gx) {	/* its last read was before this mode */
+			sc->out->nrecs -= 2;
+			return 0;
+		}
+		ret = ptop_pfs_gx_keep(&pp->gx, gx);
+		if (ret)
+			return ret;
+	}
 	/* it did not run since its last read */
 	ret = seen_add(&pp->seen[pp->cur], r->pid, r->start_ns,
 		       r->utime_ns + r->stime_ns, 0);
@@ -438,7 +626,7 @@ static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
 	size_t i;
 	int ret;
 
-	for (i = h->first; i < h->group; i++) {
+	for (i = h->first; i < h->group && !h->one; i++) {
 		struct ptop_rec *r = &out->recs[i];
 
 		if (i < pp->hot_thread_cap && (pp->hot_thread[i] & PFS_HOT)) {
@@ -468,8 +656,17 @@ static int reread_group(struct procfs_priv *pp, struct ptop_sample *out,
 				return -ENOMEM;
 		return 0;
 	}
-	g->xutime_ns = sub0(ptop_pfs_ticks_ns(p, st.utime), sum_u);
-	g->xstime_ns = sub0(ptop_pfs_ticks_ns(p, st.stime), sum_s);
+	if (h->one) {
+		/* its threads as one: own = total - x* (procfs_gx.h) */
+		out->recs[h->first].utime_ns =
+			sub0(ptop_pfs_ticks_ns(p, st.utime), h->xu);
+		out->recs[h->first].stime_ns =
+			sub0(ptop_pfs_ticks_ns(p, st.stime), h->xs);
+		out->recs[h->first].state = st.state;
+	} else {
+		g->xutime_ns = sub0(ptop_pfs_ticks_ns(p, st.utime), sum_u);
+		g->xstime_ns = sub0(ptop_pfs_ticks_ns(p, st.stime), sum_s);
+	}
 	/* read already, before its children (see the top) */
 	if (h->group >= pp->hot_thread_cap ||
 	    !(pp->hot_thread[h->group] & PFS_CREAD)) {
@@ -624,9 +821,23 @@ static int reread_c(struct procfs_priv *pp, struct ptop_sample *out,
  * the marks of this walk point at records: they move with them (a gone
  * group's goes).
  */
+static void remap_marks(struct procfs_priv *pp, struct ptop_pfs_marks *m)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; i < m->n[m->cur]; i++) {
+		struct ptop_pfs_mark mk = m->v[m->cur][i];
+
+		if (mk.data >= pp->remap_cap || pp->remap[mk.data] == (size_t)-1)
+			continue;
+		mk.data = pp->remap[mk.data];
+		m->v[m->cur][j++] = mk;
+	}
+	m->n[m->cur] = j;
+}
+
 static int drop_gone(struct procfs_priv *pp, struct ptop_sample *out)
 {
-	struct ptop_pfs_marks *m = &pp->marks;
 	size_t i, j = 0, any = 0;
 
 	for (i = 0; i < out->nrecs && i < pp->hot_thread_cap; i++)
@@ -649,15 +860,8 @@ static int drop_gone(struct procfs_priv *pp, struct ptop_sample *out)
 		out->recs[j++] = out->recs[i];
 	}
 	out->nrecs = j;
-	for (i = 0, j = 0; i < m->n[m->cur]; i++) {
-		struct ptop_pfs_mark mk = m->v[m->cur][i];
-
-		if (mk.data >= pp->remap_cap || pp->remap[mk.data] == (size_t)-1)
-			continue;
-		mk.data = pp->remap[mk.data];
-		m->v[m->cur][j++] = mk;
-	}
-	m->n[m->cur] = j;
+	remap_marks(pp, &pp->marks);
+	remap_marks(pp, &pp->tmarks);
 	return 0;
 }
 
@@ -776,6 +980,14 @@ static int procfs_keep_last(struct procfs_priv *pp,
 			mk->quiet_ok = 0;
 	}
 	ptop_pfs_marks_end(m);
+	m = &pp->tmarks;
+	for (i = 0; i < m->n[m->cur]; i++) {
+		struct ptop_pfs_mark *mk = &m->v[m->cur][i];
+
+		if (out->recs[mk->data].state == 'R')
+			mk->quiet_ok = 0;
+	}
+	ptop_pfs_marks_end(m);
 	if (out->nrecs > pp->last_cap) {
 		struct ptop_rec *n = realloc(pp->last, out->nrecs *
 						   sizeof(*n));
@@ -798,7 +1010,19 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 	int ret, nice;
 
 	sc.use_marks = pp->has_schedstat && !(src->cfg.need & PTOP_DATA_MEM);
+	/* a group as one record: unless a thread's own counters are shown */
+	pp->groups_only = (src->cfg.need & PTOP_DATA_GROUPS_ONLY) &&
+		!(src->cfg.need & (PTOP_DATA_CTXSW | PTOP_DATA_RDELAY));
+	if (!pp->groups_only)
+		ptop_pfs_gx_reset(&pp->gx);
+	/* records change kind: one interval cannot pair them up */
+	if (pp->groups_only != pp->was_groups_only && !pp->opening)
+		out->flags |= PTOP_SAMPLE_INEXACT;
+	pp->was_groups_only = pp->groups_only;
+	ptop_pfs_gx_begin(&pp->gx);
 	ptop_pfs_marks_begin(&pp->marks);
+	ptop_pfs_marks_begin(&pp->tmarks);
+	sc.use_tmarks = pp->has_schedstat && !pp->groups_only;
 	ptop_pfs_kconfig(src->cfg.proc_root, &out->sys_apart);
 	pp->cur = !pp->cur;
 	pp->seen[pp->cur].n = 0;
@@ -828,6 +1052,7 @@ static int procfs_read(struct ptop_src *src, struct ptop_sample *out)
 		ret = procfs_window(src, out);
 	if (!ret)
 		ret = procfs_keep_last(pp, out);
+	ptop_pfs_gx_end(&pp->gx);
 	if (ret) {
 		ptop_src_set_err(src, "scanning %s: %s", src->cfg.proc_root,
 				 strerror(-ret));
@@ -855,6 +1080,8 @@ static void procfs_close(struct ptop_src *src)
 	free(pp->cparents);
 	free(pp->remap);
 	ptop_pfs_marks_free(&pp->marks);
+	ptop_pfs_marks_free(&pp->tmarks);
+	ptop_pfs_gx_free(&pp->gx);
 	free(pp->last);
 	free(pp);
 	src->priv = NULL;
