@@ -64,6 +64,7 @@
 #include "record.h"
 #include "thread_tail.h"
 #include "acct_internal.h"
+#include "reaper.h"
 #include "acct.h"
 
 #define ACCT_HASH_BITS	12
@@ -116,6 +117,8 @@ static struct ptop_acct *get_or_create(struct task_struct *leader)
 	INIT_LIST_HEAD(&a->dead_node);
 	INIT_LIST_HEAD(&a->dying);
 	INIT_LIST_HEAD(&a->running_node);
+	INIT_LIST_HEAD(&a->fostered);
+	INIT_LIST_HEAD(&a->foster_node);
 	a->tgid = task_tgid_nr(leader);
 	a->start_ns = leader->start_boottime;
 	a->tgid_pid = get_pid(task_tgid(leader));
@@ -201,6 +204,7 @@ static void free_acct(struct ptop_acct *a)
 		list_del_init(&c->sibling);
 		c->parent = NULL;
 	}
+	ptop_acct_unfoster(a);
 	list_del(&a->sibling);
 	list_del(&a->dead_node);
 	list_del(&a->running_node);
@@ -301,10 +305,26 @@ void ptop_ts_acct_thread_steal(struct task_struct *leader, u64 steal)
 	rcu_read_unlock();
 }
 
+static bool list_one(struct ptop_acct *c, bool with_dead, u32 *tgid,
+		     u64 *start, u32 max, u32 *n)
+{
+	if (c->dead && !with_dead)
+		return true;
+	if (tgid) {
+		if (*n == max)
+			return false;
+		tgid[*n] = c->tgid;
+		start[*n] = c->start_ns;
+	}
+	(*n)++;
+	return true;
+}
+
 /*
- * a's accounting children (dead ones too if with_dead), at most max of
- * them into tgid[]/start[] (NULL: only count); their number. Under
- * ptop_acct_lock.
+ * a's real children as far as the records know (dead ones too if
+ * with_dead): its accounting children not fostered by another group and
+ * the ones it fostered (reaper.c); at most max of them into
+ * tgid[]/start[] (NULL: only count); their number. Under ptop_acct_lock.
  */
 static u32 list_children(struct ptop_acct *a, bool with_dead, u32 *tgid,
 			 u64 *start, u32 max)
@@ -313,24 +333,21 @@ static u32 list_children(struct ptop_acct *a, bool with_dead, u32 *tgid,
 	struct ptop_acct *c;
 	u32 n = 0;
 
-	list_for_each_entry(c, &a->children, sibling) {
-		if (c->dead && !with_dead)
-			continue;
-		if (tgid) {
-			if (n == max)
-				break;
-			tgid[n] = c->tgid;
-			start[n] = c->start_ns;
-		}
-		n++;
-	}
+	list_for_each_entry(c, &a->children, sibling)
+		if (!c->foster &&
+		    !list_one(c, with_dead, tgid, start, max, &n))
+			return n;
+	list_for_each_entry(c, &a->fostered, foster_node)
+		if (!list_one(c, with_dead, tgid, start, max, &n))
+			return n;
 	return n;
 }
 
 /*
- * The live accounting children of leader's group, at most max of them
- * into tgid[]/start[] (NULL: only count); for activity_orphans.c, whose threads
- * all get a new real_parent when this group dies.
+ * The live real children of leader's group as the records know them
+ * (list_children()), at most max of them into tgid[]/start[] (NULL: only
+ * count); for activity_orphans.c, whose threads all get a new
+ * real_parent when this group dies.
  */
 u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 			  u32 max)
@@ -350,11 +367,12 @@ u32 ptop_ts_acct_children(struct task_struct *leader, u32 *tgid, u64 *start,
 }
 
 /*
- * For a REPARENT report (events.c): the accounting children of leader's
- * group, dead ones too, at most max into tgid[]/start[] (NULL: count
- * only); they include every real child of the group unless the group
- * adopts (then -ENOENT, as without a record). Proportional to the
- * group's children, where a walk of every process is not.
+ * For a REPARENT report (events.c): the real children of leader's group
+ * as the records know them (list_children()), dead ones too, at most max
+ * into tgid[]/start[] (NULL: count only); every real child of the group
+ * unless a child's record could not be made (adopts: then -ENOENT, as
+ * without a record). Proportional to the group's children, where a walk
+ * of every process is not.
  */
 int ptop_ts_acct_kin(struct task_struct *leader, u32 *tgid, u64 *start,
 		     u32 max)

@@ -7,7 +7,6 @@
  * same receiver, and, for groups born while the module is loaded, the
  * module's own count of their dead threads (x*, thread_tail.c).
  */
-#include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
@@ -24,76 +23,10 @@
 #include "cpus.h"
 #include "exit_ring.h"
 #include "pass_ran.h"
+#include "reaper.h"
 #include "record.h"
 #include "thread_tail.h"
 #include "acct_exit.h"
-
-#ifdef PTOP_TS_TEST_REAPER_WINDOW
-/*
- * Test builds only (make vm-reaper-race): a second between reading the
- * parent and its pid when a task named ptop-reaperwin exits, for
- * tests/vm/reaper_race.sh to release that parent inside it.
- */
-static void reaper_window(struct task_struct *father, struct task_struct *p)
-{
-	char comm[TASK_COMM_LEN];
-
-	if (p != rcu_access_pointer(father->real_parent))
-		return;
-	get_task_comm(comm, father);
-	if (strcmp(comm, "ptop-reaperwin"))
-		return;
-	pr_info("test build: reaper window for %d\n", task_pid_nr(father));
-	mdelay(1000);
-}
-#else
-static inline void reaper_window(struct task_struct *father,
-				 struct task_struct *p) { }
-#endif
-
-/*
- * The kernel's choice in find_new_reaper() for the children of father
- * when its whole group goes: a live thread of the same group cannot
- * exist then, so the nearest child subreaper ancestor still alive, else
- * the pid namespace's init. Under RCU (no tasklist_lock: a racing
- * release can make it guess; it stops at a released task). What it
- * reads of an ancestor stays valid under RCU even when that is released
- * meanwhile: the task_struct and its signal_struct are freed from the
- * RCU callback of release_task() (delayed_put_task_struct()), a struct
- * pid from free_pid()'s; a real_parent read under RCU is a task not yet
- * released or inside that grace period (exit_notify() moves the children
- * before release). What changes is task_pid(): NULL once detach_pid()
- * ran, hence the check (tests/vm/reaper_race.sh
- * releases a parent inside a test build's window there).
- */
-struct task_struct *ptop_ts_new_reaper(struct task_struct *father)
-{
-	struct pid_namespace *ns = task_active_pid_ns(father);
-	struct task_struct *reaper = ns ? ns->child_reaper : NULL;
-	struct task_struct *p;
-
-	if (father->signal->has_child_subreaper) {
-		unsigned int level = ns ? ns->level : 0;
-
-		for (p = rcu_dereference(father->real_parent);
-		     p && p->pid && p != reaper;
-		     p = rcu_dereference(p->real_parent)) {
-			struct pid *pid;
-
-			reaper_window(father, p);	/* test builds only */
-			pid = task_pid(p);
-
-			/* released meanwhile (no tasklist_lock here) */
-			if (!pid || pid->level < level)
-				break;
-			if (!p->signal->is_child_subreaper)
-				continue;
-			if (!(p->flags & PF_EXITING) || atomic_read(&p->signal->live))
-				return p;
-		}
-	}
-	return reaper;
-}
 
 /*
  * The last thread of a group reports the group dead (exits.c), with its
@@ -108,7 +41,7 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 			     const struct ptop_tri *tot,
 			     struct ptop_ts_exit_ent *gr, bool twins)
 {
-	struct ptop_acct *a, *to = NULL, *c, *n, *r = NULL;
+	struct ptop_acct *a, *to = NULL, *r = NULL;
 	struct ptop_tri amount = { 0 }, cown = { 0 };
 	struct task_struct *reaper;
 	unsigned long flags;
@@ -129,8 +62,8 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 	/* its real children go to reaper, their records under "to" */
 	if (reaper && reaper->pid)
 		r = ptop_acct_lookup(reaper->group_leader);
-	if (r && r != to)
-		r->adopts = true;
+	if (r && r->dead)
+		r = NULL;
 	amount = *tot;
 	if (a && !a->x_own)
 		amount.st += a->x_steal;
@@ -163,15 +96,8 @@ void ptop_ts_acct_group_dead(struct task_struct *leader,
 				 hash_ptr(p, PTOP_ACCT_REP_BITS));
 		}
 		if (!a->dead) {
-			/* live children move to the receiver (dead ones too) */
-			list_for_each_entry_safe(c, n, &a->children, sibling) {
-				list_del_init(&c->sibling);
-				c->parent = NULL;
-				if (to)
-					ptop_acct_set_parent(c, to);
-				/* its accounting parent changed */
-				ptop_ts_act_mark_group(c->tgid, c->start_ns);
-			}
+			/* children to the receiver, real ones to r too */
+			ptop_acct_move_children(a, to, r);
 			a->dead = true;
 			ptop_acct_live--;
 			ptop_acct_dead++;
@@ -319,9 +245,9 @@ static u64 tri_less(u64 a, u64 b)
  * Dead thread e of a, freed with final value v while a pass is between
  * its instant and its walk's end: what v has after the thread's instant
  * is kept apart (x_post), for that pass's walks to leave out of own x*
- * (own_x()); the next pass has it whole. Until 2026-12-06 a walk after
- * the free had it in x* (ch-threads, 8 threads freed in a pass: +d in
- * that interval, -d in the next; tests/vm/diag/exits.sh, -p threads).
+ * (own_x()); the next pass has it whole. Otherwise a walk after the
+ * free has it in x*: +d in that interval, -d in the next
+ * (tests/vm/diag/exits.sh, -p threads).
  */
 static void note_x_post(struct ptop_acct *a, struct ptop_thread_tail *e,
 			const struct ptop_tri *v)
@@ -413,14 +339,13 @@ void ptop_ts_acct_thread_exit(struct task_struct *leader,
  * same siglock) or counted dead by the group sum, under this siglock
  * (gone: ptop_ts_gone_counted(); without it, gone as of exit_head, never
  * for the group's exit report: PTOP_TS_LINKED_LIVE). Not decided again
- * here: until 2026-12-06 it was (ptop_ts_thread_gone()), and a thread
- * the sum had read live (past its probe, its EXIT record after the pass
- * began) that passed exit_notify() before this point (which sets
- * exit_state under tasklist_lock, not siglock) counted twice, in the
- * group's own time and in x*: the old leader of a non-leader exec, read
- * live, a zombie a moment later, put the group's total 1.2 to 8.5 ms too
- * high, so that the next answer's, the exec'er's, fell below it
- * (test_kmod_exec_exit on a loaded host, "cause 2").
+ * here: a thread the sum read live (past its probe, its EXIT record
+ * after the pass began) that passed exit_notify() before this point
+ * (which sets exit_state under tasklist_lock, not siglock) would count
+ * twice, in the group's own time and in x*: the old leader of a
+ * non-leader exec, read live and a zombie a moment later, would put the
+ * group's total milliseconds too high, the exec'er's next answer below
+ * it (test_kmod_exec_exit on a loaded host).
  * false: x* stays the kernel's.
  * Also for a dead group that a pass begun before its EXIT record still
  * reports live: the same count as at its exit report. at_t0 (a walk):

@@ -20,7 +20,6 @@ enum ptop_own_exit {
 	PTOP_OWN_TWIN,		/* own x*, already reported: nothing to do */
 };
 
-struct task_struct *ptop_ts_new_reaper(struct task_struct *father);
 void ptop_ts_acct_group_dead(struct task_struct *leader,
 			     struct task_struct *p, u64 p_rt,
 			     const struct ptop_tri *tot,

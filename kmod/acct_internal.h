@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside the accounting hierarchy: the records and their lock, shared by
- * acct.c (the tree: records, links, folds, reaping) and acct_exit.c (a
- * group's death and the time its threads run after their exit probe).
- * Nothing else includes this.
+ * acct.c (the tree: records, links, folds, reaping), acct_exit.c (a
+ * group's death and the time its threads run after their exit probe) and
+ * reaper.c (where a dead group's real children go). Nothing else
+ * includes this.
  */
 #ifndef _PTOP_TS_ACCT_INTERNAL_H
 #define _PTOP_TS_ACCT_INTERNAL_H
@@ -54,10 +55,16 @@ struct ptop_acct {
 	struct ptop_tri rep_own, rep_x;
 	u64 rep_gen;
 	/*
-	 * The kernel may have given the group real children that are not
-	 * its accounting children: it was the reaper of a dead group whose
-	 * children went elsewhere here (a subreaper, a namespace's init),
-	 * or a child's record could not be made. Never cleared.
+	 * Real children taken in as their reaper (a subreaper, a namespace's
+	 * init) whose accounting parent is another group: on fostered,
+	 * linked by their foster_node, foster pointing here (reaper.c).
+	 */
+	struct list_head fostered;
+	struct list_head foster_node;
+	struct ptop_acct *foster;
+	/*
+	 * A real child's record could not be made: the group may have real
+	 * children neither list holds. Never cleared.
 	 */
 	bool adopts;
 	struct hlist_node rnode;	/* rep_hash, while reporter is set */

@@ -19,10 +19,11 @@
  * with the reaper the kernel is going to choose (a live thread of the same
  * group cannot exist then, so: the nearest child subreaper ancestor still
  * alive, else the pid namespace's init). The children are found through the
- * module's own hierarchy (acct.c), as the kernel's children lists need
- * tasklist_lock, which modules cannot take; a group that may have real
- * children outside it (a reaper of orphans, a failed record) gets a walk
- * of every process instead.
+ * module's own records (acct.c, with the children a reaper took in:
+ * reaper.c), as the kernel's children lists need tasklist_lock, which
+ * modules cannot take; a group that may have real children outside them
+ * (a child's record could not be made) gets a walk of every process
+ * instead, counted (reparent_walks).
  */
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
@@ -36,11 +37,13 @@
 #include "acct_exit.h"
 #include "listen.h"
 #include "netlink.h"
+#include "reaper.h"
 #include "events.h"
 
 static bool events_on;			/* READ_ONCE in probes */
 static atomic_long_t events_sent = ATOMIC_LONG_INIT(0);
 static atomic_long_t events_failed = ATOMIC_LONG_INIT(0);
+static atomic_long_t reparent_walks = ATOMIC_LONG_INIT(0);
 
 struct one_event {
 	struct ptop_ts_event ev;	/* type, exit code, time, comm */
@@ -129,6 +132,8 @@ static void report_reparents(struct task_struct *father)
 	u64 *start = NULL;
 	int n, i;
 
+	if (!reaper)		/* no child to move */
+		return;
 	n = ptop_ts_acct_kin(leader, NULL, NULL, 0);
 	if (n > 0) {
 		tgid = kmalloc_array(n, sizeof(*tgid), GFP_NOWAIT | __GFP_NOWARN);
@@ -139,6 +144,7 @@ static void report_reparents(struct task_struct *father)
 			n = -ENOMEM;
 	}
 	if (n < 0) {
+		atomic_long_inc(&reparent_walks);
 		for_each_process(c)
 			report_one(&o, father, c, reaper);
 		goto out;
@@ -192,8 +198,9 @@ void ptop_ts_events_detach(void)
 	WRITE_ONCE(events_on, false);
 }
 
-void ptop_ts_events_counts(long *sent, long *failed)
+void ptop_ts_events_counts(long *sent, long *failed, long *walks)
 {
 	*sent = atomic_long_read(&events_sent);
 	*failed = atomic_long_read(&events_failed);
+	*walks = atomic_long_read(&reparent_walks);
 }

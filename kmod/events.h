@@ -12,6 +12,6 @@ void ptop_ts_events_detach(void);
 void ptop_ts_events_fork(struct task_struct *parent, struct task_struct *child);
 void ptop_ts_events_exit(struct task_struct *p, bool group_dead);
 void ptop_ts_events_exec(struct task_struct *p, pid_t old_pid);
-void ptop_ts_events_counts(long *sent, long *failed);
+void ptop_ts_events_counts(long *sent, long *failed, long *walks);
 
 #endif /* _PTOP_TS_EVENTS_H */

@@ -160,7 +160,7 @@ static const struct proc_ops ptop_ts_fops = {
 
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
-	long live, dead, nomem, nsteal, nevents, sent, failed, tails;
+	long live, dead, nomem, nsteal, nevents, sent, failed, walks, tails;
 	long grown, grow_refused, pend, pend_waited, pend_unsettled;
 	struct ptop_ts_act_counts act;
 	u64 orphans_capped;
@@ -255,9 +255,10 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "steal_entries %ld\n", ptop_ts_steal_entries());
 	seq_printf(m, "event_listeners %ld\n", nevents);
 	seq_printf(m, "exec_probe %s\n", events_on ? "attached" : "detached");
-	ptop_ts_events_counts(&sent, &failed);
+	ptop_ts_events_counts(&sent, &failed, &walks);
 	seq_printf(m, "events_sent %ld\n", sent);
 	seq_printf(m, "events_failed %ld\n", failed);
+	seq_printf(m, "reparent_walks %ld\n", walks);
 	ptop_ts_budget_counts(&nonroot, &refused, &user_kb, &all_kb);
 	seq_printf(m, "answer_bytes_nonroot %zu\n", nonroot);
 	seq_printf(m, "answers_refused %ld\n", refused);
