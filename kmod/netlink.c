@@ -27,6 +27,7 @@
 #include "listen.h"
 #include "main.h"
 #include "pass.h"
+#include "throttle.h"
 #include "netlink.h"
 
 struct ptop_ts_dump {
@@ -73,6 +74,10 @@ static int ptop_ts_nl_start(struct netlink_callback *cb)
 	if (attrs[PTOP_TS_A_MAX_COUNT])
 		d->q.cmd.max_count = nla_get_u32(attrs[PTOP_TS_A_MAX_COUNT]);
 	ret = ptop_ts_cmd_check(&d->q.cmd);
+	if (ret)
+		goto err_free;
+	/* in the requester's context, without genl_mutex (parallel_ops) */
+	ret = ptop_ts_throttle(current_euid(), task_active_pid_ns(current));
 	if (ret)
 		goto err_free;
 	if (d->q.cmd.flags & PTOP_TS_CMDF_STEAL) {

@@ -38,6 +38,7 @@
 #include "seq.h"
 #include "pass.h"
 #include "steal.h"
+#include "throttle.h"
 #include "proc.h"
 
 #define PTOP_TS_STATE_NAME "ptop_taskstats_state"
@@ -104,6 +105,9 @@ static ssize_t ptop_ts_write(struct file *file, const char __user *buf,
 	ret = ptop_ts_cmd_check(&cmd);
 	if (ret)
 		return ret;
+	ret = ptop_ts_throttle(current_euid(), f->q.pid_ns);
+	if (ret)
+		return ret;
 
 	mutex_lock(&f->lock);
 	if ((cmd.flags & PTOP_TS_CMDF_STEAL) && !f->steal) {
@@ -161,6 +165,8 @@ static const struct proc_ops ptop_ts_fops = {
 static int ptop_ts_state_show(struct seq_file *m, void *v)
 {
 	long live, dead, nomem, nsteal, nevents, sent, failed, walks, tails;
+	long throttled;
+	u64 throttled_ns;
 	long grown, grow_refused, pend, pend_waited, pend_unsettled;
 	struct ptop_ts_act_counts act;
 	u64 orphans_capped;
@@ -259,6 +265,9 @@ static int ptop_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "events_sent %ld\n", sent);
 	seq_printf(m, "events_failed %ld\n", failed);
 	seq_printf(m, "reparent_walks %ld\n", walks);
+	ptop_ts_throttle_counts(&throttled, &throttled_ns);
+	seq_printf(m, "pass_throttled %ld\n", throttled);
+	seq_printf(m, "pass_throttled_ns %llu\n", throttled_ns);
 	ptop_ts_budget_counts(&nonroot, &refused, &user_kb, &all_kb);
 	seq_printf(m, "answer_bytes_nonroot %zu\n", nonroot);
 	seq_printf(m, "answers_refused %ld\n", refused);
