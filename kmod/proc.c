@@ -3,12 +3,14 @@
  * /proc/taskstats: write() one struct ptop_ts_cmd, then read() the answer,
  * taken at write time into a buffer owned by this open file. Readers with
  * their own open files do not disturb each other. Mode 0600 root, or 0660
- * with group reader_gid: the protocol needs a write before each read.
+ * with group reader_gid: the protocol needs a write before each read; and
+ * CAP_SYS_PTRACE for a reader outside that group (may_open()).
  *
  * /proc/ptop_taskstats_state: the module's counters and allocations (ptop
  * --version, tests); root only, or 0440 with group reader_gid.
  */
 #include <generated/utsrelease.h>
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -59,10 +61,30 @@ module_param(reader_gid, int, 0444);
 MODULE_PARM_DESC(reader_gid,
 		 "Group allowed to read /proc/taskstats (default -1: root only)");
 
+/*
+ * Beyond the file mode: an answer holds every task of the reader's pid
+ * namespace, exit codes included, which /proc shows only to a reader
+ * ptrace may allow. So a reader is a member of reader_gid (the file's
+ * group, given by root at load), or has CAP_SYS_PTRACE in the initial
+ * user namespace; root of a container without a user namespace passes
+ * the mode but not this unless it kept that capability.
+ */
+static int may_open(void)
+{
+	kgid_t kgid = make_kgid(&init_user_ns, reader_gid);
+
+	if (gid_valid(kgid) && in_group_p(kgid))
+		return 0;
+	return capable(CAP_SYS_PTRACE) ? 0 : -EPERM;
+}
+
 static int ptop_ts_open(struct inode *inode, struct file *file)
 {
 	struct ptop_ts_file *f;
+	int ret = may_open();
 
+	if (ret)
+		return ret;
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
