@@ -12,7 +12,8 @@
 #     processes (ptop_churn);
 #   - validating readers (tsquery -V: every answer checked, none may be
 #     lost): /proc and netlink, threads and groups, in the host and in two
-#     child pid namespaces, and one unprivileged reader of reader_gid;
+#     child pid namespaces, and one unprivileged reader of reader_gid
+#     (back-to-back writes of a member: rate-limited, pass_interval_us);
 #   - unprivileged outsiders: reads (EACCES/EPERM), multicast joins and
 #     LISTEN (EPERM), every second;
 #   - malformed writes (tsquery -b: garbage from 8 threads, short, bad
@@ -21,6 +22,8 @@
 #     PTOP_ATTACK_SECS/10 but at least 30);
 #   - CPU hotplug (cpu1 off and on again, every 2 s);
 #   - zombies (1000 at a time, held 3 s);
+#   - an unprivileged user's subreapers adopting orphans under a chain of
+#     300 (tssubreaper), and its orphan loop (tsload orphans);
 #   - netlink dumpers killed mid-dump (SIGKILL/SIGTERM, or a socket closed
 #     after a few messages);
 #   - steal readers and event listeners coming and going.
@@ -202,6 +205,16 @@ time.sleep(3)
 print("zombies done")' 2>&1)
 	[ "$o" = "zombies done" ] || { echo "zombie maker: $o"; return 1; }
 }
+subreapers() {		# any user: subreapers adopting orphans, deep chains
+	local o
+	o=$(as_outsider tssubreaper 300 10 </dev/null 2>&1 | tail -n 1)
+	[ "$o" = "done 10" ] || { echo "tssubreaper: $o"; return 1; }
+}
+orphan_loop() {		# any user: fork A, A forks B, A exits
+	local o
+	o=$(as_outsider tsload orphans 200 2>&1 | tail -n 1)
+	[ "$o" = "done 200" ] || { echo "tsload orphans: $o"; return 1; }
+}
 hotplug() {		# cpu1 off, then on again
 	local c=/sys/devices/system/cpu/cpu1/online
 	[ -w $c ] || { echo "$c not writable: no hotplug on this kernel"; return 2; }
@@ -274,7 +287,7 @@ pids+=($!)
 # the module's answer is the verdict of these (rounds while it is loaded) ...
 module_attacks="refuse_read refuse_events malformed churn_clients kill_dumpers"
 # ... not of these (rounds through reloads too)
-other_attacks="zombies hotplug"
+other_attacks="zombies subreapers orphan_loop hotplug"
 attacks="$module_attacks $other_attacks"
 for a in $module_attacks; do
 	attack "$a" "$a" module &
