@@ -90,10 +90,11 @@ asan asan-check:
 	$(MAKE) B=$(B)/asan CFLAGS="$(ASAN_FLAGS)" FAILURES=$(abspath $(FAILURES)) unit
 
 # tests/integration/*.sh: each within about a minute on a loaded machine;
-# tests/slow/*.sh: the same kind, longer (check-all)
+# tests/slow/*.sh: the same kind, longer (check-all); lib.sh is what the
+# scripts source, no test
 integration integration-check slow: SHELL := /bin/bash
 integration integration-check slow: all $(HELPER_BINS)
-	@fail=0; for t in $(sort $(wildcard tests/$(if $(filter slow,$@),slow,integration)/*.sh)); do \
+	@fail=0; for t in $(filter-out %/lib.sh,$(sort $(wildcard tests/$(if $(filter slow,$@),slow,integration)/*.sh))); do \
 		echo "== $$t"; $(call run_logged,$(if $(filter slow,$@),slow,integration),B=$(B) bash $$t); \
 	done; exit $$fail
 
