@@ -95,14 +95,14 @@ static bool menu_key(struct cv *cv, void *st, int ch)
 	case '\r':
 	case KEY_ENTER:
 		pick(cv, m);
-		break;
+		return true;	/* m is freed with the screen */
 	case KEY_ESC:
 	case 'q':
 	case KEY_F(10):
 		if (m->def->cancel)
 			m->def->cancel(cv, m->st);
 		cv_screen_close(cv, &cv_menu_ops);
-		break;
+		return true;
 	default:
 		if (m->def->key)
 			m->def->key(cv, m->st, ch);
