@@ -25,7 +25,9 @@ void cv_fkeys_draw(int y, const struct cv_fkey *keys, int n)
 
 	if (y < 0 || y >= LINES)
 		return;
+	/* cleared first: the last cell is never drawn and keeps what was there */
 	move(y, 0);
+	clrtoeol();
 	for (i = 0; i < n && getcurx(stdscr) < w; i++) {
 		fkey_name(keys[i].key, name, sizeof(name));
 		attrset(A_NORMAL);
@@ -36,8 +38,6 @@ void cv_fkeys_draw(int y, const struct cv_fkey *keys, int n)
 			addnstr(label, w - getcurx(stdscr));
 	}
 	attrset(A_NORMAL);
-	if (getcurx(stdscr) < w)
-		clrtoeol();
 }
 
 int cv_fkeys_at(const struct cv_fkey *keys, int n, int x)
