@@ -41,10 +41,14 @@ med_idle=$(sed -n 25p "$W/idle")
 med=$(sed -n 50p "$W/busy"); p90=$(sed -n 90p "$W/busy"); max=$(tail -1 "$W/busy")
 echo "nlctrl lookup: idle median ${med_idle} us; during passes median ${med} us, p90 ${p90} us, max ${max} us"
 check "a pass is long enough to tell ($D us >= 20 ms)" [ "${D:-0}" -ge 20000 ]
-# a lookup behind genl_mutex waits for the rest of a pass: with the two
-# loops, one in several does (the old module: p90 1.9 s for 0.6 s passes)
-check "lookups during passes: p90 ${p90} us < a tenth of a pass ($((D / 10)) us)" \
-	[ "${p90:-999999999}" -lt $((D / 10)) ]
+# a lookup behind genl_mutex waits for the rest of a pass, half a pass on
+# average: with the two loops, one in several does (the old module: p90
+# 1.9 s for 0.6 s passes). A starved host stretches single lookups (p90
+# 0.27 of a pass seen at host load 300), not half of them.
+check "lookups during passes: median ${med} us < a tenth of a pass ($((D / 10)) us)" \
+	[ "${med:-999999999}" -lt $((D / 10)) ]
+check "lookups during passes: p90 ${p90} us < half a pass ($((D / 2)) us)" \
+	[ "${p90:-999999999}" -lt $((D / 2)) ]
 # finished dumpers: their sockets (and answers) go when netlink frees them
 wait_state open_files 0
 check_idle_state "genl_parallel"
