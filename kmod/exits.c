@@ -147,12 +147,9 @@ static void set_ident(struct ptop_ts_exit_ent *e, struct task_struct *t)
  * walk of that pass would read the group (each linked thread and own x*
  * entry as of its CPU's instant), and that pass's generation in *gen (0:
  * this CPU has not read its instant, the whole record is before it).
- * Until 2026-12-06 only the reporting thread's run after its instant was
- * taken (and read after the push: its run in between came off a record
- * that did not have it, tests/vm/report_window.sh); the other threads'
- * runs after the instant stayed in the late record, and the EXIT record
- * of the next answer gave less than that back: a pair of intervals
- * (ch-threads, tests/vm/diag/exits.sh with ptop_churn -p threads).
+ * Every thread's run after the instant counts, not only the reporter's:
+ * otherwise the next answer's EXIT record gives back less than the late
+ * record kept (tests/vm/report_window.sh).
  */
 static u64 group_post_t0(struct task_struct *leader,
 			 const struct ptop_ts_record *r, u64 *gen)

@@ -108,11 +108,9 @@ void ptop_ts_ran_note(const struct task_struct *t, u64 gen, u64 rt,
 			/*
 			 * t's task_struct was freed and reused during the
 			 * pass: the note is the dead task's, which no walk
-			 * can find any more. Until 2026-12-06 the new task
-			 * was then not noted, and read as not run since the
-			 * instant, its whole run after it counted before it
-			 * (a child forked in the pass: +21 ms, then -21 ms,
-			 * tests/vm/diag/exits.sh with ptop_churn -p wait)
+			 * can find any more. The new task is noted, or its
+			 * run after the instant would count before it (a
+			 * child forked in the pass)
 			 */
 		} else if (cmpxchg(&s->claim, c, gen) != c) {
 			continue;	/* another CPU took it meanwhile */

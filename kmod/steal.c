@@ -63,11 +63,9 @@
 /*
  * The key is the task itself: an entry lives from the task's first
  * charge to its exit probe or its free (never past it: the pointer cannot
- * be reused before). Until 2026-12-02 it was (global pid, start time),
- * which a non-leader exec changes (de_thread() gives the exec'er the old
- * leader's pid and start): the exec'er's entry under its old key stayed
- * until the table was freed, and its steal before the exec was lost
- * (test_kmod_steal_exec: one entry left per exec).
+ * be reused before). Not (pid, start time): a non-leader exec changes
+ * those (de_thread() gives the exec'er the old leader's), and the entry
+ * would be lost (test_kmod_steal_exec).
  */
 struct steal_ent {
 	const struct task_struct *task;	/* NULL: a free slot */

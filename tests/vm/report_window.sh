@@ -6,7 +6,7 @@
 # siglock (its totals: the EXIT record's), runs on in its exit path, and
 # pushes the EXIT record a moment later; a pass whose instant falls in
 # between has the group live (its record comes after the pass began).
-# Until 2026-12-06 the walk read the group's threads on past the report:
+# The walk once read the group's threads on past the report:
 # that live record stood above the EXIT record that followed (the
 # group's total fell), and the same run was folded into the receiver's
 # c* too (counted twice). Seen as test_kmod_exec_exit's falls on a loaded

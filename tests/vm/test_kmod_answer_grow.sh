@@ -1,7 +1,7 @@
 #!/bin/bash
 # An answer is sized before its walk (kmod/walk_groups.c: ptop_ts_walk_count(), n +
 # n/8 + 64 records, or the selection's); tasks that come during the walk
-# can outgrow it. Until 2026-12-02 the answer then stopped there and said
+# can outgrow it. The answer once stopped there and said
 # MORE with next_pid although the reader had set no max_count (the uapi:
 # MORE is "stopped at max_count"): the 10-minute attack's two thread
 # readers each got one such answer ("MORE without max_count",

@@ -17,7 +17,7 @@
 # a pass between the two had the thread in neither (a 2.9 ms fall).
 #
 # A live record above the group's EXIT record that follows it is a fall
-# too (asserted since 2026-12-06): a pass between the group's exit report
+# too: a pass between the group's exit report
 # and its EXIT record read the group's last thread on past its report,
 # and that run was folded into the receiver's c* as well; it now answers
 # the report's totals (acct_exit.c, at_report(); tests/vm/report_window.sh

@@ -3,7 +3,7 @@
 # non-leader exec (de_thread()) gives the leader's pid to the exec'er
 # (exchange_tids()), and until the old leader is released it has the
 # exec'er's old tid. The walk picks a group's leader before it reads the
-# group; until 2026-12-02 group_record() then took the identity from the
+# group; group_record() once took the identity from the
 # leader it had picked, and an exec in between made a GROUP record with
 # pid != tgid (pid 1099, tgid 1097): another process, to a reader. Every
 # answer kind (full and "since N", processes and threads, /proc and

@@ -9,8 +9,8 @@
 # adds its runtime to the group's sums there; what it runs on, up to its
 # last switch, is in no sum the kernel keeps for the group, but it is in
 # the cgroup's, and in the module's x*): with a vCPU stalled by the host
-# there, 5.4 ms over wait4 in a record that double-counted nothing. A
-# known defect until 2026-12-01 (docs/reliability.md): the dead thread's
+# there, 5.4 ms over wait4 in a record that double-counted nothing. The
+# defect it guards (docs/reliability.md): the dead thread's
 # time counted twice, as linked and in x*, or missing.
 . "$(dirname "$0")/kmod_common.sh"
 require_module

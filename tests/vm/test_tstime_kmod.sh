@@ -9,10 +9,9 @@
 # usage), its burners (--tree) not below what they measured themselves,
 # and its total at least the stock taskstats source's for the same run
 # (which misses each exit path); the stock source's burners between what
-# they measured and the module's count of them. Until 2026-12-06 the
-# upper bounds were estimates (+2% of the burners, +5% of taskstats):
-# exit paths that a loaded host stretches broke them, whatever the
-# module; the stock burners' +2% broke the same way on 2026-12-07.
+# they measured and the module's count of them. No upper bounds from
+# estimates (+2% of the burners, +5% of taskstats): exit paths that a
+# loaded host stretches break those, whatever the module.
 # Exit status: 0 passed; 2 the module has no c* yet; 1 anything else.
 set -uo pipefail
 B=${PTOP_REPO:-.}/build
