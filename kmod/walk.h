@@ -6,6 +6,7 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include "answer.h"
+#include "compat.h"	/* __cond_lock() where 7.x dropped it */
 #include "record.h"
 
 struct sighand_struct;
